@@ -1,0 +1,252 @@
+//! The exported `Client` class: options in, promises of plain wire-shape objects out.
+
+use crate::js::driver::{self, Call, Handlers, Inner, Shared};
+use crate::js::options::{self, CallOptions, DEFAULT_TIMEOUT_MS};
+use crate::js::{error as jserr, http::Http, interop};
+use crate::protocol::capabilities::Registered;
+use crate::protocol::error::{McpError, INVALID_PARAMS};
+use crate::session::ClientConfig;
+use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
+use js_sys::Promise;
+use serde_json::{json, Value};
+use std::future::Future;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+/// An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras.
+#[wasm_bindgen]
+pub struct Client {
+    inner: Shared,
+}
+
+fn bad_input(message: String) -> JsValue {
+    jserr::to_js(McpError::local(
+        INVALID_PARAMS,
+        "input",
+        message,
+        Value::Null,
+    ))
+}
+
+fn promise<F>(fut: F) -> Promise
+where
+    F: Future<Output = Result<Value, McpError>> + 'static,
+{
+    future_to_promise(async move { fut.await.map(|v| interop::to_js(&v)).map_err(jserr::to_js) })
+}
+
+#[wasm_bindgen]
+impl Client {
+    /// `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, maxMessageBytes, messageHandler, loggingCallback })`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(url: String, options: JsValue) -> Result<Client, JsValue> {
+        let parsed = web_sys::Url::new(&url)
+            .map_err(|_| bad_input(format!("Client url {url:?} is not an absolute URL")))?;
+        let scheme = parsed.protocol();
+        if scheme != "http:" && scheme != "https:" {
+            return Err(bad_input(format!(
+                "Client url {url:?} must be http: or https:, not {scheme}"
+            )));
+        }
+        if !options.is_undefined() && !options.is_null() && !options.is_object() {
+            return Err(bad_input("Client options must be an object".into()));
+        }
+        let read = || -> Result<Client, McpError> {
+            let mode = options::mode(&options)?;
+            let mut cfg = ClientConfig {
+                mode,
+                ..Default::default()
+            };
+            if let Some(info) = options::json_object(&options, "clientInfo", "options")? {
+                if info.get("name").and_then(Value::as_str).is_none()
+                    || info.get("version").and_then(Value::as_str).is_none()
+                {
+                    return Err(McpError::local(
+                        INVALID_PARAMS,
+                        "input",
+                        "options.clientInfo needs string name and version",
+                        Value::Null,
+                    ));
+                }
+                cfg.client_info = info;
+            }
+            cfg.log_level = options::string(&options, "logLevel", "options")?;
+            cfg.registered = Registered::default();
+            let timeout_ms =
+                options::millis(&options, "timeoutMs", "options")?.unwrap_or(DEFAULT_TIMEOUT_MS);
+            let max_message_bytes = options::millis(&options, "maxMessageBytes", "options")?
+                .map_or(DEFAULT_MAX_EVENT_BYTES, |n| n as usize);
+            let handlers = Handlers {
+                message_handler: options::function(&options, "messageHandler", "options")?,
+                logging_callback: options::function(&options, "loggingCallback", "options")?,
+            };
+            let http = Http::new(
+                url.clone(),
+                options::function(&options, "fetch", "options")?,
+                options::headers(&options, "options")?,
+            )?;
+            Ok(Client {
+                inner: Inner::new(cfg, http, timeout_ms, max_message_bytes, handlers),
+            })
+        };
+        read().map_err(jserr::to_js)
+    }
+
+    /// Connects: probes the era (`auto`), initializes (`legacy`), or adopts a pinned version.
+    pub fn connect(&self) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { driver::connect(&inner).await.map(|_| Value::Null) })
+    }
+
+    /// The negotiated protocol version (`undefined` before connect).
+    #[wasm_bindgen(getter, js_name = protocolVersion)]
+    pub fn protocol_version(&self) -> Option<String> {
+        self.inner.state.borrow().protocol_version.clone()
+    }
+
+    /// `"legacy"` or `"modern"` once connected.
+    #[wasm_bindgen(getter)]
+    pub fn era(&self) -> Option<String> {
+        self.inner.state.borrow().era.map(|e| match e {
+            crate::protocol::Era::Legacy => "legacy".to_string(),
+            crate::protocol::Era::Modern => "modern".to_string(),
+        })
+    }
+
+    /// The server's `Implementation` (name, version...), when it sent one.
+    #[wasm_bindgen(getter, js_name = serverInfo)]
+    pub fn server_info(&self) -> JsValue {
+        self.inner
+            .state
+            .borrow()
+            .server_info
+            .as_ref()
+            .map_or(JsValue::UNDEFINED, interop::to_js)
+    }
+
+    /// The server's capabilities.
+    #[wasm_bindgen(getter, js_name = serverCapabilities)]
+    pub fn server_capabilities(&self) -> JsValue {
+        self.inner
+            .state
+            .borrow()
+            .server_capabilities
+            .as_ref()
+            .map_or(JsValue::UNDEFINED, interop::to_js)
+    }
+
+    /// The server's instructions, if any.
+    #[wasm_bindgen(getter)]
+    pub fn instructions(&self) -> Option<String> {
+        self.inner.state.borrow().instructions.clone()
+    }
+
+    /// The legacy `Mcp-Session-Id`, if the server issued one.
+    #[wasm_bindgen(getter, js_name = sessionId)]
+    pub fn session_id(&self) -> Option<String> {
+        self.inner.state.borrow().session_id.clone()
+    }
+
+    /// `listTools({ cursor, signal, timeoutMs })` → `{ tools, nextCursor? }`.
+    #[wasm_bindgen(js_name = listTools)]
+    pub fn list_tools(&self, options: JsValue) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move {
+            let call = read_call(&inner, &options)?;
+            let mut params = json!({});
+            if let Some(cursor) = options::string(&options, "cursor", "options")? {
+                params["cursor"] = Value::String(cursor);
+            }
+            driver::request(&inner, "tools/list", Some(params), call).await
+        })
+    }
+
+    /// `callTool(name, args, { signal, timeoutMs })` → `CallToolResult` (wire shape).
+    #[wasm_bindgen(js_name = callTool)]
+    pub fn call_tool(&self, name: JsValue, args: JsValue, options: JsValue) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move {
+            let call = read_call(&inner, &options)?;
+            let name = name.as_string().filter(|n| !n.is_empty()).ok_or_else(|| {
+                McpError::local(
+                    INVALID_PARAMS,
+                    "input",
+                    "callTool: name must be a non-empty string",
+                    Value::Null,
+                )
+            })?;
+            let mut params = json!({ "name": name });
+            if !args.is_undefined() && !args.is_null() {
+                match interop::from_js(&args) {
+                    Ok(Value::Object(o)) => params["arguments"] = Value::Object(o),
+                    Ok(_) => {
+                        return Err(McpError::local(
+                            INVALID_PARAMS,
+                            "input",
+                            "callTool: arguments must be an object",
+                            Value::Null,
+                        ))
+                    }
+                    Err(e) => {
+                        return Err(McpError::local(
+                            INVALID_PARAMS,
+                            "input",
+                            format!("callTool: arguments are not JSON-serializable: {e}"),
+                            Value::Null,
+                        ))
+                    }
+                }
+            }
+            driver::request(&inner, "tools/call", Some(params), call).await
+        })
+    }
+
+    /// `request(method, params, { signal, timeoutMs })`: any method, result as sent.
+    pub fn request(&self, method: JsValue, params: JsValue, options: JsValue) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move {
+            let call = read_call(&inner, &options)?;
+            let method = method
+                .as_string()
+                .filter(|m| !m.is_empty())
+                .ok_or_else(|| {
+                    McpError::local(
+                        INVALID_PARAMS,
+                        "input",
+                        "request: method must be a non-empty string",
+                        Value::Null,
+                    )
+                })?;
+            let params = match interop::from_js(&params) {
+                Ok(Value::Null) => None,
+                Ok(v @ Value::Object(_)) => Some(v),
+                _ => {
+                    return Err(McpError::local(
+                        INVALID_PARAMS,
+                        "input",
+                        "request: params must be an object",
+                        Value::Null,
+                    ))
+                }
+            };
+            driver::request(&inner, &method, params, call).await
+        })
+    }
+
+    /// Closes the client: pending calls fail, a legacy session is DELETEd.
+    pub fn close(&self) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move {
+            driver::close(&inner).await;
+            Ok(Value::Null)
+        })
+    }
+}
+
+fn read_call(inner: &Inner, options: &JsValue) -> Result<Call, McpError> {
+    let o = CallOptions::read(options)?;
+    Ok(Call {
+        timeout_ms: o.timeout_ms.unwrap_or(inner.timeout_ms),
+        signal: o.signal,
+    })
+}

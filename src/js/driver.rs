@@ -1,0 +1,656 @@
+//! Drives a session over fetch: connect (probe/initialize), request/response exchanges with
+//! timeout and abort, reading JSON and SSE bodies, dispatching what the server sends.
+//! Protocol decisions are delegated to `session::*`; this file only sequences I/O.
+
+use crate::js::abort::{sleep, AbortOnDrop, AbortWait};
+use crate::js::http::{byte_stream, read_text, Head, Http};
+use crate::js::{error as jserr, interop};
+use crate::protocol::error::{McpError, INVALID_REQUEST};
+use crate::protocol::jsonrpc::{decode, Message, RequestId};
+use crate::protocol::version::{Era, Mode, LATEST_LEGACY, LATEST_MODERN};
+use crate::session::inflight::InFlight;
+use crate::session::negotiate::{
+    adopt_discover, adopt_initialize, classify_probe_network_error, classify_probe_reply, Adopted,
+    ProbeVerdict,
+};
+use crate::session::results::{result_kind, ResultKind};
+use crate::session::stamp::{self, Outgoing};
+use crate::session::{ClientConfig, SessionState};
+use crate::transport::http::{
+    accepted_for_request, body_kind, error_for_status, stream_ended, unexpected_content_type,
+    BodyKind,
+};
+use crate::transport::sse::SseParser;
+use futures::{future, pin_mut, select, FutureExt, StreamExt};
+use gloo_net::http::Method;
+use js_sys::Function;
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::spawn_local;
+use web_sys::{AbortController, AbortSignal};
+
+/// How long the `server/discover` probe may take at most.
+const PROBE_TIMEOUT_MS: u64 = 10_000;
+/// Largest error body read from a non-2xx response.
+const MAX_ERROR_BODY: usize = 64 * 1024;
+
+/// JS functions that receive what the server tells.
+#[derive(Default)]
+pub struct Handlers {
+    /// Every surfaced notification and transport error.
+    pub message_handler: Option<Function>,
+    /// `notifications/message` params.
+    pub logging_callback: Option<Function>,
+}
+
+/// Everything a client owns; shared by every in-flight call.
+pub struct Inner {
+    /// Fixed configuration.
+    pub cfg: ClientConfig,
+    /// The HTTP transport.
+    pub http: Http,
+    /// Negotiated session state.
+    pub state: RefCell<SessionState>,
+    /// Requests waiting for a response.
+    pub inflight: RefCell<InFlight>,
+    /// Default per-request timeout.
+    pub timeout_ms: u64,
+    /// Cap on one buffered message.
+    pub max_message_bytes: usize,
+    /// Notification receivers.
+    pub handlers: Handlers,
+    /// Abort controllers of open exchanges, aborted on close.
+    active: RefCell<HashMap<RequestId, AbortController>>,
+    connecting: Cell<bool>,
+}
+
+/// Shared handle to a client's state.
+pub type Shared = Rc<Inner>;
+
+impl Inner {
+    /// Builds the shared state.
+    pub fn new(
+        cfg: ClientConfig,
+        http: Http,
+        timeout_ms: u64,
+        max_message_bytes: usize,
+        handlers: Handlers,
+    ) -> Shared {
+        Rc::new(Inner {
+            cfg,
+            http,
+            state: RefCell::new(SessionState::new()),
+            inflight: RefCell::new(InFlight::new()),
+            timeout_ms,
+            max_message_bytes,
+            handlers,
+            active: RefCell::new(HashMap::new()),
+            connecting: Cell::new(false),
+        })
+    }
+
+    fn era(&self) -> Option<Era> {
+        self.state.borrow().era
+    }
+}
+
+/// Per-call settings.
+pub struct Call {
+    /// Timeout for this call.
+    pub timeout_ms: u64,
+    /// Caller's abort signal.
+    pub signal: Option<AbortSignal>,
+}
+
+fn new_controller() -> Result<AbortController, McpError> {
+    AbortController::new().map_err(|e| {
+        McpError::local(
+            INVALID_REQUEST,
+            "network",
+            format!(
+                "AbortController unavailable: {}",
+                crate::js::http::error_text(&e)
+            ),
+            Value::Null,
+        )
+    })
+}
+
+// ---------------------------------------------------------------- connect
+
+/// Connects according to `mode`; a no-op when already connected.
+pub async fn connect(inner: &Shared) -> Result<(), McpError> {
+    {
+        let st = inner.state.borrow();
+        if st.closed {
+            return Err(McpError::closed(
+                "Client is closed: create a new Client to reconnect",
+            ));
+        }
+        if st.era.is_some() {
+            return Ok(());
+        }
+    }
+    if inner.connecting.replace(true) {
+        return Err(McpError::closed("connect() is already in progress"));
+    }
+    let result = match inner.cfg.mode.clone() {
+        Mode::Pinned(v) => {
+            let mut st = inner.state.borrow_mut();
+            st.era = Some(Era::Modern);
+            st.protocol_version = Some(v.to_string());
+            st.server_capabilities = Some(json!({}));
+            Ok(())
+        }
+        Mode::Legacy => initialize(inner).await,
+        Mode::Auto => negotiate_auto(inner).await,
+    };
+    inner.connecting.set(false);
+    result
+}
+
+async fn negotiate_auto(inner: &Shared) -> Result<(), McpError> {
+    let mut version = LATEST_MODERN;
+    let mut reprobed = false;
+    loop {
+        let id = inner.state.borrow_mut().next_id();
+        let out = stamp::modern_request(&inner.cfg, version, id.clone(), "server/discover", None);
+        let verdict = match one_shot(
+            inner,
+            &id,
+            out,
+            "server/discover",
+            PROBE_TIMEOUT_MS.min(inner.timeout_ms),
+        )
+        .await
+        {
+            Ok((status, _, msg)) => classify_probe_reply(status, msg.as_ref(), reprobed),
+            Err(e) if e.kind() == Some("network") || e.kind() == Some("cors") => {
+                classify_probe_network_error(e, inner.http.in_browser)
+            }
+            Err(e) => ProbeVerdict::Fail(e),
+        };
+        match verdict {
+            ProbeVerdict::Modern { version, discover } => {
+                let adopted = adopt_discover(version, &discover);
+                let mut st = inner.state.borrow_mut();
+                apply(&mut st, Era::Modern, adopted);
+                st.discover_result = Some(discover);
+                return Ok(());
+            }
+            ProbeVerdict::Reprobe(v) => {
+                version = v;
+                reprobed = true;
+            }
+            ProbeVerdict::Legacy(_) => return initialize(inner).await,
+            ProbeVerdict::Fail(e) => return Err(e),
+        }
+    }
+}
+
+fn apply(st: &mut SessionState, era: Era, a: Adopted) {
+    st.era = Some(era);
+    st.protocol_version = Some(a.version);
+    st.server_info = a.server_info;
+    st.server_capabilities = Some(a.capabilities);
+    st.instructions = a.instructions;
+}
+
+async fn initialize(inner: &Shared) -> Result<(), McpError> {
+    let id = inner.state.borrow_mut().next_id();
+    let out = stamp::initialize(&inner.cfg, id.clone(), LATEST_LEGACY);
+    let (status, session_id, msg) =
+        one_shot(inner, &id, out, "initialize", inner.timeout_ms).await?;
+    let adopted = match msg {
+        Some(Message::Result { result, .. }) if (200..300).contains(&status) => {
+            adopt_initialize(&result)?
+        }
+        Some(Message::Error { error, .. }) => return Err(error),
+        _ => return Err(error_for_status(status, "", "", "initialize", false)),
+    };
+    {
+        let mut st = inner.state.borrow_mut();
+        apply(&mut st, Era::Legacy, adopted);
+        st.session_id = session_id;
+    }
+    if let Err(e) = notify(inner, "notifications/initialized", None).await {
+        inner.state.borrow_mut().reset();
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// POSTs one request and reads the first response in its body (JSON or SSE), whatever the
+/// status; for the probe and `initialize`, whose callers judge the status themselves.
+async fn one_shot(
+    inner: &Shared,
+    id: &RequestId,
+    out: Outgoing,
+    method: &str,
+    timeout_ms: u64,
+) -> Result<(u16, Option<String>, Option<Message>), McpError> {
+    let controller = new_controller()?;
+    let _guard = AbortOnDrop(controller.clone());
+    let work = async {
+        let head = inner
+            .http
+            .send(
+                Method::POST,
+                Some(&out.body),
+                &out.headers,
+                &controller.signal(),
+                method,
+            )
+            .await?;
+        let status = head.status;
+        let session = head.session_id.clone();
+        let is_sse = (200..300).contains(&status)
+            && body_kind(head.content_type.as_deref()) == BodyKind::Sse;
+        let msg = if is_sse {
+            first_sse_response(inner, &head, method).await?
+        } else {
+            let text = read_text(&head, inner.max_message_bytes, method)
+                .await
+                .unwrap_or_default();
+            decode(&text).ok().and_then(|msgs| {
+                msgs.into_iter()
+                    .find(|m| matches!(m, Message::Result { .. } | Message::Error { .. }))
+            })
+        };
+        Ok::<_, McpError>((status, session, msg))
+    }
+    .fuse();
+    let timer = sleep(timeout_ms).fuse();
+    pin_mut!(work, timer);
+    select! {
+        r = work => r,
+        _ = timer => { let _ = id; Err(McpError::timeout(method, timeout_ms)) },
+    }
+}
+
+async fn first_sse_response(
+    inner: &Shared,
+    head: &Head,
+    method: &str,
+) -> Result<Option<Message>, McpError> {
+    let mut parser = SseParser::new(inner.max_message_bytes);
+    let stream = byte_stream(head, method);
+    pin_mut!(stream);
+    while let Some(chunk) = stream.next().await {
+        let events = parser.feed(&chunk?).map_err(|e| {
+            McpError::protocol(INVALID_REQUEST, format!("{e} in the response to {method}"))
+        })?;
+        for ev in events {
+            if ev.data.trim().is_empty() {
+                continue;
+            }
+            for m in decode(&ev.data)? {
+                match m {
+                    Message::Result { .. } | Message::Error { .. } => return Ok(Some(m)),
+                    other => dispatch(inner, other, None),
+                }
+            }
+        }
+    }
+    Err(stream_ended(method, parser.has_partial_event()))
+}
+
+// ---------------------------------------------------------------- requests
+
+/// Sends a request in the negotiated era and returns its final result.
+pub async fn request(
+    inner: &Shared,
+    method: &str,
+    params: Option<Value>,
+    call: Call,
+) -> Result<Value, McpError> {
+    ensure_connected(inner)?;
+    let id = inner.state.borrow_mut().next_id();
+    let out = stamp::request(
+        &inner.cfg,
+        &inner.state.borrow(),
+        id.clone(),
+        method,
+        params,
+    );
+    let result = exchange(inner, id, out, method, &call).await?;
+    if inner.era() == Some(Era::Modern) {
+        match result_kind(method, &result)? {
+            ResultKind::Complete => {}
+            ResultKind::InputRequired => {
+                return Err(McpError::protocol(
+                    INVALID_REQUEST,
+                    format!("The server answered {method} with input_required, which this client version does not answer yet"),
+                ))
+            }
+        }
+    }
+    Ok(result)
+}
+
+fn ensure_connected(inner: &Shared) -> Result<(), McpError> {
+    let st = inner.state.borrow();
+    if st.closed {
+        Err(McpError::closed("Client is closed"))
+    } else if st.era.is_none() {
+        Err(McpError::closed(
+            "Client is not connected: await client.connect() first",
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Sends one stamped request and waits for its response, its timeout, or its abort.
+async fn exchange(
+    inner: &Shared,
+    id: RequestId,
+    out: Outgoing,
+    method: &str,
+    call: &Call,
+) -> Result<Value, McpError> {
+    let rx = inner.inflight.borrow_mut().register(id.clone());
+    let controller = new_controller()?;
+    inner
+        .active
+        .borrow_mut()
+        .insert(id.clone(), controller.clone());
+    let _guard = AbortOnDrop(controller.clone());
+
+    let post = post_and_read(inner, &id, &out, method, controller.signal()).fuse();
+    let timer = sleep(call.timeout_ms).fuse();
+    let user_abort = async {
+        match &call.signal {
+            Some(s) => AbortWait::new(s.clone()).fired().await,
+            None => future::pending().await,
+        }
+    }
+    .fuse();
+    let mut rx = rx;
+    pin_mut!(post, timer, user_abort);
+
+    let closed = || McpError::closed("Client was closed while the request was in flight");
+    let outcome = select! {
+        r = rx => r.unwrap_or_else(|_| Err(closed())),
+        p = post => match rx.try_recv() {
+            Ok(Some(delivered)) => delivered,
+            _ => match p {
+                Err(e) => Err(e),
+                Ok(()) => Err(McpError::protocol(INVALID_REQUEST, format!("The server's response stream for {method} ended without a response"))),
+            },
+        },
+        _ = timer => {
+            cancel_on_server(inner, &id, "timeout");
+            Err(McpError::timeout(method, call.timeout_ms))
+        },
+        reason = user_abort => {
+            cancel_on_server(inner, &id, reason.as_deref().unwrap_or("aborted"));
+            Err(McpError::aborted(method, reason))
+        },
+    };
+    inner.inflight.borrow_mut().forget(&id);
+    inner.active.borrow_mut().remove(&id);
+    outcome
+}
+
+/// Legacy: tell the server to stop working on `id`; modern: aborting the fetch is the cancel.
+fn cancel_on_server(inner: &Shared, id: &RequestId, reason: &str) {
+    if inner.era() != Some(Era::Legacy) {
+        return;
+    }
+    let params = json!({ "requestId": id.to_value(), "reason": reason });
+    let inner = inner.clone();
+    spawn_local(async move {
+        let _ = notify(&inner, "notifications/cancelled", Some(params)).await;
+    });
+}
+
+/// POSTs a request and reads its body, delivering what arrives; returns when the body ends or
+/// the response to `id` has been delivered.
+async fn post_and_read(
+    inner: &Shared,
+    id: &RequestId,
+    out: &Outgoing,
+    method: &str,
+    signal: AbortSignal,
+) -> Result<(), McpError> {
+    let head = inner
+        .http
+        .send(Method::POST, Some(&out.body), &out.headers, &signal, method)
+        .await?;
+    if head.status == 202 {
+        return Err(accepted_for_request(method));
+    }
+    if !(200..300).contains(&head.status) {
+        return Err(status_error(inner, &head, method).await);
+    }
+    match body_kind(head.content_type.as_deref()) {
+        BodyKind::Json => {
+            let text = read_text(&head, inner.max_message_bytes, method).await?;
+            for m in decode(&text)? {
+                dispatch(inner, m, Some(id));
+            }
+            Ok(())
+        }
+        BodyKind::Sse => read_sse(inner, &head, id, method).await,
+        BodyKind::Unexpected(kind) => Err(unexpected_content_type(&kind, method)),
+    }
+}
+
+async fn status_error(inner: &Shared, head: &Head, method: &str) -> McpError {
+    let body = read_text(head, MAX_ERROR_BODY, method)
+        .await
+        .unwrap_or_default();
+    let (has_session, legacy) = {
+        let st = inner.state.borrow();
+        (st.session_id.is_some(), st.era == Some(Era::Legacy))
+    };
+    let mut e = error_for_status(head.status, &head.status_text, &body, method, has_session);
+    if inner.http.in_browser && legacy && !has_session && head.status == 400 {
+        e.message.push_str(
+            " — no Mcp-Session-Id was readable after initialize: a cross-origin server must list Mcp-Session-Id in Access-Control-Expose-Headers",
+        );
+    }
+    e
+}
+
+async fn read_sse(
+    inner: &Shared,
+    head: &Head,
+    id: &RequestId,
+    method: &str,
+) -> Result<(), McpError> {
+    let mut parser = SseParser::new(inner.max_message_bytes);
+    let stream = byte_stream(head, method);
+    pin_mut!(stream);
+    while let Some(chunk) = stream.next().await {
+        let events = parser.feed(&chunk?).map_err(|e| {
+            McpError::protocol(
+                INVALID_REQUEST,
+                format!("{e} in the response stream for {method}"),
+            )
+        })?;
+        for ev in events {
+            if ev.data.trim().is_empty() {
+                continue;
+            }
+            for m in decode(&ev.data)? {
+                dispatch(inner, m, Some(id));
+            }
+        }
+        if !inner.inflight.borrow().contains(id) {
+            return Ok(());
+        }
+    }
+    if inner.inflight.borrow().contains(id) {
+        return Err(stream_ended(method, parser.has_partial_event()));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- what the server sends
+
+/// Routes one incoming message: responses to their waiting request, notifications to the
+/// handlers, server requests to their answerers. `own` is the request whose stream carried it.
+fn dispatch(inner: &Shared, msg: Message, own: Option<&RequestId>) {
+    match msg {
+        Message::Result { id, result } => {
+            if !inner.inflight.borrow_mut().deliver(&id, Ok(result)) {
+                report(inner, McpError::protocol(INVALID_REQUEST, format!("Server sent a response for request id {id}, which is not in flight (unknown or duplicate); ignored")));
+            }
+        }
+        Message::Error { id, error } => {
+            let target = id.or_else(|| own.cloned());
+            let delivered = match &target {
+                Some(t) => inner.inflight.borrow_mut().deliver(t, Err(error.clone())),
+                None => false,
+            };
+            if !delivered {
+                report(inner, error);
+            }
+        }
+        Message::Notification { method, params } => on_notification(inner, &method, params),
+        Message::Request { id, method, params } => {
+            let inner = inner.clone();
+            spawn_local(async move { answer_server_request(&inner, id, &method, params).await });
+        }
+    }
+}
+
+fn on_notification(inner: &Shared, method: &str, params: Option<Value>) {
+    if method == "notifications/cancelled" {
+        return;
+    }
+    if method == "notifications/message" {
+        if let Some(f) = &inner.handlers.logging_callback {
+            call_handler(f, &interop::to_js(params.as_ref().unwrap_or(&Value::Null)));
+        }
+    }
+    if let Some(f) = &inner.handlers.message_handler {
+        let mut n = json!({ "method": method });
+        if let Some(p) = params {
+            n["params"] = p;
+        }
+        call_handler(f, &interop::to_js(&n));
+    }
+}
+
+/// Gives a transport-level error to `messageHandler` (nothing else would see it).
+fn report(inner: &Shared, error: McpError) {
+    if let Some(f) = &inner.handlers.message_handler {
+        call_handler(f, &jserr::to_js(error));
+    }
+}
+
+fn call_handler(f: &Function, arg: &JsValue) {
+    if let Ok(ret) = f.call1(&JsValue::UNDEFINED, arg) {
+        if let Ok(p) = wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>(ret) {
+            spawn_local(async move {
+                let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+            });
+        }
+    }
+}
+
+async fn answer_server_request(
+    inner: &Shared,
+    id: RequestId,
+    method: &str,
+    _params: Option<Value>,
+) {
+    let outcome: Result<Value, McpError> = match method {
+        "ping" => Ok(json!({})),
+        "elicitation/create" => Err(McpError::new(INVALID_REQUEST, "Elicitation not supported")),
+        "sampling/createMessage" => Err(McpError::new(INVALID_REQUEST, "Sampling not supported")),
+        "roots/list" => Err(McpError::new(INVALID_REQUEST, "List roots not supported")),
+        other => Err(McpError::new(
+            crate::protocol::error::METHOD_NOT_FOUND,
+            format!("Method not found: {other}"),
+        )),
+    };
+    let reply = match outcome {
+        Ok(result) => Message::Result { id, result },
+        Err(error) => Message::Error {
+            id: Some(id),
+            error,
+        },
+    };
+    if let Err(e) = post_message(inner, &reply, "a response to a server request").await {
+        report(inner, e);
+    }
+}
+
+// ---------------------------------------------------------------- one-way messages and close
+
+/// POSTs a notification (legacy); expects 202 or another 2xx.
+pub async fn notify(inner: &Shared, method: &str, params: Option<Value>) -> Result<(), McpError> {
+    post_message(inner, &Message::notification(method, params), method).await
+}
+
+async fn post_message(inner: &Shared, msg: &Message, what: &str) -> Result<(), McpError> {
+    let out = stamp::message(&inner.state.borrow(), msg);
+    let controller = new_controller()?;
+    let _guard = AbortOnDrop(controller.clone());
+    let signal = controller.signal();
+    let send = inner
+        .http
+        .send(Method::POST, Some(&out.body), &out.headers, &signal, what)
+        .fuse();
+    let timer = sleep(inner.timeout_ms).fuse();
+    pin_mut!(send, timer);
+    let head = select! {
+        h = send => h?,
+        _ = timer => return Err(McpError::timeout(what, inner.timeout_ms)),
+    };
+    if (200..300).contains(&head.status) {
+        Ok(())
+    } else {
+        Err(status_error(inner, &head, what).await)
+    }
+}
+
+/// Closes the client: fails waiting calls, aborts open streams, DELETEs a legacy session.
+pub async fn close(inner: &Shared) {
+    let (session, was_open) = {
+        let mut st = inner.state.borrow_mut();
+        let was_open = !st.closed;
+        st.closed = true;
+        (
+            if st.era == Some(Era::Legacy) {
+                st.session_id.clone()
+            } else {
+                None
+            },
+            was_open,
+        )
+    };
+    if !was_open {
+        return;
+    }
+    inner.inflight.borrow_mut().fail_all(&McpError::closed(
+        "Client was closed while the request was in flight",
+    ));
+    for (_, c) in inner.active.borrow_mut().drain() {
+        c.abort();
+    }
+    if session.is_some() {
+        if let Ok(controller) = new_controller() {
+            let _guard = AbortOnDrop(controller.clone());
+            let headers = stamp::legacy_headers(&inner.state.borrow());
+            let signal = controller.signal();
+            let send = inner
+                .http
+                .send(Method::DELETE, None, &headers, &signal, "session DELETE")
+                .fuse();
+            let timer = sleep(5_000).fuse();
+            pin_mut!(send, timer);
+            select! {
+                _ = send => {},
+                _ = timer => {},
+            }
+        }
+    }
+}

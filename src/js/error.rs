@@ -1,0 +1,122 @@
+//! `McpError`, the JS class every rejection uses: `instanceof Error`, numeric `code`, `message`,
+//! `data`; constructible from JS as `new McpError(code, message, data?)`.
+
+use crate::protocol::error::McpError as CoreError;
+use crate::protocol::error::INTERNAL_ERROR;
+use js_sys::{Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// An MCP error as seen from JavaScript.
+#[wasm_bindgen]
+pub struct McpError {
+    code: f64,
+    message: String,
+    data: JsValue,
+}
+
+#[wasm_bindgen]
+impl McpError {
+    /// `new McpError(code, message, data?)`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(code: f64, message: String, data: JsValue) -> JsValue {
+        wrap(McpError {
+            code,
+            message,
+            data,
+        })
+    }
+
+    /// The numeric JSON-RPC error code.
+    #[wasm_bindgen(getter)]
+    pub fn code(&self) -> f64 {
+        self.code
+    }
+
+    /// The error message.
+    #[wasm_bindgen(getter)]
+    pub fn message(&self) -> String {
+        self.message.clone()
+    }
+
+    /// Structured detail (`undefined` when none); local errors carry `{ local: true, kind }`.
+    #[wasm_bindgen(getter)]
+    pub fn data(&self) -> JsValue {
+        self.data.clone()
+    }
+
+    /// Always `"McpError"`.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        "McpError".to_string()
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Error, js_name = captureStackTrace, catch)]
+    fn capture_stack_trace(target: &JsValue) -> Result<(), JsValue>;
+}
+
+fn wrap(e: McpError) -> JsValue {
+    let value: JsValue = e.into();
+    // V8 (Node, Chromium, Deno) gives the object a `stack`; elsewhere this is a no-op.
+    let _ = capture_stack_trace(&value);
+    value
+}
+
+/// Makes `McpError.prototype` inherit from `Error.prototype`, so `err instanceof Error`.
+pub fn install_error_prototype() {
+    let sample: JsValue = McpError {
+        code: 0.0,
+        message: String::new(),
+        data: JsValue::UNDEFINED,
+    }
+    .into();
+    let proto = Object::get_prototype_of(&sample);
+    let error_proto = js_sys::Error::new("").unchecked_into::<Object>();
+    let error_proto = Object::get_prototype_of(&error_proto);
+    Object::set_prototype_of(&proto, &error_proto);
+}
+
+/// Converts a core error into the JS `McpError` rejection value.
+pub fn to_js(e: CoreError) -> JsValue {
+    let data = match &e.data {
+        Some(d) => crate::js::interop::to_js(d),
+        None => JsValue::UNDEFINED,
+    };
+    wrap(McpError {
+        code: e.code as f64,
+        message: e.message,
+        data,
+    })
+}
+
+/// Reads whatever JS threw into a core error: an `McpError` (or any object with a numeric
+/// `code` and string `message`) keeps its code and data; anything else is -32603.
+#[allow(dead_code)] // used by the callback bridge
+pub fn from_js(v: &JsValue) -> CoreError {
+    let code = Reflect::get(v, &"code".into())
+        .ok()
+        .and_then(|c| c.as_f64());
+    let message = Reflect::get(v, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string());
+    if let (Some(code), Some(message)) = (code, message.clone()) {
+        if code.fract() == 0.0 && code.abs() < 1e15 {
+            let data = Reflect::get(v, &"data".into())
+                .ok()
+                .filter(|d| !d.is_undefined());
+            let data = data.and_then(|d| crate::js::interop::from_js(&d).ok());
+            return CoreError {
+                code: code as i64,
+                message,
+                data,
+            };
+        }
+    }
+    let text = message
+        .or_else(|| v.as_string())
+        .unwrap_or_else(|| format!("{v:?}"));
+    CoreError::new(INTERNAL_ERROR, text)
+}

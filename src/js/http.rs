@@ -1,0 +1,242 @@
+//! Streamable HTTP over `fetch`: POST/DELETE with MCP headers, response head, and the body as a
+//! text or an incremental byte stream. Binds the global `fetch` (windows, workers, Node, Deno)
+//! or the `fetch` option.
+
+use crate::protocol::error::{McpError, CONNECTION_CLOSED};
+use crate::transport::http::ACCEPT_POST;
+use futures::{Stream, StreamExt};
+use gloo_net::http::{Method, RequestBuilder, Response};
+use js_sys::{Function, Reflect};
+use serde_json::json;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::AbortSignal;
+
+/// The headers a browser sends without a CORS preflight (plus what fetch adds itself).
+const SAFELISTED: [&str; 3] = ["accept", "content-type", "content-language"];
+
+/// The HTTP side of a client: endpoint, fetch function, extra headers.
+pub struct Http {
+    /// The MCP endpoint URL.
+    pub url: String,
+    fetch: Function,
+    extra_headers: Vec<(String, String)>,
+    /// True in a browser page or worker (CORS applies).
+    pub in_browser: bool,
+}
+
+/// The head of a response; the body is read with [`read_text`] or [`byte_stream`].
+pub struct Head {
+    /// HTTP status.
+    pub status: u16,
+    /// Status text.
+    pub status_text: String,
+    /// `Content-Type`, if readable.
+    pub content_type: Option<String>,
+    /// `Mcp-Session-Id`, if present and readable (CORS must expose it).
+    pub session_id: Option<String>,
+    /// The raw response.
+    pub response: Response,
+}
+
+/// True when running in a browser page or worker (not Node or Deno).
+fn detect_browser() -> bool {
+    let g = js_sys::global();
+    let has = |k: &str| {
+        Reflect::get(&g, &k.into())
+            .map(|v| !v.is_undefined())
+            .unwrap_or(false)
+    };
+    let node = Reflect::get(&g, &"process".into())
+        .ok()
+        .and_then(|p| Reflect::get(&p, &"versions".into()).ok())
+        .and_then(|v| Reflect::get(&v, &"node".into()).ok())
+        .is_some_and(|n| !n.is_undefined());
+    (has("document") || has("WorkerGlobalScope")) && !node && !has("Deno")
+}
+
+impl Http {
+    /// A transport for `url`, using `fetch` when given, else the global `fetch`.
+    pub fn new(
+        url: String,
+        fetch: Option<Function>,
+        extra_headers: Vec<(String, String)>,
+    ) -> Result<Http, McpError> {
+        let fetch = match fetch {
+            Some(f) => f,
+            None => Reflect::get(&js_sys::global(), &"fetch".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok())
+                .ok_or_else(|| {
+                    McpError::local(
+                        CONNECTION_CLOSED,
+                        "network",
+                        "No global fetch: pass options.fetch",
+                        json!({}),
+                    )
+                })?,
+        };
+        Ok(Http {
+            url,
+            fetch,
+            extra_headers,
+            in_browser: detect_browser(),
+        })
+    }
+
+    /// Sends one request; resolves with the response head once headers arrive.
+    pub async fn send(
+        &self,
+        method: Method,
+        body: Option<&str>,
+        headers: &[(String, String)],
+        signal: &AbortSignal,
+        what: &str,
+    ) -> Result<Head, McpError> {
+        let mut b = RequestBuilder::new(&self.url)
+            .method(method)
+            .abort_signal(Some(signal));
+        let mut sent_names: Vec<String> = Vec::new();
+        if body.is_some() {
+            b = b.header("Content-Type", "application/json");
+        }
+        b = b.header("Accept", ACCEPT_POST);
+        for (k, v) in self.extra_headers.iter().chain(headers.iter()) {
+            b = b.header(k, v);
+            sent_names.push(k.to_ascii_lowercase());
+        }
+        let request = match body {
+            Some(text) => b.body(text),
+            None => b.build(),
+        }
+        .map_err(|e| {
+            McpError::local(
+                CONNECTION_CLOSED,
+                "input",
+                format!("Could not build the request for {what}: {e}"),
+                json!({}),
+            )
+        })?;
+        let raw: web_sys::Request = request.into();
+        let promise = self
+            .fetch
+            .call1(&JsValue::UNDEFINED, &raw)
+            .map_err(|e| self.network_error(&e, what, &sent_names))?;
+        let value = JsFuture::from(js_sys::Promise::resolve(&promise))
+            .await
+            .map_err(|e| self.network_error(&e, what, &sent_names))?;
+        let raw: web_sys::Response = value.unchecked_into();
+        let response = Response::from(raw);
+        let headers = response.headers();
+        Ok(Head {
+            status: response.status(),
+            status_text: response.status_text(),
+            content_type: headers.get("content-type"),
+            session_id: headers.get("mcp-session-id"),
+            response,
+        })
+    }
+
+    fn network_error(&self, e: &JsValue, what: &str, sent: &[String]) -> McpError {
+        let is_abort = Reflect::get(e, &"name".into())
+            .ok()
+            .and_then(|n| n.as_string())
+            .as_deref()
+            == Some("AbortError");
+        if is_abort {
+            return McpError::local(
+                CONNECTION_CLOSED,
+                "aborted",
+                format!("The request for {what} was aborted"),
+                json!({}),
+            );
+        }
+        let detail = error_text(e);
+        let preflighted: Vec<&str> = sent
+            .iter()
+            .map(String::as_str)
+            .filter(|h| !SAFELISTED.contains(h))
+            .collect();
+        if self.in_browser {
+            let message = format!(
+                "Could not reach {} for {what}: {detail}. If the server is up, a cross-origin server must answer the CORS preflight allowing the request headers [content-type{}{}] and the method",
+                self.url,
+                if preflighted.is_empty() { "" } else { ", " },
+                preflighted.join(", ")
+            );
+            return McpError::local(
+                CONNECTION_CLOSED,
+                "cors",
+                message,
+                json!({ "url": self.url, "headers": preflighted }),
+            );
+        }
+        McpError::local(
+            CONNECTION_CLOSED,
+            "network",
+            format!("Could not reach {} for {what}: {detail}", self.url),
+            json!({ "url": self.url }),
+        )
+    }
+}
+
+/// Message of a JS error, with its `cause` (Node's fetch puts ECONNREFUSED there).
+pub fn error_text(e: &JsValue) -> String {
+    let msg = Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".into());
+    let cause = Reflect::get(e, &"cause".into())
+        .ok()
+        .filter(|c| c.is_object());
+    match cause
+        .and_then(|c| Reflect::get(&c, &"message".into()).ok())
+        .and_then(|m| m.as_string())
+    {
+        Some(c) if !c.is_empty() => format!("{msg} ({c})"),
+        _ => msg,
+    }
+}
+
+/// Reads the whole body as text, refusing bodies larger than `max_bytes`.
+pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<String, McpError> {
+    let mut stream = byte_stream(head, what);
+    let mut buf: Vec<u8> = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk?;
+        if buf.len() + chunk.len() > max_bytes {
+            return Err(McpError::local(
+                crate::protocol::error::INVALID_REQUEST,
+                "protocol",
+                format!("The response to {what} is larger than {max_bytes} bytes"),
+                json!({ "maxMessageBytes": max_bytes }),
+            ));
+        }
+        buf.extend_from_slice(&chunk);
+    }
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// The body as a stream of byte chunks (empty when the response has no body).
+pub fn byte_stream(
+    head: &Head,
+    what: &str,
+) -> impl Stream<Item = Result<Vec<u8>, McpError>> + 'static {
+    let what = what.to_string();
+    let inner = head
+        .response
+        .body()
+        .map(|b| wasm_streams::ReadableStream::from_raw(b.unchecked_into()).into_stream());
+    futures::stream::iter(inner)
+        .flatten()
+        .map(move |chunk| match chunk {
+            Ok(v) => Ok(js_sys::Uint8Array::new(&v).to_vec()),
+            Err(e) => Err(McpError::local(
+                CONNECTION_CLOSED,
+                "network",
+                format!("The response stream for {what} failed: {}", error_text(&e)),
+                json!({}),
+            )),
+        })
+}

@@ -1,0 +1,145 @@
+//! Reading the options objects JS passes (`new Client(url, options)`, per-call options), with
+//! errors that name the offending option.
+
+use crate::js::interop;
+use crate::protocol::error::{McpError, INVALID_PARAMS};
+use crate::protocol::version::Mode;
+use js_sys::{Function, Object, Reflect};
+use serde_json::Value;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::AbortSignal;
+
+/// Default per-request timeout.
+pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+
+fn bad(what: String) -> McpError {
+    McpError::local(INVALID_PARAMS, "input", what, Value::Null)
+}
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    if obj.is_object() {
+        Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+fn absent(v: &JsValue) -> bool {
+    v.is_undefined() || v.is_null()
+}
+
+/// Reads an optional string option.
+pub fn string(obj: &JsValue, key: &str, scope: &str) -> Result<Option<String>, McpError> {
+    let v = get(obj, key);
+    if absent(&v) {
+        return Ok(None);
+    }
+    v.as_string()
+        .map(Some)
+        .ok_or_else(|| bad(format!("{scope}.{key} must be a string")))
+}
+
+/// Reads an optional function option.
+pub fn function(obj: &JsValue, key: &str, scope: &str) -> Result<Option<Function>, McpError> {
+    let v = get(obj, key);
+    if absent(&v) {
+        return Ok(None);
+    }
+    v.dyn_into::<Function>()
+        .map(Some)
+        .map_err(|_| bad(format!("{scope}.{key} must be a function")))
+}
+
+/// Reads an optional positive millisecond count.
+pub fn millis(obj: &JsValue, key: &str, scope: &str) -> Result<Option<u64>, McpError> {
+    let v = get(obj, key);
+    if absent(&v) {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n > 0.0 => Ok(Some(n.ceil() as u64)),
+        _ => Err(bad(format!(
+            "{scope}.{key} must be a positive number of milliseconds"
+        ))),
+    }
+}
+
+/// Reads an optional JSON-able object option.
+pub fn json_object(obj: &JsValue, key: &str, scope: &str) -> Result<Option<Value>, McpError> {
+    let v = get(obj, key);
+    if absent(&v) {
+        return Ok(None);
+    }
+    match interop::from_js(&v) {
+        Ok(Value::Object(o)) => Ok(Some(Value::Object(o))),
+        Ok(_) => Err(bad(format!("{scope}.{key} must be an object"))),
+        Err(e) => Err(bad(format!("{scope}.{key} is not JSON-serializable: {e}"))),
+    }
+}
+
+/// Reads an optional `AbortSignal`.
+pub fn signal(obj: &JsValue, key: &str, scope: &str) -> Result<Option<AbortSignal>, McpError> {
+    let v = get(obj, key);
+    if absent(&v) {
+        return Ok(None);
+    }
+    let has_api = get(&v, "addEventListener").is_function() && !get(&v, "aborted").is_undefined();
+    if has_api {
+        Ok(Some(v.unchecked_into()))
+    } else {
+        Err(bad(format!("{scope}.{key} must be an AbortSignal")))
+    }
+}
+
+/// Reads the `headers` option: a plain object of string values.
+pub fn headers(obj: &JsValue, scope: &str) -> Result<Vec<(String, String)>, McpError> {
+    let v = get(obj, "headers");
+    if absent(&v) {
+        return Ok(Vec::new());
+    }
+    if !v.is_object() {
+        return Err(bad(format!(
+            "{scope}.headers must be an object of header names to string values"
+        )));
+    }
+    let mut out = Vec::new();
+    for entry in Object::entries(v.unchecked_ref()).iter() {
+        let pair: js_sys::Array = entry.unchecked_into();
+        let name = pair.get(0).as_string().unwrap_or_default();
+        let Some(value) = pair.get(1).as_string() else {
+            return Err(bad(format!("{scope}.headers[{name:?}] must be a string")));
+        };
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
+/// The `mode` option.
+pub fn mode(obj: &JsValue) -> Result<Mode, McpError> {
+    match string(obj, "mode", "options")? {
+        None => Ok(Mode::Auto),
+        Some(m) => Mode::parse(&m).map_err(|e| bad(format!("options.{e}"))),
+    }
+}
+
+/// Options of one call: `{ signal, timeoutMs }`.
+#[derive(Default)]
+pub struct CallOptions {
+    /// Aborts the call.
+    pub signal: Option<AbortSignal>,
+    /// Overrides the client's timeout.
+    pub timeout_ms: Option<u64>,
+}
+
+impl CallOptions {
+    /// Reads per-call options.
+    pub fn read(obj: &JsValue) -> Result<CallOptions, McpError> {
+        if !absent(obj) && !obj.is_object() {
+            return Err(bad("call options must be an object".into()));
+        }
+        Ok(CallOptions {
+            signal: signal(obj, "signal", "options")?,
+            timeout_ms: millis(obj, "timeoutMs", "options")?,
+        })
+    }
+}

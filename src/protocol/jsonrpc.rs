@@ -1,0 +1,284 @@
+//! JSON-RPC 2.0 envelope: request ids, the four message kinds, decoding with clear errors.
+
+use super::error::{truncate, McpError, INVALID_REQUEST, PARSE_ERROR};
+use serde_json::{json, Map, Value};
+use std::fmt;
+
+/// A JSON-RPC request id: a string or an integer, never null.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RequestId {
+    /// Integer id.
+    Num(i64),
+    /// String id.
+    Str(String),
+}
+
+impl RequestId {
+    /// Reads an id from JSON; `None` for null, floats, objects...
+    pub fn from_value(v: &Value) -> Option<RequestId> {
+        match v {
+            Value::Number(n) => n.as_i64().map(RequestId::Num),
+            Value::String(s) => Some(RequestId::Str(s.clone())),
+            _ => None,
+        }
+    }
+
+    /// The id as JSON.
+    pub fn to_value(&self) -> Value {
+        match self {
+            RequestId::Num(n) => json!(n),
+            RequestId::Str(s) => json!(s),
+        }
+    }
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestId::Num(n) => write!(f, "{n}"),
+            RequestId::Str(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// One JSON-RPC 2.0 message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    /// A request: expects a response with the same id.
+    Request {
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+    },
+    /// A notification: no id, no response.
+    Notification {
+        method: String,
+        params: Option<Value>,
+    },
+    /// A successful response.
+    Result { id: RequestId, result: Value },
+    /// An error response; `id` is `None` when the server could not tell which request failed.
+    Error {
+        id: Option<RequestId>,
+        error: McpError,
+    },
+}
+
+impl Message {
+    /// Builds a request.
+    pub fn request(id: RequestId, method: &str, params: Option<Value>) -> Message {
+        Message::Request {
+            id,
+            method: method.to_string(),
+            params,
+        }
+    }
+
+    /// Builds a notification.
+    pub fn notification(method: &str, params: Option<Value>) -> Message {
+        Message::Notification {
+            method: method.to_string(),
+            params,
+        }
+    }
+
+    /// The message as a JSON value.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("jsonrpc".into(), json!("2.0"));
+        match self {
+            Message::Request { id, method, params } => {
+                m.insert("id".into(), id.to_value());
+                m.insert("method".into(), json!(method));
+                if let Some(p) = params {
+                    m.insert("params".into(), p.clone());
+                }
+            }
+            Message::Notification { method, params } => {
+                m.insert("method".into(), json!(method));
+                if let Some(p) = params {
+                    m.insert("params".into(), p.clone());
+                }
+            }
+            Message::Result { id, result } => {
+                m.insert("id".into(), id.to_value());
+                m.insert("result".into(), result.clone());
+            }
+            Message::Error { id, error } => {
+                m.insert(
+                    "id".into(),
+                    id.as_ref().map_or(Value::Null, RequestId::to_value),
+                );
+                m.insert("error".into(), error.to_error_object());
+            }
+        }
+        Value::Object(m)
+    }
+
+    /// The message serialized as compact JSON text.
+    pub fn to_json(&self) -> String {
+        self.to_value().to_string()
+    }
+
+    /// The id of a response (result or error), if it has one.
+    pub fn response_id(&self) -> Option<&RequestId> {
+        match self {
+            Message::Result { id, .. } => Some(id),
+            Message::Error { id, .. } => id.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Reads one message from a JSON value, naming what is wrong when it is not JSON-RPC 2.0.
+    pub fn from_value(v: Value) -> Result<Message, McpError> {
+        let Value::Object(mut obj) = v else {
+            return Err(not_jsonrpc(&v, "expected a JSON object"));
+        };
+        if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            return Err(not_jsonrpc(
+                &Value::Object(obj),
+                "missing \"jsonrpc\": \"2.0\"",
+            ));
+        }
+        let id_value = obj.remove("id");
+        let id = id_value.as_ref().and_then(RequestId::from_value);
+        if let Some(method) = obj.get("method") {
+            let Some(method) = method.as_str().map(str::to_string) else {
+                return Err(not_jsonrpc(
+                    &Value::Object(obj),
+                    "\"method\" is not a string",
+                ));
+            };
+            let params = obj.remove("params");
+            return Ok(match (id_value, id) {
+                (None, _) => Message::Notification { method, params },
+                (Some(_), Some(id)) => Message::Request { id, method, params },
+                (Some(bad), None) => {
+                    return Err(McpError::protocol(
+                        INVALID_REQUEST,
+                        format!("Server sent request {method:?} with an invalid id {bad}"),
+                    ))
+                }
+            });
+        }
+        if let Some(error) = obj.remove("error") {
+            return Ok(Message::Error {
+                id,
+                error: McpError::from_error_object(&error),
+            });
+        }
+        if let Some(result) = obj.remove("result") {
+            return match id {
+                Some(id) => Ok(Message::Result { id, result }),
+                None => Err(not_jsonrpc(
+                    &Value::Object(obj),
+                    "a result without a valid id",
+                )),
+            };
+        }
+        Err(not_jsonrpc(
+            &Value::Object(obj),
+            "neither method, result nor error",
+        ))
+    }
+}
+
+fn not_jsonrpc(v: &Value, why: &str) -> McpError {
+    McpError::protocol(
+        INVALID_REQUEST,
+        format!(
+            "Server sent a message that is not JSON-RPC 2.0 ({why}): {}",
+            truncate(&v.to_string(), 200)
+        ),
+    )
+}
+
+/// Decodes a body that holds one JSON-RPC message or (2025-03-26) a batch of them.
+pub fn decode(text: &str) -> Result<Vec<Message>, McpError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        McpError::protocol(
+            PARSE_ERROR,
+            format!("Server sent malformed JSON ({e}): {}", truncate(text, 200)),
+        )
+    })?;
+    match value {
+        Value::Array(items) if items.is_empty() => Err(McpError::protocol(
+            INVALID_REQUEST,
+            "Server sent an empty JSON-RPC batch",
+        )),
+        Value::Array(items) => items.into_iter().map(Message::from_value).collect(),
+        other => Ok(vec![Message::from_value(other)?]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_each_kind() {
+        let m = decode(r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#).unwrap();
+        assert_eq!(m, vec![Message::request(RequestId::Num(3), "ping", None)]);
+        let m = decode(
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"}}"#,
+        )
+        .unwrap();
+        assert!(
+            matches!(&m[0], Message::Notification { method, params: Some(_) } if method == "notifications/message")
+        );
+        let m = decode(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#).unwrap();
+        assert_eq!(m[0].response_id(), Some(&RequestId::Str("a".into())));
+        let m = decode(
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request"}}"#,
+        )
+        .unwrap();
+        assert!(matches!(&m[0], Message::Error { id: None, error } if error.code == -32000));
+    }
+
+    #[test]
+    fn decodes_batches() {
+        let m = decode(r#"[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":1,"result":1}]"#)
+            .unwrap();
+        assert_eq!(m.len(), 2);
+        assert!(decode("[]").is_err());
+    }
+
+    #[test]
+    fn round_trips() {
+        for m in [
+            Message::request(
+                RequestId::Str("x".into()),
+                "tools/list",
+                Some(json!({"cursor": ""})),
+            ),
+            Message::notification("notifications/initialized", None),
+            Message::Result {
+                id: RequestId::Num(1),
+                result: json!({"ok": true}),
+            },
+            Message::Error {
+                id: Some(RequestId::Num(2)),
+                error: McpError::new(-32601, "nope"),
+            },
+        ] {
+            assert_eq!(decode(&m.to_json()).unwrap(), vec![m]);
+        }
+    }
+
+    #[test]
+    fn rejects_what_is_not_jsonrpc_with_a_reason() {
+        let e = decode(r#"{"jsonrpc":"2.0","id":"#).unwrap_err();
+        assert_eq!(e.code, PARSE_ERROR);
+        assert!(e.message.contains("malformed JSON"), "{}", e.message);
+        let e = decode(r#"{"hello":"world"}"#).unwrap_err();
+        assert!(e.message.contains("not JSON-RPC 2.0"), "{}", e.message);
+        assert!(e.message.contains("hello"));
+        let e = decode(r#"{"jsonrpc":"2.0","id":1}"#).unwrap_err();
+        assert!(e.message.contains("neither method"));
+        let e = decode(r#"{"jsonrpc":"2.0","result":{}}"#).unwrap_err();
+        assert!(e.message.contains("without a valid id"));
+        let e = decode(r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#).unwrap_err();
+        assert!(e.message.contains("invalid id"));
+        assert!(decode("42").is_err());
+    }
+}

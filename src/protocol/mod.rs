@@ -1,0 +1,10 @@
+//! What MCP means on the wire: JSON-RPC envelope, revisions and eras, capabilities, errors.
+
+pub mod capabilities;
+pub mod error;
+pub mod jsonrpc;
+pub mod version;
+
+pub use error::McpError;
+pub use jsonrpc::{Message, RequestId};
+pub use version::Era;

@@ -1,0 +1,10 @@
+//! The session engine without I/O: who we are, which era we speak, how each outgoing message
+//! is stamped, how the era is negotiated, and where responses go.
+
+pub mod inflight;
+pub mod negotiate;
+pub mod results;
+pub mod stamp;
+pub mod state;
+
+pub use state::{ClientConfig, SessionState};

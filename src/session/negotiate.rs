@@ -1,0 +1,329 @@
+//! Era negotiation: reading the `server/discover` probe's reply, and adopting a discover or
+//! initialize result. The policy (also in docs/ARCHITECTURE.md):
+//!
+//! * a result listing a modern version we speak → modern, no `initialize`;
+//! * a result listing none → legacy;
+//! * `-32022` naming a mutual modern version → re-probe once at it; naming only legacy
+//!   versions → legacy; naming only unknown modern versions → error;
+//! * 401/403 → error (authorization is not an era verdict); 5xx → error;
+//! * any other 4xx, with or without a JSON-RPC error (-32020/-32021 included, as the TS SDK
+//!   does: deployed servers overload them), or a 2xx that is not a discover result → legacy;
+//! * a network failure → error, except in a browser, where an opaque fetch failure may be the
+//!   CORS preflight of the new headers being refused: then try `initialize`, whose plainer
+//!   request passes a 2025-era CORS setup.
+
+use super::stamp::META_SERVER_INFO;
+use crate::protocol::error::{McpError, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION};
+use crate::protocol::jsonrpc::Message;
+use crate::protocol::version::{best_mutual_modern, is_legacy, KNOWN_VERSIONS};
+use serde_json::{json, Value};
+
+/// What to do after the probe.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProbeVerdict {
+    /// Speak this modern version; the discover result is attached.
+    Modern {
+        /// The adopted version.
+        version: &'static str,
+        /// The `server/discover` result.
+        discover: Value,
+    },
+    /// Probe once more at this version.
+    Reprobe(&'static str),
+    /// Fall back to `initialize`; the reason is for logs.
+    Legacy(String),
+    /// Give up with this error.
+    Fail(McpError),
+}
+
+fn supported_list(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Classifies the HTTP reply to the probe: its status and the JSON-RPC message in its body.
+pub fn classify_probe_reply(
+    status: u16,
+    message: Option<&Message>,
+    already_reprobed: bool,
+) -> ProbeVerdict {
+    if let Some(Message::Error { error, .. }) = message {
+        if error.code == UNSUPPORTED_PROTOCOL_VERSION {
+            let supported = supported_list(
+                error
+                    .data
+                    .as_ref()
+                    .map_or(&Value::Null, |d| &d["supported"]),
+            );
+            if let Some(v) = best_mutual_modern(supported.iter().map(String::as_str)) {
+                return if already_reprobed {
+                    ProbeVerdict::Fail(McpError::with_data(
+                        UNSUPPORTED_PROTOCOL_VERSION,
+                        format!("The server refused protocol version {v} although it lists it as supported"),
+                        json!({ "supported": supported }),
+                    ))
+                } else {
+                    ProbeVerdict::Reprobe(v)
+                };
+            }
+            if supported.iter().any(|v| is_legacy(v)) {
+                return ProbeVerdict::Legacy(
+                    "server/discover: -32022 naming handshake-era versions".into(),
+                );
+            }
+            return ProbeVerdict::Fail(McpError::with_data(
+                UNSUPPORTED_PROTOCOL_VERSION,
+                format!("No protocol version in common: the server supports {supported:?}, this client {KNOWN_VERSIONS:?}"),
+                json!({ "supported": supported, "requested": "2026-07-28" }),
+            ));
+        }
+    }
+    match status {
+        401 | 403 => {
+            let mut e = match message {
+                Some(Message::Error { error, .. }) => error.clone(),
+                _ => McpError::new(INVALID_REQUEST, String::new()),
+            };
+            e.message = format!("Authorization required: the server answered HTTP {status} to server/discover{}", if e.message.is_empty() { String::new() } else { format!(" ({})", e.message) });
+            e.data = Some(json!({ "local": true, "kind": "http", "status": status }));
+            ProbeVerdict::Fail(e)
+        }
+        500..=599 => ProbeVerdict::Fail(McpError::local(
+            crate::protocol::error::INTERNAL_ERROR,
+            "http",
+            format!("The server failed with HTTP {status} while probing its protocol era (server/discover)"),
+            json!({ "status": status }),
+        )),
+        200..=299 => match message {
+            Some(Message::Result { result, .. }) => {
+                let supported = supported_list(&result["supportedVersions"]);
+                match best_mutual_modern(supported.iter().map(String::as_str)) {
+                    Some(version) => ProbeVerdict::Modern { version, discover: result.clone() },
+                    None => ProbeVerdict::Legacy(format!("server/discover lists no modern version we speak ({supported:?})")),
+                }
+            }
+            Some(Message::Error { error, .. }) => ProbeVerdict::Legacy(format!("server/discover answered error {}", error.code)),
+            _ => ProbeVerdict::Legacy("server/discover got no JSON-RPC response".into()),
+        },
+        400..=499 => ProbeVerdict::Legacy(format!("server/discover answered HTTP {status}")),
+        _ => ProbeVerdict::Fail(McpError::local(
+            INVALID_REQUEST,
+            "http",
+            format!("Unexpected HTTP {status} to server/discover"),
+            json!({ "status": status }),
+        )),
+    }
+}
+
+/// Classifies a probe that failed before any HTTP status (fetch rejected).
+pub fn classify_probe_network_error(error: McpError, in_browser: bool) -> ProbeVerdict {
+    if in_browser && error.kind() != Some("timeout") && error.kind() != Some("aborted") {
+        ProbeVerdict::Legacy(
+            "server/discover failed in the browser (a refused CORS preflight looks like this)"
+                .into(),
+        )
+    } else {
+        ProbeVerdict::Fail(error)
+    }
+}
+
+/// Server identity, capabilities and instructions read from a connect result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Adopted {
+    /// The negotiated protocol version.
+    pub version: String,
+    /// `serverInfo`, if given.
+    pub server_info: Option<Value>,
+    /// Server capabilities (`{}` when absent).
+    pub capabilities: Value,
+    /// Instructions, if given.
+    pub instructions: Option<String>,
+}
+
+/// Reads a `server/discover` result adopted at `version`.
+pub fn adopt_discover(version: &str, result: &Value) -> Adopted {
+    Adopted {
+        version: version.to_string(),
+        server_info: result
+            .get("_meta")
+            .and_then(|m| m.get(META_SERVER_INFO))
+            .filter(|v| v.is_object())
+            .cloned(),
+        capabilities: result
+            .get("capabilities")
+            .filter(|v| v.is_object())
+            .cloned()
+            .unwrap_or_else(|| json!({})),
+        instructions: result
+            .get("instructions")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    }
+}
+
+/// Reads an `initialize` result; a version this client does not speak is an error.
+pub fn adopt_initialize(result: &Value) -> Result<Adopted, McpError> {
+    let version = result
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if !is_legacy(version) {
+        return Err(McpError::with_data(
+            UNSUPPORTED_PROTOCOL_VERSION,
+            format!("The server answered initialize with protocol version {version:?}, which this client does not speak"),
+            json!({ "supported": KNOWN_VERSIONS, "requested": version }),
+        ));
+    }
+    Ok(Adopted {
+        version: version.to_string(),
+        server_info: result.get("serverInfo").filter(|v| v.is_object()).cloned(),
+        capabilities: result
+            .get("capabilities")
+            .filter(|v| v.is_object())
+            .cloned()
+            .unwrap_or_else(|| json!({})),
+        instructions: result
+            .get("instructions")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::jsonrpc::RequestId;
+
+    fn err(code: i64, data: Value) -> Message {
+        Message::Error {
+            id: Some(RequestId::Num(1)),
+            error: McpError::with_data(code, "x", data),
+        }
+    }
+
+    #[test]
+    fn modern_result_is_adopted() {
+        let r = json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "_meta": {META_SERVER_INFO: {"name": "srv", "version": "1"}}});
+        let m = Message::Result {
+            id: RequestId::Num(1),
+            result: r.clone(),
+        };
+        assert_eq!(
+            classify_probe_reply(200, Some(&m), false),
+            ProbeVerdict::Modern {
+                version: "2026-07-28",
+                discover: r.clone()
+            }
+        );
+        let a = adopt_discover("2026-07-28", &r);
+        assert_eq!(a.server_info.unwrap()["name"], "srv");
+        assert_eq!(a.capabilities, json!({"tools": {}}));
+    }
+
+    #[test]
+    fn result_without_modern_versions_is_legacy() {
+        let m = Message::Result {
+            id: RequestId::Num(1),
+            result: json!({"supportedVersions": ["2025-11-25"]}),
+        };
+        assert!(matches!(
+            classify_probe_reply(200, Some(&m), false),
+            ProbeVerdict::Legacy(_)
+        ));
+    }
+
+    #[test]
+    fn unsupported_version_reprobes_once_or_falls_back() {
+        let m = err(
+            -32022,
+            json!({"supported": ["2026-07-28", "2030-01-01"], "requested": "x"}),
+        );
+        assert_eq!(
+            classify_probe_reply(400, Some(&m), false),
+            ProbeVerdict::Reprobe("2026-07-28")
+        );
+        assert!(matches!(
+            classify_probe_reply(400, Some(&m), true),
+            ProbeVerdict::Fail(_)
+        ));
+        let m = err(-32022, json!({"supported": ["2025-06-18"]}));
+        assert!(matches!(
+            classify_probe_reply(400, Some(&m), false),
+            ProbeVerdict::Legacy(_)
+        ));
+        let m = err(-32022, json!({"supported": ["2031-01-01"]}));
+        match classify_probe_reply(400, Some(&m), false) {
+            ProbeVerdict::Fail(e) => assert!(e.message.contains("No protocol version in common")),
+            v => panic!("{v:?}"),
+        }
+    }
+
+    #[test]
+    fn legacy_signals() {
+        // TS SDK 1.x: 400 with -32000 "No valid session ID provided".
+        let m = err(-32000, Value::Null);
+        assert!(matches!(
+            classify_probe_reply(400, Some(&m), false),
+            ProbeVerdict::Legacy(_)
+        ));
+        assert!(matches!(
+            classify_probe_reply(400, None, false),
+            ProbeVerdict::Legacy(_)
+        ));
+        assert!(matches!(
+            classify_probe_reply(404, None, false),
+            ProbeVerdict::Legacy(_)
+        ));
+        assert!(matches!(
+            classify_probe_reply(405, None, false),
+            ProbeVerdict::Legacy(_)
+        ));
+        assert!(matches!(
+            classify_probe_reply(400, Some(&err(-32021, Value::Null)), false),
+            ProbeVerdict::Legacy(_)
+        ));
+        assert!(matches!(
+            classify_probe_reply(200, Some(&err(-32601, Value::Null)), false),
+            ProbeVerdict::Legacy(_)
+        ));
+    }
+
+    #[test]
+    fn errors_that_are_not_era_verdicts() {
+        match classify_probe_reply(401, None, false) {
+            ProbeVerdict::Fail(e) => assert!(e.message.contains("HTTP 401")),
+            v => panic!("{v:?}"),
+        }
+        assert!(matches!(
+            classify_probe_reply(503, None, false),
+            ProbeVerdict::Fail(_)
+        ));
+        let net = McpError::local(-32000, "network", "fetch failed", Value::Null);
+        assert!(matches!(
+            classify_probe_network_error(net.clone(), false),
+            ProbeVerdict::Fail(_)
+        ));
+        assert!(matches!(
+            classify_probe_network_error(net, true),
+            ProbeVerdict::Legacy(_)
+        ));
+        assert!(matches!(
+            classify_probe_network_error(McpError::timeout("server/discover", 10), true),
+            ProbeVerdict::Fail(_)
+        ));
+    }
+
+    #[test]
+    fn initialize_results() {
+        let a = adopt_initialize(&json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}, "instructions": "hi"})).unwrap();
+        assert_eq!(a.version, "2025-06-18");
+        assert_eq!(a.instructions.as_deref(), Some("hi"));
+        let e = adopt_initialize(&json!({"protocolVersion": "1999-01-01"})).unwrap_err();
+        assert!(e.message.contains("1999-01-01"));
+    }
+}

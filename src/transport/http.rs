@@ -1,0 +1,166 @@
+//! Streamable HTTP rules that need no I/O: content types, and what a status/body means.
+
+use crate::protocol::error::{
+    truncate, McpError, CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND,
+};
+use crate::protocol::jsonrpc::{decode, Message};
+use serde_json::json;
+
+/// `Accept` sent on every POST (both types MUST be listed).
+pub const ACCEPT_POST: &str = "application/json, text/event-stream";
+
+/// How a response body must be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BodyKind {
+    /// One JSON-RPC message (or a 2025-03-26 batch).
+    Json,
+    /// A Server-Sent Events stream of JSON-RPC messages.
+    Sse,
+    /// Anything else: names the media type.
+    Unexpected(String),
+}
+
+/// The media-type essence of a `Content-Type` value: lower case, parameters dropped.
+pub fn media_type_essence(content_type: &str) -> String {
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// Which reader a 2xx response with this `Content-Type` needs.
+pub fn body_kind(content_type: Option<&str>) -> BodyKind {
+    match content_type.map(media_type_essence).as_deref() {
+        Some("application/json") => BodyKind::Json,
+        Some("text/event-stream") => BodyKind::Sse,
+        Some(other) => BodyKind::Unexpected(other.to_string()),
+        None => BodyKind::Unexpected(String::new()),
+    }
+}
+
+/// The error for a 2xx response whose content type is neither JSON nor SSE.
+pub fn unexpected_content_type(kind: &str, method: &str) -> McpError {
+    let shown = if kind.is_empty() {
+        "no Content-Type".to_string()
+    } else {
+        format!("Content-Type {kind:?}")
+    };
+    McpError::protocol(
+        INVALID_REQUEST,
+        format!("Unexpected content type: the server answered {method} with {shown}; expected application/json or text/event-stream"),
+    )
+}
+
+/// The error for a request answered with 202 Accepted (no response will ever come).
+pub fn accepted_for_request(method: &str) -> McpError {
+    McpError::protocol(
+        INVALID_REQUEST,
+        format!("The server answered request {method} with 202 Accepted and no response"),
+    )
+}
+
+/// The JSON-RPC error inside a non-2xx body, if the body holds one.
+pub fn jsonrpc_error_in_body(body: &str) -> Option<McpError> {
+    match decode(body).ok()?.into_iter().next()? {
+        Message::Error { error, .. } => Some(error),
+        _ => None,
+    }
+}
+
+/// The error for a non-2xx HTTP response: the JSON-RPC error it carries, else one built from
+/// the status (404 on a live legacy session means the session expired).
+pub fn error_for_status(
+    status: u16,
+    status_text: &str,
+    body: &str,
+    method: &str,
+    has_session: bool,
+) -> McpError {
+    if let Some(e) = jsonrpc_error_in_body(body) {
+        return e;
+    }
+    let detail = json!({ "status": status, "body": truncate(body, 500) });
+    let (code, message) = match status {
+        404 if has_session => (
+            INVALID_REQUEST,
+            "Session terminated: the server answered 404 for this session (it expired or was closed)".to_string(),
+        ),
+        404 => (METHOD_NOT_FOUND, format!("Not Found: HTTP 404 for {method}")),
+        401 => (INVALID_REQUEST, format!("Unauthorized: HTTP 401 for {method} (the server requires authorization)")),
+        403 => (INVALID_REQUEST, format!("Forbidden: HTTP 403 for {method}")),
+        _ => {
+            let text = if status_text.is_empty() { String::new() } else { format!(" {status_text}") };
+            let body_note = if body.trim().is_empty() { " with an empty body".to_string() } else { format!(": {}", truncate(body.trim(), 200)) };
+            (INTERNAL_ERROR, format!("Server returned an error response: HTTP {status}{text} for {method}{body_note}"))
+        }
+    };
+    McpError::local(code, "http", message, detail)
+}
+
+/// The error for a stream that ended before the response to `method` arrived.
+pub fn stream_ended(method: &str, mid_event: bool) -> McpError {
+    let how = if mid_event {
+        "was cut in the middle of an event"
+    } else {
+        "ended"
+    };
+    McpError::local(
+        CONNECTION_CLOSED,
+        "network",
+        format!("SSE stream {how} without a response to {method}"),
+        json!({ "midEvent": mid_event }),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_types() {
+        assert_eq!(
+            body_kind(Some("application/json; charset=utf-8")),
+            BodyKind::Json
+        );
+        assert_eq!(body_kind(Some("Text/Event-Stream")), BodyKind::Sse);
+        assert_eq!(
+            body_kind(Some("text/html")),
+            BodyKind::Unexpected("text/html".into())
+        );
+        assert_eq!(body_kind(None), BodyKind::Unexpected(String::new()));
+        assert!(unexpected_content_type("text/html", "tools/call")
+            .message
+            .contains("\"text/html\""));
+    }
+
+    #[test]
+    fn status_errors_prefer_the_body() {
+        let e = error_for_status(
+            500,
+            "Internal Server Error",
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"database on fire"}}"#,
+            "tools/call",
+            false,
+        );
+        assert_eq!((e.code, e.message.as_str()), (-32603, "database on fire"));
+        let e = error_for_status(500, "Internal Server Error", "", "tools/call", false);
+        assert_eq!(e.code, INTERNAL_ERROR);
+        assert!(
+            e.message.contains("HTTP 500") && e.message.contains("empty body"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.kind(), Some("http"));
+        let e = error_for_status(502, "", "<html>bad gateway</html>", "tools/list", false);
+        assert!(e.message.contains("bad gateway"));
+        assert!(error_for_status(404, "", "", "x", true)
+            .message
+            .starts_with("Session terminated"));
+        assert_eq!(
+            error_for_status(404, "", "", "x", false).code,
+            METHOD_NOT_FOUND
+        );
+    }
+}

@@ -1,0 +1,201 @@
+"""Dual-era MCP test peer: Python SDK v2 (`mcp` 2.x) `MCPServer` over Streamable HTTP.
+
+Usage:  python3 python_server.py <port>          (binds 127.0.0.1 only, path /mcp)
+
+One URL serves both protocol eras:
+  * legacy 2025-11-25: `initialize` + `Mcp-Session-Id` (stateful session manager)
+  * modern 2026-07-28: `server/discover`, stateless, `_meta` envelope, MRTR
+The SDK routes on the `MCP-Protocol-Version` header: a handshake version (or no
+header) takes the legacy path, anything else goes to the modern entry.
+
+Elicitation / sampling / roots on both eras use the SDK's resolver mechanism
+(`Annotated[T, Resolve(fn)]`, where `fn` returns `Elicit(...)`, `Sample(...)` or
+`ListRoots()`): legacy sends a real server->client JSON-RPC request mid-call, modern
+returns `resultType: "input_required"` with `inputRequests` + `requestState` and
+the client retries with `inputResponses`. A bare `ctx.elicit()` only works on the
+legacy era (it needs a back-channel); see `issue_card_legacy`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Annotated
+
+import uvicorn
+from pydantic import BaseModel
+from starlette.middleware.cors import CORSMiddleware
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver import (
+    AcceptedElicitation,
+    Context,
+    Elicit,
+    ElicitationResult,
+    ListRoots,
+    Resolve,
+    Sample,
+)
+from mcp.types import (
+    ClientCapabilities,
+    CreateMessageResult,
+    ElicitationCapability,
+    ListRootsResult,
+    RootsCapability,
+    SamplingCapability,
+    SamplingMessage,
+    TextContent,
+)
+
+HOST = "127.0.0.1"
+
+mcp = MCPServer(
+    name="python-peer",
+    version="1.0.0",
+    instructions="Test peer for the Rust/WASM MCP client (dual-era).",
+)
+
+
+# --- plain tools -------------------------------------------------------------
+
+
+@mcp.tool()
+def echo(text: str) -> str:
+    """Return the given text unchanged."""
+    return text
+
+
+class AddResult(BaseModel):
+    sum: int
+
+
+@mcp.tool()
+def add(a: int, b: int) -> AddResult:
+    """Add two integers; structured output {"sum": a+b}."""
+    return AddResult(sum=a + b)
+
+
+@mcp.tool()
+def fail(message: str) -> str:
+    """Always raises ToolError(message); result has isError: true and the message as text."""
+    raise ToolError(message)
+
+
+@mcp.tool()
+def crash(message: str) -> str:
+    """Raises an unexpected exception; isError: true but the SDK hides the message
+    (text is "Error executing tool crash")."""
+    raise RuntimeError(message)
+
+
+@mcp.tool()
+async def sleep(ms: int) -> str:
+    """Sleep for `ms` milliseconds, then answer "slept <ms>"."""
+    await asyncio.sleep(ms / 1000)
+    return f"slept {ms}"
+
+
+@mcp.tool()
+def client_features(ctx: Context) -> list[str]:
+    """Which of elicitation/sampling/roots the client declared (works on both eras)."""
+    declared = {
+        "elicitation": ClientCapabilities(elicitation=ElicitationCapability()),
+        "sampling": ClientCapabilities(sampling=SamplingCapability()),
+        "roots": ClientCapabilities(roots=RootsCapability()),
+    }
+    return [n for n, c in declared.items() if ctx.session.check_client_capability(c)]
+
+
+# --- elicitation / sampling / roots via resolvers (both eras) -----------------
+
+
+class CardHolder(BaseModel):
+    name: str
+
+
+def ask_card_holder() -> Elicit[CardHolder]:
+    return Elicit("What name should go on the card?", CardHolder)
+
+
+@mcp.tool()
+def issue_card(answer: Annotated[ElicitationResult[CardHolder], Resolve(ask_card_holder)]) -> str:
+    """Elicit a name (form mode) and issue a card. Both eras (resolver-based)."""
+    if isinstance(answer, AcceptedElicitation):
+        return f"Card issued to {answer.data.name}."
+    return "No card issued."
+
+
+@mcp.tool()
+async def issue_card_legacy(ctx: Context) -> str:
+    """Same as issue_card but with a bare ctx.elicit(): legacy (2025-11-25) era only."""
+    answer = await ctx.elicit("What name should go on the card?", schema=CardHolder)
+    if answer.action == "accept":
+        return f"Card issued to {answer.data.name}."
+    return "No card issued."
+
+
+def ask_llm_for_poem(topic: str) -> Sample:
+    return Sample(
+        [SamplingMessage(role="user", content=TextContent(type="text", text=f"Write a short poem about {topic}."))],
+        max_tokens=100,
+    )
+
+
+@mcp.tool()
+def ask_llm(topic: str, reply: Annotated[CreateMessageResult, Resolve(ask_llm_for_poem)]) -> str:
+    """Sample the client's LLM (sampling/createMessage) and return "<model>: <text>". Both eras."""
+    content = reply.content
+    text = content.text if isinstance(content, TextContent) else repr(content)
+    return f"{reply.model}: {text}"
+
+
+def fetch_roots() -> ListRoots:
+    return ListRoots()
+
+
+@mcp.tool()
+def list_roots(roots: Annotated[ListRootsResult, Resolve(fetch_roots)]) -> list[str]:
+    """Ask the client for its roots (roots/list) and return their URIs. Both eras."""
+    return [str(r.uri) for r in roots.roots]
+
+
+# --- resource and prompt -------------------------------------------------------
+
+
+@mcp.resource("demo://hello", name="hello", mime_type="text/plain")
+def hello() -> str:
+    return "Hello from the python peer!"
+
+
+@mcp.prompt()
+def greet(name: str) -> str:
+    """Greet someone by name."""
+    return f"Please greet {name} warmly."
+
+
+# --- app ------------------------------------------------------------------------
+
+
+def build_app():
+    # streamable_http_app() returns a Starlette app whose lifespan runs the session
+    # manager's task group; CORSMiddleware passes non-http scopes (lifespan) straight
+    # through, so wrapping the ASGI app from the outside keeps the lifespan intact.
+    # host=127.0.0.1 turns on the SDK's DNS-rebinding guard: Host must be
+    # 127.0.0.1:*/localhost:*/[::1]:* and a present Origin must be http://(127.0.0.1|localhost|[::1]):*.
+    inner = mcp.streamable_http_app(streamable_http_path="/mcp", host=HOST)
+    return CORSMiddleware(
+        inner,
+        allow_origins=["*"],
+        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+        allow_headers=["*"],
+        expose_headers=["Mcp-Session-Id", "WWW-Authenticate"],
+        max_age=600,
+    )
+
+
+app = build_app()
+
+if __name__ == "__main__":
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else 18101
+    uvicorn.run(app, host=HOST, port=port, log_level="info")
