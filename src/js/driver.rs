@@ -276,26 +276,53 @@ async fn first_sse_response(
     head: &Head,
     method: &str,
 ) -> Result<Option<Message>, McpError> {
+    let mut found = None;
+    read_sse_messages(inner, head, method, |m| match m {
+        Message::Result { .. } | Message::Error { .. } => {
+            found = Some(m);
+            true
+        }
+        other => {
+            dispatch(inner, other, None);
+            false
+        }
+    })
+    .await?;
+    Ok(found)
+}
+
+/// Reads an SSE body incrementally, handing each JSON-RPC message to `on_message` until it
+/// returns true; a stream that ends or breaks before that is an error saying how it ended.
+async fn read_sse_messages(
+    inner: &Shared,
+    head: &Head,
+    method: &str,
+    mut on_message: impl FnMut(Message) -> bool,
+) -> Result<(), McpError> {
     let mut parser = SseParser::new(inner.max_message_bytes);
     let stream = byte_stream(head, method);
     pin_mut!(stream);
     while let Some(chunk) = stream.next().await {
-        let events = parser.feed(&chunk?).map_err(|e| {
-            McpError::protocol(INVALID_REQUEST, format!("{e} in the response to {method}"))
+        let chunk = chunk
+            .map_err(|e| stream_ended(method, parser.has_partial_event(), Some(&e.message)))?;
+        let events = parser.feed(&chunk).map_err(|e| {
+            McpError::protocol(
+                INVALID_REQUEST,
+                format!("{e} in the response stream for {method}"),
+            )
         })?;
         for ev in events {
             if ev.data.trim().is_empty() {
                 continue;
             }
             for m in decode(&ev.data)? {
-                match m {
-                    Message::Result { .. } | Message::Error { .. } => return Ok(Some(m)),
-                    other => dispatch(inner, other, None),
+                if on_message(m) {
+                    return Ok(());
                 }
             }
         }
     }
-    Err(stream_ended(method, parser.has_partial_event()))
+    Err(stream_ended(method, parser.has_partial_event(), None))
 }
 
 // ---------------------------------------------------------------- requests
@@ -463,32 +490,11 @@ async fn read_sse(
     id: &RequestId,
     method: &str,
 ) -> Result<(), McpError> {
-    let mut parser = SseParser::new(inner.max_message_bytes);
-    let stream = byte_stream(head, method);
-    pin_mut!(stream);
-    while let Some(chunk) = stream.next().await {
-        let events = parser.feed(&chunk?).map_err(|e| {
-            McpError::protocol(
-                INVALID_REQUEST,
-                format!("{e} in the response stream for {method}"),
-            )
-        })?;
-        for ev in events {
-            if ev.data.trim().is_empty() {
-                continue;
-            }
-            for m in decode(&ev.data)? {
-                dispatch(inner, m, Some(id));
-            }
-        }
-        if !inner.inflight.borrow().contains(id) {
-            return Ok(());
-        }
-    }
-    if inner.inflight.borrow().contains(id) {
-        return Err(stream_ended(method, parser.has_partial_event()));
-    }
-    Ok(())
+    read_sse_messages(inner, head, method, |m| {
+        dispatch(inner, m, Some(id));
+        !inner.inflight.borrow().contains(id)
+    })
+    .await
 }
 
 // ---------------------------------------------------------------- what the server sends

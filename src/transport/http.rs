@@ -99,8 +99,9 @@ pub fn error_for_status(
     McpError::local(code, "http", message, detail)
 }
 
-/// The error for a stream that ended before the response to `method` arrived.
-pub fn stream_ended(method: &str, mid_event: bool) -> McpError {
+/// The error for a stream that ended (or broke, with `cause`) before the response to
+/// `method` arrived.
+pub fn stream_ended(method: &str, mid_event: bool, cause: Option<&str>) -> McpError {
     let how = if mid_event {
         "was cut in the middle of an event"
     } else {
@@ -109,7 +110,10 @@ pub fn stream_ended(method: &str, mid_event: bool) -> McpError {
     McpError::local(
         CONNECTION_CLOSED,
         "network",
-        format!("SSE stream {how} without a response to {method}"),
+        format!(
+            "SSE stream {how} without a response to {method}{}",
+            cause.map(|c| format!(" ({c})")).unwrap_or_default()
+        ),
         json!({ "midEvent": mid_event }),
     )
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs everything the build, the demo and the tests need, idempotently, on a fresh
+# Debian 12 machine with rustup, Node 20, npm and Python 3 (only package registries reachable).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WASM_PACK_VERSION=0.15.1
+WASM_BINDGEN_VERSION=$(grep -A1 '^name = "wasm-bindgen"$' "$ROOT/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')
+export PATH="$HOME/.cargo/bin:$PATH"
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+rustup target list --installed | grep -qx wasm32-unknown-unknown || { say "rustup target wasm32"; rustup target add wasm32-unknown-unknown; }
+
+if [[ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack $WASM_PACK_VERSION" ]]; then
+  say "cargo install wasm-pack $WASM_PACK_VERSION (~3 min)"
+  cargo install --locked wasm-pack --version "$WASM_PACK_VERSION"
+fi
+if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]]; then
+  # Not --locked: the CLI's own lock names a crate version the registry no longer serves.
+  say "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (~3 min)"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "apt-get install chromium chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if ! python3 -c 'import mcp, uvicorn, sys; from importlib.metadata import version; sys.exit(0 if version("mcp").startswith("2.") else 1)' 2>/dev/null; then
+  say "pip install mcp 2.x, uvicorn"
+  python3 -m pip install -q -r "$ROOT/tests/peers/requirements.txt"
+fi
+
+for dir in tests/peers tests/js; do
+  if [[ -f "$ROOT/$dir/package-lock.json" ]] && [[ ! -d "$ROOT/$dir/node_modules" || "$ROOT/$dir/package-lock.json" -nt "$ROOT/$dir/node_modules/.package-lock.json" ]]; then
+    say "npm ci in $dir"
+    (cd "$ROOT/$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+done
+say "ready"

@@ -1,0 +1,31 @@
+// Where the test peers listen (started by tests/peers/peers.sh) and how to load the package.
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** The built `--target nodejs` package, loaded exactly as a user's CommonJS/ESM code would. */
+export const pkg = require(process.env.MCP_PKG_NODE ?? path.join(here, "../../pkg/nodejs"));
+
+const port = (name, dflt) => Number(process.env[`PEERS_${name}_PORT`] ?? dflt);
+export const PY = `http://127.0.0.1:${port("PYTHON", 18101)}/mcp`;
+export const TS = `http://127.0.0.1:${port("TS", 18102)}/mcp`;
+export const EVERYTHING = `http://127.0.0.1:${port("EVERYTHING", 18103)}/mcp`;
+export const MISBEHAVE = `http://127.0.0.1:${port("MISBEHAVE", 18104)}`;
+export const fault = (name) => `${MISBEHAVE}/${name}/mcp`;
+
+/** Awaits `p` and returns the rejection, failing if it resolves. */
+export async function rejection(p) {
+  try {
+    const v = await p;
+    throw new Error(`expected a rejection, got ${JSON.stringify(v)}`);
+  } catch (e) {
+    if (e instanceof pkg.McpError) return e;
+    throw e;
+  }
+}
+
+/** Text of the first content block of a CallToolResult. */
+export const text = (r) => r.content?.[0]?.text;
