@@ -18,6 +18,8 @@ pub struct McpError {
 #[wasm_bindgen]
 impl McpError {
     /// `new McpError(code, message, data?)`.
+    // Returns the wrapped object so the stack trace is captured on construction.
+    #[allow(clippy::new_ret_no_self)]
     #[wasm_bindgen(constructor)]
     pub fn new(code: f64, message: String, data: JsValue) -> JsValue {
         wrap(McpError {
@@ -58,15 +60,24 @@ extern "C" {
     fn capture_stack_trace(target: &JsValue) -> Result<(), JsValue>;
 }
 
+thread_local! {
+    static PROTOTYPE_INSTALLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 fn wrap(e: McpError) -> JsValue {
+    install_error_prototype();
     let value: JsValue = e.into();
     // V8 (Node, Chromium, Deno) gives the object a `stack`; elsewhere this is a no-op.
     let _ = capture_stack_trace(&value);
     value
 }
 
-/// Makes `McpError.prototype` inherit from `Error.prototype`, so `err instanceof Error`.
+/// Makes `McpError.prototype` inherit from `Error.prototype`, so `err instanceof Error`
+/// (once; also run lazily, since a host may skip the module's start function).
 pub fn install_error_prototype() {
+    if PROTOTYPE_INSTALLED.with(|p| p.replace(true)) {
+        return;
+    }
     let sample: JsValue = McpError {
         code: 0.0,
         message: String::new(),

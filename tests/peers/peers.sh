@@ -14,7 +14,7 @@ set -uo pipefail
 trap "" PIPE   # keep going (and finish starting/stopping) even if stdout is a closed pipe
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-RUN="$HERE/.run"
+RUN="${PEERS_RUN_DIR:-$HERE/.run}"
 PY="${PEERS_PYTHON:-python3}"
 WAIT="${PEERS_WAIT_SECONDS:-30}"
 

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs every test: native cargo tests, the wasm suite in Node and headless Chromium, and the JS
+# tests of the built package, against the real peers (started and stopped here).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export PATH="$HOME/.cargo/bin:$PATH"
+bash scripts/setup.sh
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+summary=()
+
+step "format and lints"
+cargo fmt --all -- --check
+cargo clippy --all-targets -q -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --all-targets -q -- -D warnings
+
+step "native tests (cargo test)"
+cargo test -q 2>&1 | tee /tmp/mcp-cargo-test.log
+summary+=("cargo test: $(grep -E '^test result' /tmp/mcp-cargo-test.log | awk '{p+=$4; f+=$6} END {print p" passed, "f" failed"}')")
+
+step "build the packages (nodejs, web)"
+for target in nodejs web; do
+  wasm-pack build --mode no-install --release --target "$target" --out-dir "pkg/$target" >/tmp/mcp-build-$target.log 2>&1 || { cat /tmp/mcp-build-$target.log; exit 1; }
+  wasm="pkg/$target/mcp_wasm_client_bg.wasm"
+  summary+=("size $target: wasm $(stat -c %s "$wasm") B raw, $(gzip -9c "$wasm" | wc -c) B gzip; JS glue $(gzip -9c "pkg/$target/mcp_wasm_client.js" | wc -c) B gzip")
+done
+
+step "start the peers"
+trap 'bash tests/peers/peers.sh stop >/dev/null 2>&1 || true' EXIT
+bash tests/peers/peers.sh start
+
+step "wasm tests in Node (wasm-pack test --node)"
+wasm-pack test --node --mode no-install -- --test wasm_node 2>&1 | tee /tmp/mcp-wasm-node.log
+summary+=("wasm node: $(grep -E '^test result' /tmp/mcp-wasm-node.log | tail -1)")
+
+step "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
+wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" --mode no-install -- --test wasm_browser 2>&1 | tee /tmp/mcp-wasm-chrome.log
+summary+=("wasm chromium: $(grep -E '^test result' /tmp/mcp-wasm-chrome.log | tail -1)")
+
+step "JS tests of the built package (node --test)"
+node --test --test-reporter=spec tests/js/ 2>&1 | tee /tmp/mcp-js.log
+summary+=("js: $(grep -E '^ℹ (pass|fail) ' /tmp/mcp-js.log | tr '\n' ' ')")
+
+step "summary"
+printf '%s\n' "${summary[@]}"

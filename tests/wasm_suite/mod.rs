@@ -1,0 +1,166 @@
+//! Tests of the wasm `Client` against the live peers, shared by the Node and the headless
+//! Chromium runs (`wasm_node.rs`, `wasm_browser.rs`). Peer ports come from the same
+//! `PEERS_*_PORT` variables as `tests/peers/peers.sh`, read at compile time.
+
+use js_sys::{Object, Reflect};
+use mcp_wasm_client::js::Client;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+fn port(var: Option<&'static str>, default: u16) -> u16 {
+    var.and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// URL of the Python SDK v2 peer (both eras).
+pub fn python() -> String {
+    format!("http://127.0.0.1:{}/mcp", port(option_env!("PEERS_PYTHON_PORT"), 18101))
+}
+/// URL of the TypeScript SDK peer (legacy).
+pub fn typescript() -> String {
+    format!("http://127.0.0.1:{}/mcp", port(option_env!("PEERS_TS_PORT"), 18102))
+}
+/// URL of server-everything (legacy).
+pub fn everything() -> String {
+    format!("http://127.0.0.1:{}/mcp", port(option_env!("PEERS_EVERYTHING_PORT"), 18103))
+}
+/// URL of one fault of the misbehaving server.
+pub fn fault(name: &str) -> String {
+    format!("http://127.0.0.1:{}/{name}/mcp", port(option_env!("PEERS_MISBEHAVE_PORT"), 18104))
+}
+
+/// An options object from key/value pairs.
+pub fn opts(pairs: &[(&str, JsValue)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &(*k).into(), v).unwrap();
+    }
+    o.into()
+}
+
+/// Reads a property.
+pub fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &key.into()).unwrap()
+}
+
+/// Connects a client in `mode`.
+pub async fn connect(url: &str, mode: &str) -> Client {
+    let c = Client::new(url.to_string(), opts(&[("mode", mode.into())])).expect("constructor");
+    JsFuture::from(c.connect()).await.expect("connect");
+    c
+}
+
+/// Calls `echo` and returns its text.
+pub async fn echo(c: &Client, text: &str) -> String {
+    let args = opts(&[("text", text.into())]);
+    let r = JsFuture::from(c.call_tool("echo".into(), args, JsValue::UNDEFINED)).await.expect("callTool");
+    let first = js_sys::Array::from(&get(&r, "content")).get(0);
+    get(&first, "text").as_string().unwrap()
+}
+
+/// Asserts the promise rejects with an `McpError` of `code`; returns its message.
+pub async fn rejects_with(p: js_sys::Promise, code: f64) -> String {
+    let err = JsFuture::from(p).await.expect_err("expected a rejection");
+    assert!(err.is_instance_of::<js_sys::Error>(), "rejection is an Error");
+    let proto_ok = err.clone().dyn_into::<Object>().is_ok();
+    assert!(proto_ok);
+    assert_eq!(get(&err, "name").as_string().as_deref(), Some("McpError"));
+    let message = get(&err, "message").as_string().unwrap();
+    assert_eq!(get(&err, "code").as_f64(), Some(code), "{message}");
+    message
+}
+
+/// Generates the suite's `#[wasm_bindgen_test]` functions in the including file.
+#[macro_export]
+macro_rules! wasm_suite {
+    () => {
+        use wasm_bindgen_test::wasm_bindgen_test;
+        use $crate::wasm_suite::*;
+        use wasm_bindgen::{JsCast, JsValue};
+        use wasm_bindgen_futures::JsFuture;
+
+        #[wasm_bindgen_test]
+        async fn auto_mode_is_modern_on_the_python_peer() {
+            let c = connect(&python(), "auto").await;
+            assert_eq!(c.protocol_version().as_deref(), Some("2026-07-28"));
+            assert_eq!(c.era().as_deref(), Some("modern"));
+            assert_eq!(echo(&c, "wasm ✓").await, "wasm ✓");
+            JsFuture::from(c.close()).await.unwrap();
+        }
+
+        #[wasm_bindgen_test]
+        async fn auto_mode_is_legacy_on_the_typescript_peer() {
+            let c = connect(&typescript(), "auto").await;
+            assert_eq!(c.protocol_version().as_deref(), Some("2025-11-25"));
+            assert!(c.session_id().is_some(), "Mcp-Session-Id readable");
+            assert_eq!(echo(&c, "ts").await, "ts");
+            JsFuture::from(c.close()).await.unwrap();
+        }
+
+        #[wasm_bindgen_test]
+        async fn auto_mode_is_legacy_on_server_everything() {
+            let c = connect(&everything(), "auto").await;
+            assert_eq!(c.protocol_version().as_deref(), Some("2025-11-25"));
+            let tools = JsFuture::from(c.list_tools(JsValue::UNDEFINED)).await.unwrap();
+            assert!(js_sys::Array::from(&get(&tools, "tools")).length() > 3);
+            JsFuture::from(c.close()).await.unwrap();
+        }
+
+        #[wasm_bindgen_test]
+        async fn legacy_mode_on_the_python_peer() {
+            let c = connect(&python(), "legacy").await;
+            assert_eq!(c.era().as_deref(), Some("legacy"));
+            assert_eq!(echo(&c, "legacy").await, "legacy");
+            JsFuture::from(c.close()).await.unwrap();
+        }
+
+        #[wasm_bindgen_test]
+        async fn structured_output_and_tool_errors() {
+            let c = connect(&python(), "auto").await;
+            let args = opts(&[("a", 2.into()), ("b", 40.into())]);
+            let r = JsFuture::from(c.call_tool("add".into(), args, JsValue::UNDEFINED)).await.unwrap();
+            assert_eq!(get(&get(&r, "structuredContent"), "sum").as_f64(), Some(42.0));
+            let args = opts(&[("message", "kaput".into())]);
+            let r = JsFuture::from(c.call_tool("fail".into(), args, JsValue::UNDEFINED)).await.unwrap();
+            assert_eq!(get(&r, "isError").as_bool(), Some(true));
+            JsFuture::from(c.close()).await.unwrap();
+        }
+
+        #[wasm_bindgen_test]
+        async fn malformed_json_is_a_parse_error() {
+            let c = connect(&fault("malformed-json"), "legacy").await;
+            let msg = rejects_with(c.call_tool("echo".into(), opts(&[]), JsValue::UNDEFINED), -32700.0).await;
+            assert!(msg.contains("malformed JSON"), "{msg}");
+        }
+
+        #[wasm_bindgen_test]
+        async fn a_cut_sse_stream_is_an_error_not_a_hang() {
+            let c = connect(&fault("sse-cut"), "legacy").await;
+            let msg = rejects_with(c.call_tool("echo".into(), opts(&[]), JsValue::UNDEFINED), -32000.0).await;
+            assert!(msg.contains("SSE stream"), "{msg}");
+        }
+
+        #[wasm_bindgen_test]
+        async fn a_hanging_server_times_out() {
+            let c = connect(&fault("hang"), "legacy").await;
+            let o = opts(&[("timeoutMs", 200.into())]);
+            let msg = rejects_with(c.call_tool("echo".into(), opts(&[]), o), -32001.0).await;
+            assert!(msg.contains("200 ms"), "{msg}");
+        }
+
+        #[wasm_bindgen_test]
+        async fn a_refused_connection_is_an_mcp_error() {
+            let c = mcp_wasm_client::js::Client::new("http://127.0.0.1:18199/mcp".into(), JsValue::UNDEFINED).unwrap();
+            let msg = rejects_with(c.connect(), -32000.0).await;
+            assert!(msg.contains("Could not reach http://127.0.0.1:18199/mcp"), "{msg}");
+        }
+
+        #[wasm_bindgen_test]
+        fn mcp_error_is_an_error() {
+            let e = mcp_wasm_client::js::McpError::new(-1.0, "boom".into(), JsValue::NULL);
+            assert!(e.is_instance_of::<js_sys::Error>());
+            assert_eq!(get(&e, "message").as_string().as_deref(), Some("boom"));
+        }
+    };
+}
+
+
