@@ -17,6 +17,7 @@ const el = {
   disconnect: $("#disconnect"),
   status: $("#status"),
   instructions: $("#instructions"),
+  instructionsText: $("#instructions-text"),
   tools: $("#tools"),
   toolTitle: $("#tool-title"),
   toolDescription: $("#tool-description"),
@@ -122,7 +123,7 @@ function showConnected(c) {
   );
   const instructions = c.instructions;
   el.instructions.hidden = !instructions;
-  el.instructions.textContent = instructions ?? "";
+  el.instructionsText.textContent = instructions ?? "";
 }
 
 async function disconnect({ quiet = false, keepBusy = false } = {}) {

@@ -1,6 +1,7 @@
 //! What MCP means on the wire: JSON-RPC envelope, revisions and eras, capabilities, errors.
 
 pub mod capabilities;
+pub mod elicitation;
 pub mod error;
 pub mod jsonrpc;
 pub mod version;

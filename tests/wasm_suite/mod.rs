@@ -13,19 +13,31 @@ fn port(var: Option<&'static str>, default: u16) -> u16 {
 
 /// URL of the Python SDK v2 peer (both eras).
 pub fn python() -> String {
-    format!("http://127.0.0.1:{}/mcp", port(option_env!("PEERS_PYTHON_PORT"), 18101))
+    format!(
+        "http://127.0.0.1:{}/mcp",
+        port(option_env!("PEERS_PYTHON_PORT"), 18101)
+    )
 }
 /// URL of the TypeScript SDK peer (legacy).
 pub fn typescript() -> String {
-    format!("http://127.0.0.1:{}/mcp", port(option_env!("PEERS_TS_PORT"), 18102))
+    format!(
+        "http://127.0.0.1:{}/mcp",
+        port(option_env!("PEERS_TS_PORT"), 18102)
+    )
 }
 /// URL of server-everything (legacy).
 pub fn everything() -> String {
-    format!("http://127.0.0.1:{}/mcp", port(option_env!("PEERS_EVERYTHING_PORT"), 18103))
+    format!(
+        "http://127.0.0.1:{}/mcp",
+        port(option_env!("PEERS_EVERYTHING_PORT"), 18103)
+    )
 }
 /// URL of one fault of the misbehaving server.
 pub fn fault(name: &str) -> String {
-    format!("http://127.0.0.1:{}/{name}/mcp", port(option_env!("PEERS_MISBEHAVE_PORT"), 18104))
+    format!(
+        "http://127.0.0.1:{}/{name}/mcp",
+        port(option_env!("PEERS_MISBEHAVE_PORT"), 18104)
+    )
 }
 
 /// An options object from key/value pairs.
@@ -52,7 +64,9 @@ pub async fn connect(url: &str, mode: &str) -> Client {
 /// Calls `echo` and returns its text.
 pub async fn echo(c: &Client, text: &str) -> String {
     let args = opts(&[("text", text.into())]);
-    let r = JsFuture::from(c.call_tool("echo".into(), args, JsValue::UNDEFINED)).await.expect("callTool");
+    let r = JsFuture::from(c.call_tool("echo".into(), args, JsValue::UNDEFINED))
+        .await
+        .expect("callTool");
     let first = js_sys::Array::from(&get(&r, "content")).get(0);
     get(&first, "text").as_string().unwrap()
 }
@@ -60,7 +74,10 @@ pub async fn echo(c: &Client, text: &str) -> String {
 /// Asserts the promise rejects with an `McpError` of `code`; returns its message.
 pub async fn rejects_with(p: js_sys::Promise, code: f64) -> String {
     let err = JsFuture::from(p).await.expect_err("expected a rejection");
-    assert!(err.is_instance_of::<js_sys::Error>(), "rejection is an Error");
+    assert!(
+        err.is_instance_of::<js_sys::Error>(),
+        "rejection is an Error"
+    );
     let proto_ok = err.clone().dyn_into::<Object>().is_ok();
     assert!(proto_ok);
     assert_eq!(get(&err, "name").as_string().as_deref(), Some("McpError"));
@@ -73,10 +90,10 @@ pub async fn rejects_with(p: js_sys::Promise, code: f64) -> String {
 #[macro_export]
 macro_rules! wasm_suite {
     () => {
-        use wasm_bindgen_test::wasm_bindgen_test;
-        use $crate::wasm_suite::*;
         use wasm_bindgen::{JsCast, JsValue};
         use wasm_bindgen_futures::JsFuture;
+        use wasm_bindgen_test::wasm_bindgen_test;
+        use $crate::wasm_suite::*;
 
         #[wasm_bindgen_test]
         async fn auto_mode_is_modern_on_the_python_peer() {
@@ -100,7 +117,9 @@ macro_rules! wasm_suite {
         async fn auto_mode_is_legacy_on_server_everything() {
             let c = connect(&everything(), "auto").await;
             assert_eq!(c.protocol_version().as_deref(), Some("2025-11-25"));
-            let tools = JsFuture::from(c.list_tools(JsValue::UNDEFINED)).await.unwrap();
+            let tools = JsFuture::from(c.list_tools(JsValue::UNDEFINED))
+                .await
+                .unwrap();
             assert!(js_sys::Array::from(&get(&tools, "tools")).length() > 3);
             JsFuture::from(c.close()).await.unwrap();
         }
@@ -117,10 +136,17 @@ macro_rules! wasm_suite {
         async fn structured_output_and_tool_errors() {
             let c = connect(&python(), "auto").await;
             let args = opts(&[("a", 2.into()), ("b", 40.into())]);
-            let r = JsFuture::from(c.call_tool("add".into(), args, JsValue::UNDEFINED)).await.unwrap();
-            assert_eq!(get(&get(&r, "structuredContent"), "sum").as_f64(), Some(42.0));
+            let r = JsFuture::from(c.call_tool("add".into(), args, JsValue::UNDEFINED))
+                .await
+                .unwrap();
+            assert_eq!(
+                get(&get(&r, "structuredContent"), "sum").as_f64(),
+                Some(42.0)
+            );
             let args = opts(&[("message", "kaput".into())]);
-            let r = JsFuture::from(c.call_tool("fail".into(), args, JsValue::UNDEFINED)).await.unwrap();
+            let r = JsFuture::from(c.call_tool("fail".into(), args, JsValue::UNDEFINED))
+                .await
+                .unwrap();
             assert_eq!(get(&r, "isError").as_bool(), Some(true));
             JsFuture::from(c.close()).await.unwrap();
         }
@@ -128,14 +154,22 @@ macro_rules! wasm_suite {
         #[wasm_bindgen_test]
         async fn malformed_json_is_a_parse_error() {
             let c = connect(&fault("malformed-json"), "legacy").await;
-            let msg = rejects_with(c.call_tool("echo".into(), opts(&[]), JsValue::UNDEFINED), -32700.0).await;
+            let msg = rejects_with(
+                c.call_tool("echo".into(), opts(&[]), JsValue::UNDEFINED),
+                -32700.0,
+            )
+            .await;
             assert!(msg.contains("malformed JSON"), "{msg}");
         }
 
         #[wasm_bindgen_test]
         async fn a_cut_sse_stream_is_an_error_not_a_hang() {
             let c = connect(&fault("sse-cut"), "legacy").await;
-            let msg = rejects_with(c.call_tool("echo".into(), opts(&[]), JsValue::UNDEFINED), -32000.0).await;
+            let msg = rejects_with(
+                c.call_tool("echo".into(), opts(&[]), JsValue::UNDEFINED),
+                -32000.0,
+            )
+            .await;
             assert!(msg.contains("SSE stream"), "{msg}");
         }
 
@@ -149,9 +183,16 @@ macro_rules! wasm_suite {
 
         #[wasm_bindgen_test]
         async fn a_refused_connection_is_an_mcp_error() {
-            let c = mcp_wasm_client::js::Client::new("http://127.0.0.1:18199/mcp".into(), JsValue::UNDEFINED).unwrap();
+            let c = mcp_wasm_client::js::Client::new(
+                "http://127.0.0.1:18199/mcp".into(),
+                JsValue::UNDEFINED,
+            )
+            .unwrap();
             let msg = rejects_with(c.connect(), -32000.0).await;
-            assert!(msg.contains("Could not reach http://127.0.0.1:18199/mcp"), "{msg}");
+            assert!(
+                msg.contains("Could not reach http://127.0.0.1:18199/mcp"),
+                "{msg}"
+            );
         }
 
         #[wasm_bindgen_test]
@@ -162,5 +203,3 @@ macro_rules! wasm_suite {
         }
     };
 }
-
-

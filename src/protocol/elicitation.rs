@@ -1,0 +1,339 @@
+//! Elicitation answers: filling schema defaults into an accepted form (SEP-1034) and checking
+//! the content against `requestedSchema` before it is sent.
+
+use serde_json::{Map, Value};
+
+/// One problem with an answer, tied to a field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The property name (empty for the form as a whole).
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn err(field: &str, message: impl Into<String>) -> FieldError {
+    FieldError {
+        field: field.to_string(),
+        message: message.into(),
+    }
+}
+
+fn properties(schema: &Value) -> Option<&Map<String, Value>> {
+    schema.get("properties")?.as_object()
+}
+
+/// Fills fields missing from `content` with their schema `default` (string, number, integer,
+/// boolean, enum and multi-select fields).
+pub fn apply_defaults(schema: &Value, content: &mut Map<String, Value>) {
+    let Some(props) = properties(schema) else {
+        return;
+    };
+    for (name, prop) in props {
+        if content.contains_key(name) {
+            continue;
+        }
+        if let Some(default) = prop.get("default") {
+            if !default.is_null() {
+                content.insert(name.clone(), default.clone());
+            }
+        }
+    }
+}
+
+fn enum_values(prop: &Value) -> Option<Vec<&Value>> {
+    if let Some(e) = prop.get("enum").and_then(Value::as_array) {
+        return Some(e.iter().collect());
+    }
+    let options = prop
+        .get("oneOf")
+        .or_else(|| prop.get("anyOf"))?
+        .as_array()?;
+    Some(options.iter().filter_map(|o| o.get("const")).collect())
+}
+
+/// Checks `content` against a flat elicitation `requestedSchema`; empty when valid.
+pub fn validate(schema: &Value, content: &Map<String, Value>) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    let props = properties(schema);
+    if let Some(required) = schema.get("required").and_then(Value::as_array) {
+        for name in required.iter().filter_map(Value::as_str) {
+            if content.get(name).is_none_or(Value::is_null) {
+                errors.push(err(name, "is required"));
+            }
+        }
+    }
+    for (name, value) in content {
+        let Some(prop) = props.and_then(|p| p.get(name)) else {
+            errors.push(err(name, "is not a field of the requested schema"));
+            continue;
+        };
+        check_value(name, prop, value, &mut errors);
+    }
+    errors
+}
+
+fn check_value(name: &str, prop: &Value, value: &Value, errors: &mut Vec<FieldError>) {
+    let ty = prop.get("type").and_then(Value::as_str).unwrap_or(
+        if prop.get("oneOf").is_some() || prop.get("enum").is_some() {
+            "string"
+        } else {
+            ""
+        },
+    );
+    match ty {
+        "string" => {
+            let Some(s) = value.as_str() else {
+                return errors.push(err(name, format!("must be a string, got {value}")));
+            };
+            let len = s.chars().count() as u64;
+            if let Some(min) = prop.get("minLength").and_then(Value::as_u64) {
+                if len < min {
+                    errors.push(err(name, format!("must be at least {min} characters")));
+                }
+            }
+            if let Some(max) = prop.get("maxLength").and_then(Value::as_u64) {
+                if len > max {
+                    errors.push(err(name, format!("must be at most {max} characters")));
+                }
+            }
+            if let Some(allowed) = enum_values(prop) {
+                if !allowed.iter().any(|a| a.as_str() == Some(s)) {
+                    errors.push(err(name, format!("must be one of {}", list(&allowed))));
+                }
+            }
+            if let Some(format) = prop.get("format").and_then(Value::as_str) {
+                if !format_ok(format, s) {
+                    errors.push(err(name, format!("is not a valid {format}")));
+                }
+            }
+        }
+        "number" | "integer" => {
+            let Some(n) = value.as_f64() else {
+                return errors.push(err(name, format!("must be a {ty}, got {value}")));
+            };
+            if ty == "integer" && n.fract() != 0.0 {
+                errors.push(err(name, format!("must be an integer, got {value}")));
+            }
+            if let Some(min) = prop.get("minimum").and_then(Value::as_f64) {
+                if n < min {
+                    errors.push(err(name, format!("must be at least {min}")));
+                }
+            }
+            if let Some(max) = prop.get("maximum").and_then(Value::as_f64) {
+                if n > max {
+                    errors.push(err(name, format!("must be at most {max}")));
+                }
+            }
+        }
+        "boolean" => {
+            if !value.is_boolean() {
+                errors.push(err(name, format!("must be a boolean, got {value}")));
+            }
+        }
+        "array" => {
+            let Some(items) = value.as_array() else {
+                return errors.push(err(name, format!("must be an array, got {value}")));
+            };
+            let allowed = prop.get("items").and_then(enum_values);
+            for item in items {
+                match (&allowed, item.as_str()) {
+                    (_, None) => {
+                        errors.push(err(name, format!("items must be strings, got {item}")))
+                    }
+                    (Some(allowed), Some(s)) if !allowed.iter().any(|a| a.as_str() == Some(s)) => {
+                        errors.push(err(name, format!("{item} is not one of {}", list(allowed))))
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(min) = prop.get("minItems").and_then(Value::as_u64) {
+                if (items.len() as u64) < min {
+                    errors.push(err(name, format!("must have at least {min} selections")));
+                }
+            }
+            if let Some(max) = prop.get("maxItems").and_then(Value::as_u64) {
+                if items.len() as u64 > max {
+                    errors.push(err(name, format!("must have at most {max} selections")));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn list(values: &[&Value]) -> String {
+    values
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Checks the string formats elicitation allows: email, uri, date, date-time.
+pub fn format_ok(format: &str, s: &str) -> bool {
+    match format {
+        "email" => {
+            let mut parts = s.splitn(2, '@');
+            let (local, domain) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+            !local.is_empty()
+                && !domain.is_empty()
+                && !domain.contains('@')
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !s.chars().any(char::is_whitespace)
+        }
+        "uri" => {
+            let Some((scheme, rest)) = s.split_once(':') else {
+                return false;
+            };
+            let mut chars = scheme.chars();
+            chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+                && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                && !rest.is_empty()
+                && !s.chars().any(|c| c.is_whitespace() || c.is_control())
+        }
+        "date" => date_ok(s),
+        "date-time" => {
+            let Some((date, time)) = s.split_once(['T', 't']) else {
+                return false;
+            };
+            date_ok(date) && time_ok(time)
+        }
+        _ => true,
+    }
+}
+
+fn digits(s: &str, n: usize) -> Option<u32> {
+    (s.len() == n && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
+}
+
+fn date_ok(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    let [y, m, d] = parts[..] else { return false };
+    let (Some(y), Some(m), Some(d)) = (digits(y, 4), digits(m, 2), digits(d, 2)) else {
+        return false;
+    };
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&d)
+}
+
+fn time_ok(s: &str) -> bool {
+    let (clock, offset) = if let Some(c) = s.strip_suffix(['Z', 'z']) {
+        (c, None)
+    } else if let Some(i) = s.rfind(['+', '-']) {
+        (&s[..i], Some(&s[i + 1..]))
+    } else {
+        return false;
+    };
+    if let Some(off) = offset {
+        let Some((h, m)) = off.split_once(':') else {
+            return false;
+        };
+        if !matches!((digits(h, 2), digits(m, 2)), (Some(h), Some(m)) if h < 24 && m < 60) {
+            return false;
+        }
+    }
+    let (hms, frac) = clock.split_once('.').unwrap_or((clock, "0"));
+    if frac.is_empty() || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let parts: Vec<&str> = hms.split(':').collect();
+    let [h, m, sec] = parts[..] else { return false };
+    matches!((digits(h, 2), digits(m, 2), digits(sec, 2)), (Some(h), Some(m), Some(s)) if h < 24 && m < 60 && s <= 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 2, "maxLength": 10},
+                "email": {"type": "string", "format": "email"},
+                "site": {"type": "string", "format": "uri"},
+                "born": {"type": "string", "format": "date"},
+                "at": {"type": "string", "format": "date-time"},
+                "age": {"type": "integer", "minimum": 0, "maximum": 150, "default": 30},
+                "score": {"type": "number", "default": 1.5},
+                "ok": {"type": "boolean", "default": true},
+                "color": {"type": "string", "enum": ["red", "green"], "default": "red"},
+                "size": {"type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]},
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}, "minItems": 1, "maxItems": 2, "default": ["a"]},
+                "nick": {"type": "string", "default": "anon"}
+            },
+            "required": ["name", "email"]
+        })
+    }
+
+    #[test]
+    fn defaults_fill_only_missing_fields() {
+        let mut c = json!({"name": "Ada", "age": 36})
+            .as_object()
+            .unwrap()
+            .clone();
+        apply_defaults(&schema(), &mut c);
+        assert_eq!(c["age"], 36);
+        assert_eq!(c["score"], 1.5);
+        assert_eq!(c["ok"], true);
+        assert_eq!(c["color"], "red");
+        assert_eq!(c["tags"], json!(["a"]));
+        assert_eq!(c["nick"], "anon");
+        assert!(!c.contains_key("email"));
+    }
+
+    #[test]
+    fn a_valid_answer_has_no_errors() {
+        let c = json!({"name": "Ada", "email": "ada@example.org", "site": "https://x.org/a", "born": "1815-12-10",
+            "at": "2026-07-28T10:00:00.5+02:00", "age": 36, "score": 2.5, "ok": false, "color": "green", "size": "l", "tags": ["a", "c"]});
+        assert_eq!(validate(&schema(), c.as_object().unwrap()), vec![]);
+    }
+
+    #[test]
+    fn each_violation_is_named() {
+        let c = json!({"name": "A", "site": "not a uri", "born": "2023-02-29", "at": "2026-07-28 10:00",
+            "age": 200, "score": "x", "ok": "yes", "color": "blue", "size": "m", "tags": ["a", "b", "z"], "extra": 1});
+        let errors = validate(&schema(), c.as_object().unwrap());
+        let has = |f: &str, m: &str| errors.iter().any(|e| e.field == f && e.message.contains(m));
+        assert!(has("email", "is required"));
+        assert!(has("name", "at least 2"));
+        assert!(has("site", "valid uri"));
+        assert!(has("born", "valid date"));
+        assert!(has("at", "valid date-time"));
+        assert!(has("age", "at most 150"));
+        assert!(has("score", "must be a number"));
+        assert!(has("ok", "must be a boolean"));
+        assert!(has("color", "one of \"red\", \"green\""));
+        assert!(has("size", "one of \"s\", \"l\""));
+        assert!(has("tags", "\"z\" is not one of"));
+        assert!(has("tags", "at most 2"));
+        assert!(has("extra", "not a field"));
+        assert_eq!(errors.len(), 13, "{errors:?}");
+    }
+
+    #[test]
+    fn formats() {
+        assert!(format_ok("email", "a.b@c.io"));
+        assert!(!format_ok("email", "a@b"));
+        assert!(!format_ok("email", "a b@c.io"));
+        assert!(format_ok("uri", "mailto:x@y.z"));
+        assert!(!format_ok("uri", "/relative"));
+        assert!(format_ok("date", "2024-02-29"));
+        assert!(!format_ok("date", "2024-13-01"));
+        assert!(format_ok("date-time", "2024-02-29T23:59:60Z"));
+        assert!(!format_ok("date-time", "2024-02-29T24:00:00Z"));
+        assert!(!format_ok("date-time", "2024-02-29T10:00:00"));
+        assert!(format_ok("integer-ish-unknown-format", "anything"));
+    }
+}
