@@ -126,10 +126,8 @@ fn check_value(name: &str, prop: &Value, value: &Value, errors: &mut Vec<FieldEr
                 }
             }
         }
-        "boolean" => {
-            if !value.is_boolean() {
-                errors.push(err(name, format!("must be a boolean, got {value}")));
-            }
+        "boolean" if !value.is_boolean() => {
+            errors.push(err(name, format!("must be a boolean, got {value}")));
         }
         "array" => {
             let Some(items) = value.as_array() else {

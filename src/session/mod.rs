@@ -2,8 +2,10 @@
 //! is stamped, how the era is negotiated, and where responses go.
 
 pub mod inflight;
+pub mod mrtr;
 pub mod negotiate;
 pub mod results;
+pub mod server_requests;
 pub mod stamp;
 pub mod state;
 
