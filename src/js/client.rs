@@ -1,9 +1,9 @@
 //! The exported `Client` class: options in, promises of plain wire-shape objects out.
 
-use crate::js::driver::{self, Call, Handlers, Inner, Shared};
+use crate::js::callbacks::Callbacks;
+use crate::js::driver::{self, Call, Handlers, Inner, Limits, Shared};
 use crate::js::options::{self, CallOptions, DEFAULT_TIMEOUT_MS};
 use crate::js::{error as jserr, http::Http, interop};
-use crate::protocol::capabilities::Registered;
 use crate::protocol::error::{McpError, INVALID_PARAMS};
 use crate::session::ClientConfig;
 use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
@@ -71,11 +71,21 @@ impl Client {
                 cfg.client_info = info;
             }
             cfg.log_level = options::string(&options, "logLevel", "options")?;
-            cfg.registered = Registered::default();
-            let timeout_ms =
-                options::millis(&options, "timeoutMs", "options")?.unwrap_or(DEFAULT_TIMEOUT_MS);
-            let max_message_bytes = options::millis(&options, "maxMessageBytes", "options")?
-                .map_or(DEFAULT_MAX_EVENT_BYTES, |n| n as usize);
+            let callbacks = Callbacks {
+                elicitation: options::function(&options, "elicitationCallback", "options")?,
+                sampling: options::function(&options, "samplingCallback", "options")?,
+                roots: options::function(&options, "listRootsCallback", "options")?,
+            };
+            let sampling_caps = options::json_object(&options, "samplingCapabilities", "options")?;
+            cfg.registered = callbacks.registered(sampling_caps);
+            let limits = Limits {
+                timeout_ms: options::millis(&options, "timeoutMs", "options")?
+                    .unwrap_or(DEFAULT_TIMEOUT_MS),
+                max_message_bytes: options::millis(&options, "maxMessageBytes", "options")?
+                    .map_or(DEFAULT_MAX_EVENT_BYTES, |n| n as usize),
+                max_rounds: options::millis(&options, "inputRequiredMaxRounds", "options")?
+                    .map_or(10, |n| n.min(u32::MAX as u64) as u32),
+            };
             let handlers = Handlers {
                 message_handler: options::function(&options, "messageHandler", "options")?,
                 logging_callback: options::function(&options, "loggingCallback", "options")?,
@@ -86,7 +96,7 @@ impl Client {
                 options::headers(&options, "options")?,
             )?;
             Ok(Client {
-                inner: Inner::new(cfg, http, timeout_ms, max_message_bytes, handlers),
+                inner: Inner::new(cfg, http, limits, handlers, callbacks),
             })
         };
         read().map_err(jserr::to_js)
@@ -233,6 +243,51 @@ impl Client {
         })
     }
 
+    /// `setLoggingLevel(level)`: legacy `logging/setLevel` (2026: use the `logLevel` option).
+    #[wasm_bindgen(js_name = setLoggingLevel)]
+    pub fn set_logging_level(&self, level: JsValue, options: JsValue) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move {
+            legacy_only(
+                &inner,
+                "setLoggingLevel",
+                "pass the logLevel option instead",
+            )?;
+            let call = read_call(&inner, &options)?;
+            let level = level.as_string().ok_or_else(|| {
+                McpError::local(
+                    INVALID_PARAMS,
+                    "input",
+                    "setLoggingLevel: level must be a string",
+                    Value::Null,
+                )
+            })?;
+            driver::request(
+                &inner,
+                "logging/setLevel",
+                Some(json!({ "level": level })),
+                call,
+            )
+            .await
+        })
+    }
+
+    /// `sendRootsListChanged()`: legacy `notifications/roots/list_changed`.
+    #[wasm_bindgen(js_name = sendRootsListChanged)]
+    pub fn send_roots_list_changed(&self) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move {
+            legacy_only(
+                &inner,
+                "sendRootsListChanged",
+                "2026 servers ask for roots in each input_required round",
+            )?;
+            driver::notify(&inner, "notifications/roots/list_changed", None)
+                .await
+                .map(|_| Value::Null)
+        })
+    }
+
     /// Closes the client: pending calls fail, a legacy session is DELETEd.
     pub fn close(&self) -> Promise {
         let inner = self.inner.clone();
@@ -240,6 +295,23 @@ impl Client {
             driver::close(&inner).await;
             Ok(Value::Null)
         })
+    }
+}
+
+fn legacy_only(inner: &Inner, what: &str, instead: &str) -> Result<(), McpError> {
+    match inner.state.borrow().era {
+        Some(crate::protocol::Era::Modern) => Err(McpError::local(
+            crate::protocol::error::METHOD_NOT_FOUND,
+            "input",
+            format!(
+                "{what} exists only in the legacy era; this session speaks 2026-07-28: {instead}"
+            ),
+            Value::Null,
+        )),
+        None => Err(McpError::closed(
+            "Client is not connected: await client.connect() first",
+        )),
+        _ => Ok(()),
     }
 }
 

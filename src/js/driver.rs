@@ -3,12 +3,14 @@
 //! Protocol decisions are delegated to `session::*`; this file only sequences I/O.
 
 use crate::js::abort::{sleep, AbortOnDrop, AbortWait};
+use crate::js::callbacks::{self, Callbacks};
 use crate::js::http::{byte_stream, read_text, Head, Http};
 use crate::js::{error as jserr, interop};
 use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{decode, Message, RequestId};
 use crate::protocol::version::{Era, Mode, LATEST_LEGACY, LATEST_MODERN};
 use crate::session::inflight::InFlight;
+use crate::session::mrtr;
 use crate::session::negotiate::{
     adopt_discover, adopt_initialize, classify_probe_network_error, classify_probe_reply, Adopted,
     ProbeVerdict,
@@ -62,9 +64,30 @@ pub struct Inner {
     pub max_message_bytes: usize,
     /// Notification receivers.
     pub handlers: Handlers,
+    /// Server-request answerers.
+    pub callbacks: Callbacks,
+    /// Cap on 2026 `input_required` rounds per call.
+    pub max_rounds: u32,
     /// Abort controllers of open exchanges, aborted on close.
     active: RefCell<HashMap<RequestId, AbortController>>,
+    /// Legacy server requests being answered: their id → (the call whose stream carried them,
+    /// the controller behind the callback's `context.signal`).
+    server_requests: RefCell<HashMap<RequestId, (Option<RequestId>, AbortController)>>,
+    /// The legacy GET stream's controller.
+    get_stream: RefCell<Option<AbortController>>,
+    /// Callbacks in progress (request timers do not run meanwhile).
+    callbacks_pending: Rc<Cell<u32>>,
     connecting: Cell<bool>,
+}
+
+/// Limits of one client.
+pub struct Limits {
+    /// Default per-request timeout.
+    pub timeout_ms: u64,
+    /// Cap on one buffered message.
+    pub max_message_bytes: usize,
+    /// Cap on `input_required` rounds.
+    pub max_rounds: u32,
 }
 
 /// Shared handle to a client's state.
@@ -75,19 +98,24 @@ impl Inner {
     pub fn new(
         cfg: ClientConfig,
         http: Http,
-        timeout_ms: u64,
-        max_message_bytes: usize,
+        limits: Limits,
         handlers: Handlers,
+        callbacks: Callbacks,
     ) -> Shared {
         Rc::new(Inner {
             cfg,
             http,
             state: RefCell::new(SessionState::new()),
             inflight: RefCell::new(InFlight::new()),
-            timeout_ms,
-            max_message_bytes,
+            timeout_ms: limits.timeout_ms,
+            max_message_bytes: limits.max_message_bytes,
+            max_rounds: limits.max_rounds,
             handlers,
+            callbacks,
             active: RefCell::new(HashMap::new()),
+            server_requests: RefCell::new(HashMap::new()),
+            get_stream: RefCell::new(None),
+            callbacks_pending: Rc::new(Cell::new(0)),
             connecting: Cell::new(false),
         })
     }
@@ -220,6 +248,9 @@ async fn initialize(inner: &Shared) -> Result<(), McpError> {
         inner.state.borrow_mut().reset();
         return Err(e);
     }
+    if inner.state.borrow().session_id.is_some() {
+        spawn_local(get_stream(inner.clone()));
+    }
     Ok(())
 }
 
@@ -335,27 +366,112 @@ pub async fn request(
     call: Call,
 ) -> Result<Value, McpError> {
     ensure_connected(inner)?;
-    let id = inner.state.borrow_mut().next_id();
-    let out = stamp::request(
-        &inner.cfg,
-        &inner.state.borrow(),
-        id.clone(),
-        method,
-        params,
-    );
-    let result = exchange(inner, id, out, method, &call).await?;
-    if inner.era() == Some(Era::Modern) {
+    let original = params.unwrap_or_else(|| json!({}));
+    let mut params = original.clone();
+    let mut rounds: u32 = 0;
+    let mut state_only_streak = 0;
+    loop {
+        let id = inner.state.borrow_mut().next_id();
+        let out = stamp::request(
+            &inner.cfg,
+            &inner.state.borrow(),
+            id.clone(),
+            method,
+            Some(params),
+        );
+        let result = exchange(inner, id, out, method, &call).await?;
+        if inner.era() != Some(Era::Modern) {
+            return Ok(result);
+        }
         match result_kind(method, &result)? {
-            ResultKind::Complete => {}
-            ResultKind::InputRequired => {
+            ResultKind::Complete => return Ok(result),
+            ResultKind::InputRequired if !mrtr::MRTR_METHODS.contains(&method) => {
                 return Err(McpError::protocol(
                     INVALID_REQUEST,
-                    format!("The server answered {method} with input_required, which this client version does not answer yet"),
+                    format!("The server answered {method} with input_required, which only tools/call, prompts/get and resources/read may return"),
                 ))
+            }
+            ResultKind::InputRequired => {}
+        }
+        rounds += 1;
+        if rounds > inner.max_rounds {
+            return Err(mrtr::rounds_exceeded(method, inner.max_rounds));
+        }
+        let round = mrtr::parse(method, &result)?;
+        let responses = if round.requests.is_empty() {
+            sleep(mrtr::backoff_ms(state_only_streak)).await;
+            state_only_streak += 1;
+            None
+        } else {
+            state_only_streak = 0;
+            Some(answer_round(inner, &round.requests, &call).await?)
+        };
+        params = mrtr::retry_params(&original, responses, round.request_state.as_deref());
+    }
+}
+
+/// Answers every entry of one `input_required` round concurrently; the first failure cancels
+/// the others (their `context.signal` fires) and fails the call, as does the call's abort.
+async fn answer_round(
+    inner: &Shared,
+    requests: &[mrtr::InputRequest],
+    call: &Call,
+) -> Result<serde_json::Map<String, Value>, McpError> {
+    let mut guard = AbortUnlessDone {
+        controllers: requests
+            .iter()
+            .map(|_| new_controller())
+            .collect::<Result<_, _>>()?,
+        done: false,
+    };
+    let answers = requests.iter().zip(guard.controllers.iter()).map(|(r, c)| {
+        let signal = c.signal();
+        async move {
+            let v = callbacks::answer(
+                &inner.callbacks,
+                &inner.cfg.registered,
+                &inner.callbacks_pending,
+                &r.method,
+                r.params.clone(),
+                JsValue::from_str(&r.key),
+                &signal,
+            )
+            .await?;
+            Ok::<_, McpError>((r.key.clone(), v))
+        }
+    });
+    let all = future::try_join_all(answers).fuse();
+    let user_abort = async {
+        match &call.signal {
+            Some(s) => AbortWait::new(s.clone()).fired().await,
+            None => future::pending().await,
+        }
+    }
+    .fuse();
+    pin_mut!(all, user_abort);
+    let method = "an input_required round";
+    let outcome = select! {
+        r = all => r.map(|pairs| pairs.into_iter().collect()),
+        reason = user_abort => Err(McpError::aborted(method, reason)),
+    };
+    guard.done = outcome.is_ok();
+    outcome
+}
+
+/// Aborts every callback's `context.signal` unless the round completed.
+struct AbortUnlessDone {
+    controllers: Vec<AbortController>,
+    done: bool,
+}
+
+impl Drop for AbortUnlessDone {
+    fn drop(&mut self) {
+        if !self.done {
+            for c in &self.controllers {
+                c.abort();
             }
         }
     }
-    Ok(result)
 }
 
 fn ensure_connected(inner: &Shared) -> Result<(), McpError> {
@@ -388,7 +504,7 @@ async fn exchange(
     let _guard = AbortOnDrop(controller.clone());
 
     let post = post_and_read(inner, &id, &out, method, controller.signal()).fuse();
-    let timer = sleep(call.timeout_ms).fuse();
+    let timer = call_timer(inner, call.timeout_ms).fuse();
     let user_abort = async {
         match &call.signal {
             Some(s) => AbortWait::new(s.clone()).fired().await,
@@ -410,10 +526,12 @@ async fn exchange(
             },
         },
         _ = timer => {
+            abort_server_requests(inner, |_, own| own.as_ref() == Some(&id));
             cancel_on_server(inner, &id, "timeout");
             Err(McpError::timeout(method, call.timeout_ms))
         },
         reason = user_abort => {
+            abort_server_requests(inner, |_, own| own.as_ref() == Some(&id));
             cancel_on_server(inner, &id, reason.as_deref().unwrap_or("aborted"));
             Err(McpError::aborted(method, reason))
         },
@@ -421,6 +539,19 @@ async fn exchange(
     inner.inflight.borrow_mut().forget(&id);
     inner.active.borrow_mut().remove(&id);
     outcome
+}
+
+/// Sleeps `ms` of request time: time while a user callback is pending does not count (a
+/// person filling a form is not a slow server). Checked in slices of at most one second.
+async fn call_timer(inner: &Shared, ms: u64) {
+    let mut remaining = ms;
+    while remaining > 0 {
+        let slice = remaining.min(1000);
+        sleep(slice).await;
+        if inner.callbacks_pending.get() == 0 {
+            remaining -= slice;
+        }
+    }
 }
 
 /// Legacy: tell the server to stop working on `id`; modern: aborting the fetch is the cancel.
@@ -521,13 +652,24 @@ fn dispatch(inner: &Shared, msg: Message, own: Option<&RequestId>) {
         Message::Notification { method, params } => on_notification(inner, &method, params),
         Message::Request { id, method, params } => {
             let inner = inner.clone();
-            spawn_local(async move { answer_server_request(&inner, id, &method, params).await });
+            let own = own.cloned();
+            spawn_local(
+                async move { answer_server_request(&inner, id, &method, params, own).await },
+            );
         }
     }
 }
 
 fn on_notification(inner: &Shared, method: &str, params: Option<Value>) {
     if method == "notifications/cancelled" {
+        // Applied, not surfaced: the callback answering that request sees its signal fire.
+        if let Some(target) = params
+            .as_ref()
+            .and_then(|p| p.get("requestId"))
+            .and_then(RequestId::from_value)
+        {
+            abort_server_requests(inner, |id, _| *id == target);
+        }
         return;
     }
     if method == "notifications/message" {
@@ -565,18 +707,41 @@ async fn answer_server_request(
     inner: &Shared,
     id: RequestId,
     method: &str,
-    _params: Option<Value>,
+    params: Option<Value>,
+    own: Option<RequestId>,
 ) {
-    let outcome: Result<Value, McpError> = match method {
-        "ping" => Ok(json!({})),
-        "elicitation/create" => Err(McpError::new(INVALID_REQUEST, "Elicitation not supported")),
-        "sampling/createMessage" => Err(McpError::new(INVALID_REQUEST, "Sampling not supported")),
-        "roots/list" => Err(McpError::new(INVALID_REQUEST, "List roots not supported")),
-        other => Err(McpError::new(
-            crate::protocol::error::METHOD_NOT_FOUND,
-            format!("Method not found: {other}"),
-        )),
+    let Ok(controller) = new_controller() else {
+        return;
     };
+    inner
+        .server_requests
+        .borrow_mut()
+        .insert(id.clone(), (own, controller.clone()));
+    let signal = controller.signal();
+    let work = callbacks::answer(
+        &inner.callbacks,
+        &inner.cfg.registered,
+        &inner.callbacks_pending,
+        method,
+        params.unwrap_or_else(|| json!({})),
+        interop::to_js(&id.to_value()),
+        &signal,
+    )
+    .fuse();
+    let cancelled = AbortWait::new(signal.clone());
+    let cancelled = async move {
+        let mut c = cancelled;
+        c.fired().await
+    }
+    .fuse();
+    pin_mut!(work, cancelled);
+    let outcome = select! {
+        o = work => Some(o),
+        _ = cancelled => None,
+    };
+    inner.server_requests.borrow_mut().remove(&id);
+    // A request the server cancelled (or whose call was aborted) gets no response.
+    let Some(outcome) = outcome else { return };
     let reply = match outcome {
         Ok(result) => Message::Result { id, result },
         Err(error) => Message::Error {
@@ -586,6 +751,52 @@ async fn answer_server_request(
     };
     if let Err(e) = post_message(inner, &reply, "a response to a server request").await {
         report(inner, e);
+    }
+}
+
+/// Aborts the callbacks answering server requests that `pred` selects.
+fn abort_server_requests(inner: &Shared, pred: impl Fn(&RequestId, &Option<RequestId>) -> bool) {
+    for (id, (own, c)) in inner.server_requests.borrow().iter() {
+        if pred(id, own) {
+            c.abort();
+        }
+    }
+}
+
+/// Legacy: keeps the standalone GET stream open for server requests and notifications;
+/// 404/405/406 mean the server offers none.
+async fn get_stream(inner: Shared) {
+    let Ok(controller) = new_controller() else {
+        return;
+    };
+    *inner.get_stream.borrow_mut() = Some(controller.clone());
+    let _guard = AbortOnDrop(controller.clone());
+    let mut headers = stamp::legacy_headers(&inner.state.borrow());
+    headers.push(("Cache-Control".into(), "no-store".into()));
+    let signal = controller.signal();
+    let head = match inner
+        .http
+        .send(Method::GET, None, &headers, &signal, "the GET stream")
+        .await
+    {
+        Ok(h) => h,
+        Err(e) => {
+            if e.kind() != Some("aborted") && !inner.state.borrow().closed {
+                report(&inner, e);
+            }
+            return;
+        }
+    };
+    match head.status {
+        200..=299 if body_kind(head.content_type.as_deref()) == BodyKind::Sse => {
+            let _ = read_sse_messages(&inner, &head, "the GET stream", |m| {
+                dispatch(&inner, m, None);
+                false
+            })
+            .await;
+        }
+        404 | 405 | 406 => {}
+        _ => report(&inner, status_error(&inner, &head, "the GET stream").await),
     }
 }
 
@@ -640,6 +851,10 @@ pub async fn close(inner: &Shared) {
         "Client was closed while the request was in flight",
     ));
     for (_, c) in inner.active.borrow_mut().drain() {
+        c.abort();
+    }
+    abort_server_requests(inner, |_, _| true);
+    if let Some(c) = inner.get_stream.borrow_mut().take() {
         c.abort();
     }
     if session.is_some() {

@@ -2,6 +2,7 @@
 //! Everything here moves bytes and JS values; protocol rules live in `protocol`/`session`.
 
 mod abort;
+mod callbacks;
 mod client;
 mod driver;
 mod error;

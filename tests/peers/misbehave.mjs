@@ -65,6 +65,9 @@ function sseEvent(obj) {
 // Optional: discover(ctx) to answer server/discover instead of the default 400.
 // ctx = { req, res, msg, id } (msg = parsed JSON-RPC request, id = its id).
 
+/** requestState → JSON-RPC ids already used with it (mrtr-3 checks retries use new ids). */
+const mrtrIds = new Map();
+
 const FAULTS = {
   "malformed-json": {
     description: '200 application/json with a truncated body {"jsonrpc":"2.0","id":',
@@ -112,6 +115,44 @@ const FAULTS = {
     description: "correct answers as a one-event text/event-stream",
     rpc: ({ res, msg, id }) =>
       send(res, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" }, sseEvent(rpcResult(id, okResult(msg)))),
+  },
+  // 2026 multi round-trip: elicitation → roots → a state-only round → complete. The server
+  // checks each retry: a new JSON-RPC id, this round's inputResponses only, requestState echoed.
+  "mrtr-3": {
+    description: "2026: three input_required rounds (elicitation, roots, state-only), then complete",
+    discover: (ctx) => FAULTS["modern-ok"].discover(ctx),
+    rpc: ({ res, msg, id }) => {
+      if (msg.method !== "tools/call") return FAULTS["modern-ok"].rpc({ res, msg, id });
+      const p = msg.params ?? {};
+      const fail = (message) => sendJson(res, 200, rpcResult(id, { content: [{ type: "text", text: message }], isError: true, resultType: "complete" }));
+      const seen = mrtrIds.get(p.requestState ?? "start") ?? new Set();
+      if (seen.has(id)) return fail(`retry reused id ${id}`);
+      const state = p.requestState ? JSON.parse(Buffer.from(p.requestState, "base64url").toString()) : { round: 0, answers: {} };
+      const keys = Object.keys(p.inputResponses ?? {});
+      const expected = { 0: [], 1: ["ask_name"], 2: ["ask_roots"], 3: [] }[state.round];
+      if (JSON.stringify(keys) !== JSON.stringify(expected)) return fail(`round ${state.round}: expected inputResponses ${JSON.stringify(expected)}, got ${JSON.stringify(keys)}`);
+      Object.assign(state.answers, p.inputResponses ?? {});
+      const next = (extra) => {
+        const requestState = Buffer.from(JSON.stringify({ round: state.round + 1, answers: state.answers })).toString("base64url");
+        const s = mrtrIds.get(requestState) ?? new Set();
+        s.add(id);
+        mrtrIds.set(requestState, s);
+        sendJson(res, 200, rpcResult(id, { resultType: "input_required", requestState, ...extra }));
+      };
+      if (state.round === 0)
+        return next({ inputRequests: { ask_name: { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" }, tries: { type: "integer", default: 3 } }, required: ["name"] } } } } });
+      if (state.round === 1) return next({ inputRequests: { ask_roots: { method: "roots/list", params: {} } } });
+      if (state.round === 2) return next({});
+      sendJson(res, 200, rpcResult(id, { content: [{ type: "text", text: JSON.stringify(state.answers) }], resultType: "complete" }));
+    },
+  },
+  "mrtr-forever": {
+    description: "2026: answers every tools/call with a state-only input_required result",
+    discover: (ctx) => FAULTS["modern-ok"].discover(ctx),
+    rpc: ({ res, msg, id }) => {
+      if (msg.method !== "tools/call") return FAULTS["modern-ok"].rpc({ res, msg, id });
+      sendJson(res, 200, rpcResult(id, { resultType: "input_required", requestState: "again" }));
+    },
   },
   "modern-ok": {
     description: "2026-07-28 server: valid server/discover + resultType complete results; see last-headers",
