@@ -795,7 +795,7 @@ async fn get_stream(inner: Shared) {
             })
             .await;
         }
-        404 | 405 | 406 => {}
+        404..=406 => {}
         _ => report(&inner, status_error(&inner, &head, "the GET stream").await),
     }
 }
