@@ -251,3 +251,76 @@ describe("legacy extras", () => {
     await m.close();
   });
 });
+
+/** A valid answer for any elicitation form: defaults, else a sample of the right type/format. */
+function fillForm(schema) {
+  const content = {};
+  for (const [name, p] of Object.entries(schema.properties ?? {})) {
+    if (p.default !== undefined) continue; // the client fills defaults in (SEP-1034)
+    const options = p.enum ?? p.oneOf?.map((o) => o.const);
+    if (p.type === "array") content[name] = [(p.items?.enum ?? p.items?.anyOf?.map((o) => o.const))[0]];
+    else if (options) content[name] = options[0];
+    else if (p.type === "boolean") content[name] = true;
+    else if (p.type === "integer" || p.type === "number") content[name] = p.minimum ?? 1;
+    else if (p.format === "email") content[name] = "ada@example.org";
+    else if (p.format === "date") content[name] = "1815-12-10";
+    else if (p.format === "date-time") content[name] = "1815-12-10T08:00:00Z";
+    else if (p.format === "uri") content[name] = "https://example.org/ada";
+    else content[name] = "x".repeat(Math.max(p.minLength ?? 1, 1));
+  }
+  return content;
+}
+
+describe("server-everything callbacks (legacy)", () => {
+  test("trigger-elicitation-request: a form with every field kind, accepted with defaults filled", async () => {
+    let schema;
+    const c = await connected(EVERYTHING, {
+      elicitationCallback: async (_ctx, params) => {
+        schema = params.requestedSchema;
+        return { action: "accept", content: fillForm(schema) };
+      },
+    });
+    const r = await c.callTool("trigger-elicitation-request", {});
+    const all = r.content.map((b) => b.text).join("\n");
+    assert.match(all, /"action": "accept"/);
+    for (const [name, p] of Object.entries(schema.properties)) {
+      if (p.default !== undefined) assert.match(all, new RegExp(`"${name}"`), `default of ${name} was sent`);
+    }
+    await c.close();
+  });
+
+  test("trigger-url-elicitation: URL mode reaches the callback, which the client never opens itself", async () => {
+    let seen;
+    const c = await connected(EVERYTHING, {
+      elicitationCallback: async (_ctx, params) => {
+        seen = params;
+        return { action: "decline" };
+      },
+    });
+    await c.callTool("trigger-url-elicitation", { url: "https://example.org/connect" });
+    assert.equal(seen.mode, "url");
+    assert.equal(seen.url, "https://example.org/connect");
+    await c.close();
+  });
+
+  test("trigger-sampling-request and get-roots-list", async () => {
+    const c = await connected(EVERYTHING, { samplingCallback: sampling, listRootsCallback: roots });
+    assert.match(text(await c.callTool("trigger-sampling-request", { prompt: "hello", maxTokens: 10 })), /sampled 1 message/);
+    assert.match(text(await c.callTool("get-roots-list", {})), /file:\/\/\/home\/ada\/notebooks/);
+    await c.close();
+  });
+
+  test("toggle-simulated-logging: log messages reach loggingCallback and messageHandler", async () => {
+    const logs = [];
+    const messages = [];
+    const c = await connected(EVERYTHING, { loggingCallback: (p) => logs.push(p), messageHandler: (m) => messages.push(m) });
+    await c.setLoggingLevel("debug");
+    await c.callTool("toggle-simulated-logging", {});
+    for (let i = 0; i < 140 && logs.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(logs.length >= 1, "a notifications/message arrived");
+    assert.equal(typeof logs[0].level, "string");
+    assert.ok(messages.some((m) => m.method === "notifications/message"));
+    await c.callTool("toggle-simulated-logging", {});
+    await c.close();
+  });
+});

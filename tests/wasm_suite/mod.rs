@@ -61,6 +61,27 @@ pub async fn connect(url: &str, mode: &str) -> Client {
     c
 }
 
+/// Connects a client with these options.
+pub async fn connect_with(url: &str, options: JsValue) -> Client {
+    let c = Client::new(url.to_string(), options).expect("constructor");
+    JsFuture::from(c.connect()).await.expect("connect");
+    c
+}
+
+/// A JS function from source (test callbacks).
+pub fn js_fn(args: &str, body: &str) -> JsValue {
+    js_sys::Function::new_with_args(args, body).into()
+}
+
+/// Calls a tool and returns the text of its first content block.
+pub async fn call_text(c: &Client, tool: &str, args: JsValue) -> String {
+    let r = JsFuture::from(c.call_tool(tool.into(), args, JsValue::UNDEFINED))
+        .await
+        .expect("callTool");
+    let first = js_sys::Array::from(&get(&r, "content")).get(0);
+    get(&first, "text").as_string().unwrap()
+}
+
 /// Calls `echo` and returns its text.
 pub async fn echo(c: &Client, text: &str) -> String {
     let args = opts(&[("text", text.into())]);
@@ -193,6 +214,42 @@ macro_rules! wasm_suite {
                 msg.contains("Could not reach http://127.0.0.1:18199/mcp"),
                 "{msg}"
             );
+        }
+
+        #[wasm_bindgen_test]
+        async fn elicitation_callback_on_both_eras() {
+            for (url, mode, era) in [(python(), "auto", "modern"), (python(), "legacy", "legacy"), (typescript(), "auto", "legacy")] {
+                let cb = js_fn("ctx, params", "return Promise.resolve({ action: 'accept', content: { name: 'Ada Lovelace' } })");
+                let c = connect_with(&url, opts(&[("mode", mode.into()), ("elicitationCallback", cb)])).await;
+                assert_eq!(c.era().as_deref(), Some(era));
+                assert_eq!(call_text(&c, "issue_card", opts(&[])).await, "Card issued to Ada Lovelace.");
+                JsFuture::from(c.close()).await.unwrap();
+            }
+        }
+
+        #[wasm_bindgen_test]
+        async fn registered_callbacks_are_the_declared_capabilities() {
+            for mode in ["auto", "legacy"] {
+                let e = js_fn("", "return { action: 'decline' }");
+                let s = js_fn("", "return { role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' }");
+                let r = js_fn("", "return { roots: [] }");
+                let c = connect_with(&python(), opts(&[("mode", mode.into()), ("elicitationCallback", e), ("samplingCallback", s), ("listRootsCallback", r)])).await;
+                let result = JsFuture::from(c.call_tool("client_features".into(), opts(&[]), JsValue::UNDEFINED)).await.unwrap();
+                let list = js_sys::Array::from(&get(&get(&result, "structuredContent"), "result"));
+                let mut names: Vec<String> = list.iter().filter_map(|v| v.as_string()).collect();
+                names.sort();
+                assert_eq!(names, ["elicitation", "roots", "sampling"], "mode {mode}");
+                JsFuture::from(c.close()).await.unwrap();
+            }
+        }
+
+        #[wasm_bindgen_test]
+        async fn three_input_required_rounds() {
+            let e = js_fn("", "return { action: 'accept', content: { name: 'Ada' } }");
+            let r = js_fn("", "return { roots: [{ uri: 'file:///home/ada', name: 'home' }] }");
+            let c = connect_with(&fault("mrtr-3"), opts(&[("mode", "2026-07-28".into()), ("elicitationCallback", e), ("listRootsCallback", r)])).await;
+            let text = call_text(&c, "x", opts(&[])).await;
+            assert!(text.contains("\"tries\":3") && text.contains("file:///home/ada"), "{text}");
         }
 
         #[wasm_bindgen_test]
