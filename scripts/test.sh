@@ -19,8 +19,8 @@ step "native tests (cargo test)"
 cargo test -q 2>&1 | tee /tmp/mcp-cargo-test.log
 summary+=("cargo test: $(grep -E '^test result' /tmp/mcp-cargo-test.log | awk '{p+=$4; f+=$6} END {print p" passed, "f" failed"}')")
 
-step "build the packages (nodejs, web)"
-for target in nodejs web; do
+step "build the packages (nodejs, web, bundler)"
+for target in nodejs web bundler; do
   wasm-pack build --mode no-install --release --target "$target" --out-dir "pkg/$target" >/tmp/mcp-build-$target.log 2>&1 || { cat /tmp/mcp-build-$target.log; exit 1; }
   wasm="pkg/$target/mcp_wasm_client_bg.wasm"
   summary+=("size $target: wasm $(stat -c %s "$wasm") B raw, $(gzip -9c "$wasm" | wc -c) B gzip; JS glue $(gzip -9c "pkg/$target/mcp_wasm_client.js" | wc -c) B gzip")
