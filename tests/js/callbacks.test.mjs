@@ -324,3 +324,40 @@ describe("server-everything callbacks (legacy)", () => {
     await c.close();
   });
 });
+
+describe("logging and errors thrown by callbacks", () => {
+  for (const [mode, era] of [["auto", "modern"], ["legacy", "legacy"]]) {
+    test(`${era}: ctx.info() reaches loggingCallback (2026 only when logLevel asks)`, async () => {
+      const logs = [];
+      const c = await connected(PY, { mode, logLevel: "info", loggingCallback: (p) => logs.push(p) });
+      if (era === "legacy") await c.setLoggingLevel("info").catch(() => {});
+      assert.equal(text(await c.callTool("log_it", { text: "hello log" })), "logged");
+      for (let i = 0; i < 20 && logs.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(logs.some((l) => l.level === "info" && JSON.stringify(l.data).includes("hello log")), JSON.stringify(logs));
+      await c.close();
+    });
+  }
+
+  test("modern: without logLevel a 2026 server sends no log messages", async () => {
+    const logs = [];
+    const c = await connected(PY, { mode: "auto", loggingCallback: (p) => logs.push(p) });
+    assert.equal(text(await c.callTool("log_it", { text: "quiet" })), "logged");
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(logs, []);
+    await c.close();
+  });
+
+  test("an McpError thrown by a callback keeps its code and data (2026: the call fails locally)", async () => {
+    const c = await connected(fault("mrtr-3"), {
+      mode: "2026-07-28",
+      elicitationCallback: () => {
+        throw new McpError(-32099, "user walked away", { why: "coffee" });
+      },
+    });
+    const e = await rejection(c.callTool("x", {}));
+    assert.equal(e.code, -32099);
+    assert.equal(e.message, "user walked away");
+    assert.deepEqual(e.data, { why: "coffee" });
+    await c.close();
+  });
+});

@@ -97,6 +97,13 @@ async def sleep(ms: int) -> str:
 
 
 @mcp.tool()
+async def log_it(text: str, ctx: Context) -> str:
+    """Sends `text` as an info-level log message (2026: only if the request asked with logLevel)."""
+    await ctx.info(text)
+    return "logged"
+
+
+@mcp.tool()
 def client_features(ctx: Context) -> list[str]:
     """Which of elicitation/sampling/roots the client declared (works on both eras)."""
     declared = {

@@ -244,6 +244,25 @@ macro_rules! wasm_suite {
         }
 
         #[wasm_bindgen_test]
+        async fn sampling_and_roots_callbacks_on_both_eras() {
+            for (url, mode) in [(python(), "auto"), (python(), "legacy"), (everything(), "auto")] {
+                let s = js_fn("ctx, p", "return { role: 'assistant', content: { type: 'text', text: 'sampled in wasm' }, model: 'wasm-llm' }");
+                let r = js_fn("ctx", "return Promise.resolve({ roots: [{ uri: 'file:///home/ada/notebooks', name: 'notebooks' }] })");
+                let c = connect_with(&url, opts(&[("mode", mode.into()), ("samplingCallback", s), ("listRootsCallback", r)])).await;
+                let (sample_tool, sample_args, roots_tool) = if url == everything() {
+                    ("trigger-sampling-request", opts(&[("prompt", "hi".into()), ("maxTokens", 5.into())]), "get-roots-list")
+                } else {
+                    ("ask_llm", opts(&[("topic", "owls".into())]), "list_roots")
+                };
+                let sampled = call_text(&c, sample_tool, sample_args).await;
+                assert!(sampled.contains("sampled in wasm"), "{mode}: {sampled}");
+                let roots = call_text(&c, roots_tool, opts(&[])).await;
+                assert!(roots.contains("file:///home/ada/notebooks"), "{mode}: {roots}");
+                JsFuture::from(c.close()).await.unwrap();
+            }
+        }
+
+        #[wasm_bindgen_test]
         async fn three_input_required_rounds() {
             let e = js_fn("", "return { action: 'accept', content: { name: 'Ada' } }");
             let r = js_fn("", "return { roots: [{ uri: 'file:///home/ada', name: 'home' }] }");
