@@ -44,3 +44,11 @@ summary+=("js: $(grep -E '^ℹ (pass|fail) ' /tmp/mcp-js.log | tr '\n' ' ')")
 
 step "summary"
 printf '%s\n' "${summary[@]}"
+passed=$(( $(grep -E '^test result' /tmp/mcp-cargo-test.log | awk '{p+=$4} END {print p+0}') \
+  + $(grep -E '^test result' /tmp/mcp-wasm-node.log | tail -1 | awk '{print $4+0}') \
+  + $(grep -E '^test result' /tmp/mcp-wasm-chrome.log | tail -1 | awk '{print $4+0}') \
+  + $(grep -E '^ℹ pass ' /tmp/mcp-js.log | awk '{print $3+0}') ))
+failed=$(( $(grep -E '^test result' /tmp/mcp-cargo-test.log | awk '{f+=$6} END {print f+0}') \
+  + $(grep -E '^ℹ fail ' /tmp/mcp-js.log | awk '{print $3+0}') ))
+echo "all: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
