@@ -157,17 +157,153 @@ impl Client {
         self.inner.state.borrow().session_id.clone()
     }
 
-    /// `listTools({ cursor, signal, timeoutMs })` → `{ tools, nextCursor? }`.
+    /// `listTools({ cursor, all, maxPages, signal, timeoutMs })` → `{ tools, nextCursor? }`.
     #[wasm_bindgen(js_name = listTools)]
     pub fn list_tools(&self, options: JsValue) -> Promise {
+        self.list("tools/list", "tools", options)
+    }
+
+    /// `listResources({ cursor, all, ... })` → `{ resources, nextCursor? }`.
+    #[wasm_bindgen(js_name = listResources)]
+    pub fn list_resources(&self, options: JsValue) -> Promise {
+        self.list("resources/list", "resources", options)
+    }
+
+    /// `listResourceTemplates({ cursor, all, ... })` → `{ resourceTemplates, nextCursor? }`.
+    #[wasm_bindgen(js_name = listResourceTemplates)]
+    pub fn list_resource_templates(&self, options: JsValue) -> Promise {
+        self.list("resources/templates/list", "resourceTemplates", options)
+    }
+
+    /// `listPrompts({ cursor, all, ... })` → `{ prompts, nextCursor? }`.
+    #[wasm_bindgen(js_name = listPrompts)]
+    pub fn list_prompts(&self, options: JsValue) -> Promise {
+        self.list("prompts/list", "prompts", options)
+    }
+
+    fn list(&self, method: &'static str, key: &'static str, options: JsValue) -> Promise {
         let inner = self.inner.clone();
         promise(async move {
             let call = read_call(&inner, &options)?;
-            let mut params = json!({});
-            if let Some(cursor) = options::string(&options, "cursor", "options")? {
-                params["cursor"] = Value::String(cursor);
+            let cursor = options::string(&options, "cursor", "options")?;
+            let all = options::boolean(&options, "all", "options")?.unwrap_or(false);
+            let max_pages = options::millis(&options, "maxPages", "options")?
+                .map_or(64, |n| n.min(u32::MAX as u64) as u32);
+            driver::list(&inner, method, key, cursor, all.then_some(max_pages), call).await
+        })
+    }
+
+    /// `readResource(uri, options)` → `{ contents }`.
+    #[wasm_bindgen(js_name = readResource)]
+    pub fn read_resource(&self, uri: JsValue, options: JsValue) -> Promise {
+        self.with_string("readResource", "uri", uri, options, |uri| {
+            ("resources/read", json!({ "uri": uri }))
+        })
+    }
+
+    /// `getPrompt(name, args, options)` → `{ description?, messages }`.
+    #[wasm_bindgen(js_name = getPrompt)]
+    pub fn get_prompt(&self, name: JsValue, args: JsValue, options: JsValue) -> Promise {
+        let arguments = interop::from_js(&args);
+        self.with_string("getPrompt", "name", name, options, move |name| {
+            let mut p = json!({ "name": name });
+            if let Ok(a @ Value::Object(_)) = &arguments {
+                p["arguments"] = a.clone();
             }
-            driver::request(&inner, "tools/list", Some(params), call).await
+            ("prompts/get", p)
+        })
+    }
+
+    /// `complete(ref, argument, context?, options)` → `{ completion: { values, total?, hasMore? } }`.
+    pub fn complete(
+        &self,
+        reference: JsValue,
+        argument: JsValue,
+        context: JsValue,
+        options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move {
+            let call = read_call(&inner, &options)?;
+            let reference = interop::from_js(&reference).ok().filter(Value::is_object).ok_or_else(|| bad("complete: ref must be { type: \"ref/prompt\", name } or { type: \"ref/resource\", uri }"))?;
+            let argument = interop::from_js(&argument)
+                .ok()
+                .filter(|a| a.get("name").and_then(Value::as_str).is_some())
+                .ok_or_else(|| bad("complete: argument must be { name, value }"))?;
+            let mut params = json!({ "ref": reference, "argument": argument });
+            if let Ok(c @ Value::Object(_)) = interop::from_js(&context) {
+                params["context"] = c;
+            }
+            driver::request(&inner, "completion/complete", Some(params), call).await
+        })
+    }
+
+    /// `ping(options)`: legacy only.
+    pub fn ping(&self, options: JsValue) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move {
+            legacy_only(
+                &inner,
+                "ping",
+                "2026 removed ping; any request shows the server is alive",
+            )?;
+            let call = read_call(&inner, &options)?;
+            driver::request(&inner, "ping", None, call).await
+        })
+    }
+
+    /// `subscribeResource(uri, options)`: legacy only; updates reach `messageHandler`.
+    #[wasm_bindgen(js_name = subscribeResource)]
+    pub fn subscribe_resource(&self, uri: JsValue, options: JsValue) -> Promise {
+        self.legacy_uri("subscribeResource", "resources/subscribe", uri, options)
+    }
+
+    /// `unsubscribeResource(uri, options)`: legacy only.
+    #[wasm_bindgen(js_name = unsubscribeResource)]
+    pub fn unsubscribe_resource(&self, uri: JsValue, options: JsValue) -> Promise {
+        self.legacy_uri("unsubscribeResource", "resources/unsubscribe", uri, options)
+    }
+
+    fn legacy_uri(
+        &self,
+        what: &'static str,
+        method: &'static str,
+        uri: JsValue,
+        options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move {
+            legacy_only(
+                &inner,
+                what,
+                "use a subscriptions/listen stream (issue: listen())",
+            )?;
+            let call = read_call(&inner, &options)?;
+            let uri = uri
+                .as_string()
+                .filter(|u| !u.is_empty())
+                .ok_or_else(|| bad(&format!("{what}: uri must be a non-empty string")))?;
+            driver::request(&inner, method, Some(json!({ "uri": uri })), call).await
+        })
+    }
+
+    fn with_string(
+        &self,
+        what: &'static str,
+        arg: &'static str,
+        value: JsValue,
+        options: JsValue,
+        build: impl FnOnce(String) -> (&'static str, Value) + 'static,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move {
+            let call = read_call(&inner, &options)?;
+            let v = value
+                .as_string()
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| bad(&format!("{what}: {arg} must be a non-empty string")))?;
+            let (method, params) = build(v);
+            driver::request(&inner, method, Some(params), call).await
         })
     }
 
@@ -298,6 +434,10 @@ impl Client {
     }
 }
 
+fn bad(message: &str) -> McpError {
+    McpError::local(INVALID_PARAMS, "input", message.to_string(), Value::Null)
+}
+
 fn legacy_only(inner: &Inner, what: &str, instead: &str) -> Result<(), McpError> {
     match inner.state.borrow().era {
         Some(crate::protocol::Era::Modern) => Err(McpError::local(
@@ -320,5 +460,9 @@ fn read_call(inner: &Inner, options: &JsValue) -> Result<Call, McpError> {
     Ok(Call {
         timeout_ms: o.timeout_ms.unwrap_or(inner.timeout_ms),
         signal: o.signal,
+        on_progress: o.on_progress,
+        reset_timeout_on_progress: o.reset_timeout_on_progress,
+        max_total_timeout_ms: o.max_total_timeout_ms,
+        progress_bump: None,
     })
 }

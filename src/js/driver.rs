@@ -77,6 +77,9 @@ pub struct Inner {
     get_stream: RefCell<Option<AbortController>>,
     /// Callbacks in progress (request timers do not run meanwhile).
     callbacks_pending: Rc<Cell<u32>>,
+    /// Calls waiting for progress, by `progressToken`.
+    progress: RefCell<HashMap<String, ProgressSlot>>,
+    next_progress_token: Cell<u64>,
     connecting: Cell<bool>,
 }
 
@@ -116,6 +119,8 @@ impl Inner {
             server_requests: RefCell::new(HashMap::new()),
             get_stream: RefCell::new(None),
             callbacks_pending: Rc::new(Cell::new(0)),
+            progress: RefCell::new(HashMap::new()),
+            next_progress_token: Cell::new(0),
             connecting: Cell::new(false),
         })
     }
@@ -126,11 +131,38 @@ impl Inner {
 }
 
 /// Per-call settings.
+#[derive(Clone)]
 pub struct Call {
-    /// Timeout for this call.
+    /// Timeout for this call (restarted by progress when `reset_timeout_on_progress`).
     pub timeout_ms: u64,
     /// Caller's abort signal.
     pub signal: Option<AbortSignal>,
+    /// Receives this call's `notifications/progress` params.
+    pub on_progress: Option<Function>,
+    /// Progress restarts the timeout.
+    pub reset_timeout_on_progress: bool,
+    /// Hard cap on the whole call.
+    pub max_total_timeout_ms: Option<u64>,
+    /// Bumped on each progress notification of this call (set by `request`).
+    pub progress_bump: Option<Rc<Cell<u64>>>,
+}
+
+/// A call's progress receiver, registered under its `progressToken`.
+struct ProgressSlot {
+    on_progress: Function,
+    bump: Rc<Cell<u64>>,
+}
+
+/// Removes a progress registration when the call settles.
+struct ProgressGuard {
+    inner: Shared,
+    token: String,
+}
+
+impl Drop for ProgressGuard {
+    fn drop(&mut self) {
+        self.inner.progress.borrow_mut().remove(&self.token);
+    }
 }
 
 fn new_controller() -> Result<AbortController, McpError> {
@@ -363,23 +395,115 @@ pub async fn request(
     inner: &Shared,
     method: &str,
     params: Option<Value>,
-    call: Call,
+    mut call: Call,
 ) -> Result<Value, McpError> {
     ensure_connected(inner)?;
-    let original = params.unwrap_or_else(|| json!({}));
+    let mut original = params.unwrap_or_else(|| json!({}));
+    let _progress = match call.on_progress.clone() {
+        Some(f) => {
+            let n = inner.next_progress_token.get() + 1;
+            inner.next_progress_token.set(n);
+            let token = format!("progress-{n}");
+            if let Some(obj) = original.as_object_mut() {
+                let meta = obj.entry("_meta").or_insert_with(|| json!({}));
+                if let Some(m) = meta.as_object_mut() {
+                    m.insert("progressToken".into(), Value::String(token.clone()));
+                }
+            }
+            let bump = Rc::new(Cell::new(0));
+            if call.reset_timeout_on_progress {
+                call.progress_bump = Some(bump.clone());
+            }
+            inner.progress.borrow_mut().insert(
+                token.clone(),
+                ProgressSlot {
+                    on_progress: f,
+                    bump,
+                },
+            );
+            Some(ProgressGuard {
+                inner: inner.clone(),
+                token,
+            })
+        }
+        None => None,
+    };
+    let work = request_rounds(inner, method, original, &call).fuse();
+    let cap = async {
+        match call.max_total_timeout_ms {
+            Some(ms) => sleep(ms).await,
+            None => future::pending().await,
+        }
+    }
+    .fuse();
+    pin_mut!(work, cap);
+    select! {
+        r = work => r,
+        _ = cap => {
+            let ms = call.max_total_timeout_ms.unwrap_or_default();
+            let mut e = McpError::timeout(method, ms);
+            e.message = format!("Request timed out: {method} ran past maxTotalTimeoutMs ({ms} ms)");
+            Err(e)
+        },
+    }
+}
+
+/// A list method, one page (`cursor`) or every page (`all`, at most `max_pages`).
+pub async fn list(
+    inner: &Shared,
+    method: &str,
+    key: &str,
+    cursor: Option<String>,
+    all: Option<u32>,
+    call: Call,
+) -> Result<Value, McpError> {
+    let params = |c: Option<String>| match c {
+        Some(c) => json!({ "cursor": c }),
+        None => json!({}),
+    };
+    let Some(max_pages) = all else {
+        return request(inner, method, Some(params(cursor)), call).await;
+    };
+    let mut pages = crate::session::results::Pages::default();
+    let mut next = cursor;
+    loop {
+        let page = request(inner, method, Some(params(next)), call.clone()).await?;
+        match pages.add(method, key, &page, max_pages)? {
+            Some(c) => next = Some(c),
+            None => return Ok(pages.finish(key, page)),
+        }
+    }
+}
+
+/// The request loop: 2026 `input_required` rounds, and one transparent re-initialize when a
+/// legacy session expired (HTTP 404).
+async fn request_rounds(
+    inner: &Shared,
+    method: &str,
+    original: Value,
+    call: &Call,
+) -> Result<Value, McpError> {
     let mut params = original.clone();
     let mut rounds: u32 = 0;
     let mut state_only_streak = 0;
+    let mut reinitialized = false;
     loop {
         let id = inner.state.borrow_mut().next_id();
-        let out = stamp::request(
-            &inner.cfg,
-            &inner.state.borrow(),
-            id.clone(),
-            method,
-            Some(params),
-        );
-        let result = exchange(inner, id, out, method, &call).await?;
+        let (out, session_used) = {
+            let st = inner.state.borrow();
+            (
+                stamp::request(&inner.cfg, &st, id.clone(), method, Some(params.clone())),
+                st.session_id.clone(),
+            )
+        };
+        let result = match exchange(inner, id, out, method, call).await {
+            Err(e) if e.kind() == Some("session_expired") && !reinitialized => {
+                reinitialized = true;
+                reinitialize(inner, session_used, &e).await?;
+                continue;
+            }
+            other => other?,
+        };
         if inner.era() != Some(Era::Modern) {
             return Ok(result);
         }
@@ -404,10 +528,42 @@ pub async fn request(
             None
         } else {
             state_only_streak = 0;
-            Some(answer_round(inner, &round.requests, &call).await?)
+            Some(answer_round(inner, &round.requests, call).await?)
         };
         params = mrtr::retry_params(&original, responses, round.request_state.as_deref());
     }
+}
+
+/// Starts a new legacy session after the server answered 404 for `expired` (unless a
+/// concurrent call already did), and tells `messageHandler`.
+async fn reinitialize(
+    inner: &Shared,
+    expired: Option<String>,
+    why: &McpError,
+) -> Result<(), McpError> {
+    while inner.connecting.get() {
+        sleep(20).await;
+    }
+    if inner.state.borrow().session_id != expired {
+        return Ok(());
+    }
+    if let Some(c) = inner.get_stream.borrow_mut().take() {
+        c.abort();
+    }
+    inner.state.borrow_mut().reset();
+    report(
+        inner,
+        McpError::local(
+            INVALID_REQUEST,
+            "session_expired",
+            format!("{} — starting a new session and retrying once", why.message),
+            json!({ "expiredSessionId": expired }),
+        ),
+    );
+    inner.connecting.set(true);
+    let r = initialize(inner).await;
+    inner.connecting.set(false);
+    r
 }
 
 /// Answers every entry of one `input_required` round concurrently; the first failure cancels
@@ -504,7 +660,7 @@ async fn exchange(
     let _guard = AbortOnDrop(controller.clone());
 
     let post = post_and_read(inner, &id, &out, method, controller.signal()).fuse();
-    let timer = call_timer(inner, call.timeout_ms).fuse();
+    let timer = call_timer(inner, call.timeout_ms, call.progress_bump.as_ref()).fuse();
     let user_abort = async {
         match &call.signal {
             Some(s) => AbortWait::new(s.clone()).fired().await,
@@ -542,13 +698,20 @@ async fn exchange(
 }
 
 /// Sleeps `ms` of request time: time while a user callback is pending does not count (a
-/// person filling a form is not a slow server). Checked in slices of at most one second.
-async fn call_timer(inner: &Shared, ms: u64) {
+/// person filling a form is not a slow server), and progress restarts it. Checked in slices of
+/// at most one second.
+async fn call_timer(inner: &Shared, ms: u64, progress: Option<&Rc<Cell<u64>>>) {
     let mut remaining = ms;
+    let mut seen = progress.map_or(0, |p| p.get());
     while remaining > 0 {
         let slice = remaining.min(1000);
         sleep(slice).await;
-        if inner.callbacks_pending.get() == 0 {
+        let now = progress.map_or(0, |p| p.get());
+        if now != seen {
+            // Progress arrived: the timeout starts over.
+            seen = now;
+            remaining = ms;
+        } else if inner.callbacks_pending.get() == 0 {
             remaining -= slice;
         }
     }
@@ -671,6 +834,28 @@ fn on_notification(inner: &Shared, method: &str, params: Option<Value>) {
             abort_server_requests(inner, |id, _| *id == target);
         }
         return;
+    }
+    if method == "notifications/progress" {
+        let token = params
+            .as_ref()
+            .and_then(|p| p.get("progressToken"))
+            .map(|t| match t {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            });
+        if let Some(slot) = token.and_then(|t| {
+            inner
+                .progress
+                .borrow()
+                .get(&t)
+                .map(|s| (s.on_progress.clone(), s.bump.clone()))
+        }) {
+            slot.1.set(slot.1.get() + 1);
+            call_handler(
+                &slot.0,
+                &interop::to_js(params.as_ref().unwrap_or(&Value::Null)),
+            );
+        }
     }
     if method == "notifications/message" {
         if let Some(f) = &inner.handlers.logging_callback {

@@ -122,13 +122,30 @@ pub fn mode(obj: &JsValue) -> Result<Mode, McpError> {
     }
 }
 
-/// Options of one call: `{ signal, timeoutMs }`.
+/// Reads an optional boolean option.
+pub fn boolean(obj: &JsValue, key: &str, scope: &str) -> Result<Option<bool>, McpError> {
+    let v = get(obj, key);
+    if absent(&v) {
+        return Ok(None);
+    }
+    v.as_bool()
+        .map(Some)
+        .ok_or_else(|| bad(format!("{scope}.{key} must be a boolean")))
+}
+
+/// Options of one call: `{ signal, timeoutMs, onProgress, resetTimeoutOnProgress, maxTotalTimeoutMs }`.
 #[derive(Default)]
 pub struct CallOptions {
     /// Aborts the call.
     pub signal: Option<AbortSignal>,
     /// Overrides the client's timeout.
     pub timeout_ms: Option<u64>,
+    /// Receives `notifications/progress` params for this call.
+    pub on_progress: Option<Function>,
+    /// Progress restarts the timeout (default true).
+    pub reset_timeout_on_progress: bool,
+    /// Hard cap on the whole call, progress or not.
+    pub max_total_timeout_ms: Option<u64>,
 }
 
 impl CallOptions {
@@ -140,6 +157,10 @@ impl CallOptions {
         Ok(CallOptions {
             signal: signal(obj, "signal", "options")?,
             timeout_ms: millis(obj, "timeoutMs", "options")?,
+            on_progress: function(obj, "onProgress", "options")?,
+            reset_timeout_on_progress: boolean(obj, "resetTimeoutOnProgress", "options")?
+                .unwrap_or(true),
+            max_total_timeout_ms: millis(obj, "maxTotalTimeoutMs", "options")?,
         })
     }
 }

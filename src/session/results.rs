@@ -57,3 +57,126 @@ mod tests {
         assert!(result_kind("m", &json!([1])).is_err());
     }
 }
+
+/// Pagination: the `nextCursor` of a list result; `None` is the end, and an empty string is a
+/// valid cursor, not the end.
+pub fn next_cursor(result: &Value) -> Option<String> {
+    result
+        .get("nextCursor")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+/// Collects the pages of a list into one result: items of `key` concatenated, the last page's
+/// other fields kept, no `nextCursor`.
+#[derive(Debug, Default)]
+pub struct Pages {
+    items: Vec<Value>,
+    seen_cursors: Vec<String>,
+    pages: u32,
+}
+
+impl Pages {
+    /// Adds one page; returns the cursor of the next page to fetch, if any. Errors when the
+    /// server repeats a cursor (it would loop forever) or the page cap is reached.
+    pub fn add(
+        &mut self,
+        method: &str,
+        key: &str,
+        page: &Value,
+        max_pages: u32,
+    ) -> Result<Option<String>, McpError> {
+        self.pages += 1;
+        if let Some(items) = page.get(key).and_then(Value::as_array) {
+            self.items.extend(items.iter().cloned());
+        }
+        let Some(cursor) = next_cursor(page) else {
+            return Ok(None);
+        };
+        if self.seen_cursors.contains(&cursor) {
+            return Err(McpError::protocol(INVALID_REQUEST, format!("{method}: the server returned cursor {cursor:?} twice; stopping instead of looping")));
+        }
+        if self.pages >= max_pages {
+            return Err(McpError::local(
+                INVALID_REQUEST,
+                "protocol",
+                format!("{method}: more than {max_pages} pages; raise maxPages to fetch more"),
+                serde_json::json!({ "maxPages": max_pages }),
+            ));
+        }
+        self.seen_cursors.push(cursor.clone());
+        Ok(Some(cursor))
+    }
+
+    /// The aggregated result.
+    pub fn finish(self, key: &str, mut last: Value) -> Value {
+        if let Some(o) = last.as_object_mut() {
+            o.remove("nextCursor");
+            o.insert(key.to_string(), Value::Array(self.items));
+        }
+        last
+    }
+}
+
+#[cfg(test)]
+mod pagination_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn empty_cursor_is_a_cursor() {
+        assert_eq!(next_cursor(&json!({"nextCursor": ""})).as_deref(), Some(""));
+        assert_eq!(next_cursor(&json!({})), None);
+    }
+
+    #[test]
+    fn pages_aggregate_and_stop_on_loops_and_caps() {
+        let mut p = Pages::default();
+        assert_eq!(
+            p.add(
+                "tools/list",
+                "tools",
+                &json!({"tools": [1], "nextCursor": ""}),
+                10
+            )
+            .unwrap()
+            .as_deref(),
+            Some("")
+        );
+        assert_eq!(
+            p.add(
+                "tools/list",
+                "tools",
+                &json!({"tools": [2], "nextCursor": "b"}),
+                10
+            )
+            .unwrap()
+            .as_deref(),
+            Some("b")
+        );
+        assert_eq!(
+            p.add("tools/list", "tools", &json!({"tools": [3]}), 10)
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            p.finish("tools", json!({"tools": [3], "ttlMs": 5})),
+            json!({"tools": [1, 2, 3], "ttlMs": 5})
+        );
+        let mut p = Pages::default();
+        p.add("m", "tools", &json!({"nextCursor": "a"}), 10)
+            .unwrap();
+        assert!(p
+            .add("m", "tools", &json!({"nextCursor": "a"}), 10)
+            .unwrap_err()
+            .message
+            .contains("twice"));
+        let mut p = Pages::default();
+        p.add("m", "tools", &json!({"nextCursor": "a"}), 2).unwrap();
+        assert!(p
+            .add("m", "tools", &json!({"nextCursor": "b"}), 2)
+            .unwrap_err()
+            .message
+            .contains("more than 2 pages"));
+    }
+}

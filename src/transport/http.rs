@@ -78,21 +78,42 @@ pub fn error_for_status(
     method: &str,
     has_session: bool,
 ) -> McpError {
+    if status == 404 && has_session {
+        let said = jsonrpc_error_in_body(body)
+            .map(|e| format!(" (server said: {})", e.message))
+            .unwrap_or_default();
+        return McpError::local(
+            INVALID_REQUEST,
+            "session_expired",
+            format!("Session terminated: the server answered HTTP 404 for this session's {method}{said}"),
+            json!({ "status": 404 }),
+        );
+    }
     if let Some(e) = jsonrpc_error_in_body(body) {
         return e;
     }
     let detail = json!({ "status": status, "body": truncate(body, 500) });
     let (code, message) = match status {
-        404 if has_session => (
-            INVALID_REQUEST,
-            "Session terminated: the server answered 404 for this session (it expired or was closed)".to_string(),
+        404 => (
+            METHOD_NOT_FOUND,
+            format!("Not Found: HTTP 404 for {method}"),
         ),
-        404 => (METHOD_NOT_FOUND, format!("Not Found: HTTP 404 for {method}")),
-        401 => (INVALID_REQUEST, format!("Unauthorized: HTTP 401 for {method} (the server requires authorization)")),
+        401 => (
+            INVALID_REQUEST,
+            format!("Unauthorized: HTTP 401 for {method} (the server requires authorization)"),
+        ),
         403 => (INVALID_REQUEST, format!("Forbidden: HTTP 403 for {method}")),
         _ => {
-            let text = if status_text.is_empty() { String::new() } else { format!(" {status_text}") };
-            let body_note = if body.trim().is_empty() { " with an empty body".to_string() } else { format!(": {}", truncate(body.trim(), 200)) };
+            let text = if status_text.is_empty() {
+                String::new()
+            } else {
+                format!(" {status_text}")
+            };
+            let body_note = if body.trim().is_empty() {
+                " with an empty body".to_string()
+            } else {
+                format!(": {}", truncate(body.trim(), 200))
+            };
             (INTERNAL_ERROR, format!("Server returned an error response: HTTP {status}{text} for {method}{body_note}"))
         }
     };

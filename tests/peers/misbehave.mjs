@@ -68,6 +68,10 @@ function sseEvent(obj) {
 /** requestState → JSON-RPC ids already used with it (mrtr-3 checks retries use new ids). */
 const mrtrIds = new Map();
 
+/** Session id → its number (initialize order), and the sessions that expired. */
+const sessionNumbers = new Map();
+const expiredSessions = new Set();
+
 const FAULTS = {
   "malformed-json": {
     description: '200 application/json with a truncated body {"jsonrpc":"2.0","id":',
@@ -118,6 +122,36 @@ const FAULTS = {
   },
   // 2026 multi round-trip: elicitation → roots → a state-only round → complete. The server
   // checks each retry: a new JSON-RPC id, this round's inputResponses only, requestState echoed.
+  // Legacy session expiry: every session serves exactly one tools/call, then expires and
+  // answers 404 (-32001 "Session not found", as the TS SDK does for an unknown session).
+  "expire-after-one-call": {
+    description: "legacy: a session expires (404) after its first tools/call",
+    rpc: ({ req, res, msg, id }) => {
+      const sid = req.headers["mcp-session-id"];
+      const n = sessionNumbers.get(sid);
+      if (msg.method === "tools/call" && n !== undefined && !expiredSessions.has(sid)) {
+        expiredSessions.add(sid);
+        return sendJson(res, 200, rpcResult(id, { content: [{ type: "text", text: `ok on session ${n}` }] }));
+      }
+      return sendJson(res, 404, { jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } });
+    },
+  },
+  // Pagination: three pages, the second reached through the empty-string cursor.
+  paged: {
+    description: "tools/list in 3 pages: no cursor → nextCursor \"\" → nextCursor \"b\" → end",
+    rpc: ({ res, msg, id }) => {
+      if (msg.method !== "tools/list") return sendJson(res, 200, rpcResult(id, OK_CALL_RESULT));
+      const cursor = msg.params?.cursor;
+      const tool = (name) => ({ ...ECHO_TOOL, name });
+      const page =
+        cursor === undefined ? { tools: [tool("t1")], nextCursor: "" } : cursor === "" ? { tools: [tool("t2")], nextCursor: "b" } : { tools: [tool("t3")] };
+      sendJson(res, 200, rpcResult(id, page));
+    },
+  },
+  "paged-loop": {
+    description: "tools/list always answers nextCursor \"again\"",
+    rpc: ({ res, msg, id }) => sendJson(res, 200, rpcResult(id, { tools: [ECHO_TOOL], nextCursor: "again" })),
+  },
   "mrtr-3": {
     description: "2026: three input_required rounds (elicitation, roots, state-only), then complete",
     discover: (ctx) => FAULTS["modern-ok"].discover(ctx),
@@ -255,13 +289,16 @@ async function handle(req, res) {
   if (typeof msg.method !== "string" || msg.id === undefined) return send(res, 202);
 
   switch (msg.method) {
-    case "initialize":
+    case "initialize": {
+      const sid = randomUUID();
+      sessionNumbers.set(sid, sessionNumbers.size + 1);
       return sendJson(
         res,
         200,
         rpcResult(id, { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER_INFO }),
-        { "Mcp-Session-Id": randomUUID() },
+        { "Mcp-Session-Id": sid },
       );
+    }
     case "server/discover":
       if (fault.discover) return fault.discover(ctx);
       return send(res, 400);

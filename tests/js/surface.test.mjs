@@ -1,0 +1,142 @@
+// The rest of the client surface: resources, prompts, completion, pagination, legacy-only
+// methods, progress, and a legacy session that expires mid-use.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { pkg, PY, TS, EVERYTHING, fault, rejection, text } from "./peers.mjs";
+
+const { Client } = pkg;
+
+async function connected(url, options = {}) {
+  const c = new Client(url, options);
+  await c.connect();
+  return c;
+}
+
+for (const [name, url, mode] of [
+  ["Python modern", PY, "auto"],
+  ["Python legacy", PY, "legacy"],
+  ["TypeScript legacy", TS, "auto"],
+]) {
+  test(`${name}: resources and prompts`, async () => {
+    const c = await connected(url, { mode });
+    const { resources } = await c.listResources();
+    assert.ok(resources.some((r) => r.uri === "demo://hello"), JSON.stringify(resources));
+    const read = await c.readResource("demo://hello");
+    assert.equal(read.contents[0].uri, "demo://hello");
+    assert.equal(typeof read.contents[0].text, "string");
+    assert.ok(Array.isArray((await c.listResourceTemplates()).resourceTemplates));
+    const { prompts } = await c.listPrompts();
+    assert.ok(prompts.some((p) => p.name === "greet"));
+    const prompt = await c.getPrompt("greet", { name: "Ada" });
+    assert.ok(prompt.messages.length >= 1);
+    assert.match(JSON.stringify(prompt.messages), /Ada/);
+    await c.close();
+  });
+}
+
+describe("server-everything (legacy)", () => {
+  test("completion/complete narrows a prompt argument", async () => {
+    const c = await connected(EVERYTHING);
+    const r = await c.complete({ type: "ref/prompt", name: "completable-prompt" }, { name: "department", value: "" });
+    assert.ok(Array.isArray(r.completion.values));
+    assert.ok(r.completion.values.length > 0, JSON.stringify(r));
+    await c.close();
+  });
+
+  test("ping answers {} on a legacy session; a modern session refuses it clearly", async () => {
+    const c = await connected(EVERYTHING);
+    assert.deepEqual(await c.ping(), {});
+    await c.close();
+    const m = await connected(PY, { mode: "auto" });
+    assert.match((await rejection(m.ping())).message, /only in the legacy era/);
+    await m.close();
+  });
+
+  test("subscribeResource: notifications/resources/updated reaches messageHandler", async () => {
+    const updates = [];
+    const c = await connected(EVERYTHING, {
+      messageHandler: (m) => m.method === "notifications/resources/updated" && updates.push(m.params.uri),
+    });
+    const { resources } = await c.listResources();
+    const uri = resources[0].uri;
+    assert.deepEqual(await c.subscribeResource(uri), {});
+    await c.callTool("toggle-subscriber-updates", {});
+    for (let i = 0; i < 160 && updates.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await c.callTool("toggle-subscriber-updates", {});
+    assert.ok(updates.includes(uri), `updates: ${JSON.stringify(updates)}`);
+    assert.deepEqual(await c.unsubscribeResource(uri), {});
+    await c.close();
+  });
+
+  test("onProgress gets notifications/progress; progress restarts the timeout", async () => {
+    const c = await connected(EVERYTHING);
+    const seen = [];
+    const r = await c.callTool(
+      "trigger-long-running-operation",
+      { duration: 2, steps: 4 },
+      { timeoutMs: 900, onProgress: (p) => seen.push(p) },
+    );
+    assert.match(text(r), /completed/i);
+    assert.deepEqual(seen.map((p) => p.progress), [1, 2, 3, 4]);
+    assert.equal(seen[0].total, 4);
+    assert.equal(typeof seen[0].progressToken, "string");
+    await c.close();
+  });
+
+  test("resetTimeoutOnProgress: false and maxTotalTimeoutMs keep a hard limit", async () => {
+    const c = await connected(EVERYTHING);
+    const e1 = await rejection(
+      c.callTool("trigger-long-running-operation", { duration: 2, steps: 4 }, { timeoutMs: 900, onProgress: () => {}, resetTimeoutOnProgress: false }),
+    );
+    assert.equal(e1.code, -32001);
+    const e2 = await rejection(
+      c.callTool("trigger-long-running-operation", { duration: 2, steps: 4 }, { timeoutMs: 900, onProgress: () => {}, maxTotalTimeoutMs: 1200 }),
+    );
+    assert.equal(e2.code, -32001);
+    assert.match(e2.message, /maxTotalTimeoutMs/);
+    await c.close();
+  });
+});
+
+describe("pagination", () => {
+  test("one page at a time; an empty-string cursor is a cursor, not the end", async () => {
+    const c = await connected(fault("paged"));
+    const p1 = await c.listTools();
+    assert.equal(p1.nextCursor, "");
+    const p2 = await c.listTools({ cursor: p1.nextCursor });
+    assert.deepEqual(p2.tools.map((t) => t.name), ["t2"]);
+    assert.equal(p2.nextCursor, "b");
+    await c.close();
+  });
+
+  test("all: true aggregates every page", async () => {
+    const c = await connected(fault("paged"));
+    const all = await c.listTools({ all: true });
+    assert.deepEqual(all.tools.map((t) => t.name), ["t1", "t2", "t3"]);
+    assert.equal(all.nextCursor, undefined);
+    await c.close();
+  });
+
+  test("a server that repeats its cursor is stopped, not followed forever", async () => {
+    const c = await connected(fault("paged-loop"));
+    assert.match((await rejection(c.listTools({ all: true }))).message, /cursor "again" twice/);
+    assert.match((await rejection(c.listTools({ all: true, maxPages: 1 }))).message, /more than 1 pages/);
+    await c.close();
+  });
+});
+
+describe("legacy session expiry", () => {
+  test("HTTP 404 on a live session: re-initialize transparently, retry once, tell messageHandler", async () => {
+    const notices = [];
+    const c = await connected(fault("expire-after-one-call"), { messageHandler: (m) => m instanceof pkg.McpError && notices.push(m) });
+    const first = c.sessionId;
+    assert.match(text(await c.callTool("echo", { text: "1" })), /ok on session/);
+    const r = await c.callTool("echo", { text: "2" });
+    assert.match(text(r), /ok on session/);
+    assert.notEqual(c.sessionId, first, "a new session was started");
+    assert.equal(notices.length, 1);
+    assert.equal(notices[0].data.kind, "session_expired");
+    assert.match(notices[0].message, /Session not found/);
+    await c.close();
+  });
+});
