@@ -15,6 +15,7 @@ use crate::session::negotiate::{
     adopt_discover, adopt_initialize, classify_probe_network_error, classify_probe_reply, Adopted,
     ProbeVerdict,
 };
+use crate::session::reconnect::{self, Reconnect};
 use crate::session::results::{result_kind, ResultKind};
 use crate::session::stamp::{self, Outgoing};
 use crate::session::{ClientConfig, SessionState};
@@ -340,7 +341,8 @@ async fn first_sse_response(
     method: &str,
 ) -> Result<Option<Message>, McpError> {
     let mut found = None;
-    read_sse_messages(inner, head, method, |m| match m {
+    let mut parser = SseParser::new(inner.max_message_bytes);
+    read_sse_messages(head, method, &mut parser, |m| match m {
         Message::Result { .. } | Message::Error { .. } => {
             found = Some(m);
             true
@@ -357,12 +359,11 @@ async fn first_sse_response(
 /// Reads an SSE body incrementally, handing each JSON-RPC message to `on_message` until it
 /// returns true; a stream that ends or breaks before that is an error saying how it ended.
 async fn read_sse_messages(
-    inner: &Shared,
     head: &Head,
     method: &str,
+    parser: &mut SseParser,
     mut on_message: impl FnMut(Message) -> bool,
 ) -> Result<(), McpError> {
-    let mut parser = SseParser::new(inner.max_message_bytes);
     let stream = byte_stream(head, method);
     pin_mut!(stream);
     while let Some(chunk) = stream.next().await {
@@ -487,6 +488,7 @@ async fn request_rounds(
     let mut rounds: u32 = 0;
     let mut state_only_streak = 0;
     let mut reinitialized = false;
+    let mut reissued = false;
     loop {
         let id = inner.state.borrow_mut().next_id();
         let (out, session_used) = {
@@ -500,6 +502,18 @@ async fn request_rounds(
             Err(e) if e.kind() == Some("session_expired") && !reinitialized => {
                 reinitialized = true;
                 reinitialize(inner, session_used, &e).await?;
+                continue;
+            }
+            // 2026: a broken response stream loses the request; re-issue it once with a new id,
+            // unless callbacks' answers would be replayed without the server's requestState.
+            Err(e)
+                if inner.era() == Some(Era::Modern)
+                    && !reissued
+                    && reconnect::is_stream_break(&e)
+                    && (params.get("inputResponses").is_none()
+                        || params.get("requestState").is_some()) =>
+            {
+                reissued = true;
                 continue;
             }
             other => other?,
@@ -756,7 +770,7 @@ async fn post_and_read(
             }
             Ok(())
         }
-        BodyKind::Sse => read_sse(inner, &head, id, method).await,
+        BodyKind::Sse => read_sse(inner, &head, id, method, &signal).await,
         BodyKind::Unexpected(kind) => Err(unexpected_content_type(&kind, method)),
     }
 }
@@ -778,17 +792,85 @@ async fn status_error(inner: &Shared, head: &Head, method: &str) -> McpError {
     e
 }
 
+/// Reads a request's SSE stream until its response. In the legacy era a stream that breaks
+/// after events with ids is resumed with GET + `Last-Event-ID` (the server's `retry:` first,
+/// then backoff; repeated breaks resume from the newest id); a stream without ids cannot be.
 async fn read_sse(
     inner: &Shared,
     head: &Head,
     id: &RequestId,
     method: &str,
+    signal: &AbortSignal,
 ) -> Result<(), McpError> {
-    read_sse_messages(inner, head, method, |m| {
+    let deliver = |m: Message| {
         dispatch(inner, m, Some(id));
         !inner.inflight.borrow().contains(id)
-    })
-    .await
+    };
+    let mut parser = SseParser::new(inner.max_message_bytes);
+    let mut err = match read_sse_messages(head, method, &mut parser, deliver).await {
+        Ok(()) => return Ok(()),
+        Err(e) => e,
+    };
+    if inner.era() != Some(Era::Legacy) || !reconnect::is_stream_break(&err) {
+        return Err(err);
+    }
+    let Some(mut last_id) = parser.last_event_id().map(str::to_string) else {
+        err.message
+            .push_str("; the stream carried no event ids, so it cannot be resumed");
+        return Err(err);
+    };
+    let mut retry = parser.retry_ms();
+    let mut schedule = Reconnect::new(Some(reconnect::RESUME_ATTEMPTS));
+    loop {
+        let Some(delay) = schedule.next_delay(retry) else {
+            err.message = format!(
+                "{} (gave up after {} attempts to resume from event {last_id:?})",
+                err.message,
+                schedule.attempts()
+            );
+            return Err(err);
+        };
+        sleep(delay).await;
+        let mut headers = stamp::legacy_headers(&inner.state.borrow());
+        headers.push(("Last-Event-ID".into(), last_id.clone()));
+        let head = match inner
+            .http
+            .send(Method::GET, None, &headers, signal, method)
+            .await
+        {
+            Ok(h) => h,
+            Err(e) if e.kind() == Some("network") => {
+                err = e;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if !(200..300).contains(&head.status)
+            || body_kind(head.content_type.as_deref()) != BodyKind::Sse
+        {
+            let mut e = status_error(inner, &head, method).await;
+            e.message = format!(
+                "Could not resume the stream of {method} from event {last_id:?}: {}",
+                e.message
+            );
+            return Err(e);
+        }
+        let mut resumed = SseParser::new(inner.max_message_bytes);
+        match read_sse_messages(&head, method, &mut resumed, deliver).await {
+            Ok(()) => return Ok(()),
+            Err(e) if reconnect::is_stream_break(&e) => {
+                if let Some(newer) = resumed.last_event_id() {
+                    if newer != last_id {
+                        last_id = newer.to_string();
+                        schedule.reset();
+                    }
+                }
+                retry = resumed.retry_ms().or(retry);
+                err = e;
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 // ---------------------------------------------------------------- what the server sends
@@ -949,39 +1031,69 @@ fn abort_server_requests(inner: &Shared, pred: impl Fn(&RequestId, &Option<Reque
 }
 
 /// Legacy: keeps the standalone GET stream open for server requests and notifications;
-/// 404/405/406 mean the server offers none.
+/// 404/405/406 mean the server offers none. Other failures and ends reconnect with backoff
+/// (resuming from the last event id) until `close()`.
 async fn get_stream(inner: Shared) {
     let Ok(controller) = new_controller() else {
         return;
     };
     *inner.get_stream.borrow_mut() = Some(controller.clone());
     let _guard = AbortOnDrop(controller.clone());
-    let mut headers = stamp::legacy_headers(&inner.state.borrow());
-    headers.push(("Cache-Control".into(), "no-store".into()));
     let signal = controller.signal();
-    let head = match inner
-        .http
-        .send(Method::GET, None, &headers, &signal, "the GET stream")
-        .await
-    {
-        Ok(h) => h,
-        Err(e) => {
-            if e.kind() != Some("aborted") && !inner.state.borrow().closed {
-                report(&inner, e);
-            }
+    let mut schedule = Reconnect::new(None);
+    let mut last_id: Option<String> = None;
+    let mut retry: Option<u64> = None;
+    loop {
+        if signal.aborted() || inner.state.borrow().closed {
             return;
         }
-    };
-    match head.status {
-        200..=299 if body_kind(head.content_type.as_deref()) == BodyKind::Sse => {
-            let _ = read_sse_messages(&inner, &head, "the GET stream", |m| {
-                dispatch(&inner, m, None);
-                false
-            })
-            .await;
+        let mut headers = stamp::legacy_headers(&inner.state.borrow());
+        headers.push(("Cache-Control".into(), "no-store".into()));
+        if let Some(id) = &last_id {
+            headers.push(("Last-Event-ID".into(), id.clone()));
         }
-        404..=406 => {}
-        _ => report(&inner, status_error(&inner, &head, "the GET stream").await),
+        match inner
+            .http
+            .send(Method::GET, None, &headers, &signal, "the GET stream")
+            .await
+        {
+            Ok(head) => match head.status {
+                200..=299 if body_kind(head.content_type.as_deref()) == BodyKind::Sse => {
+                    let mut parser = SseParser::new(inner.max_message_bytes);
+                    let mut got_any = false;
+                    let _ = read_sse_messages(&head, "the GET stream", &mut parser, |m| {
+                        got_any = true;
+                        dispatch(&inner, m, None);
+                        false
+                    })
+                    .await;
+                    if got_any {
+                        schedule.reset();
+                    }
+                    last_id = parser.last_event_id().map(str::to_string).or(last_id);
+                    retry = parser.retry_ms().or(retry);
+                }
+                404..=406 => return,
+                _ => report(&inner, status_error(&inner, &head, "the GET stream").await),
+            },
+            Err(e) => {
+                if e.kind() == Some("aborted") || signal.aborted() || inner.state.borrow().closed {
+                    return;
+                }
+                report(&inner, e);
+            }
+        }
+        let delay = schedule
+            .next_delay(retry)
+            .unwrap_or(reconnect::MAX_DELAY_MS);
+        let wait = sleep(delay).fuse();
+        let mut stop = AbortWait::new(signal.clone());
+        let stop = stop.fired().fuse();
+        pin_mut!(wait, stop);
+        select! {
+            _ = wait => {},
+            _ = stop => return,
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 pub mod inflight;
 pub mod mrtr;
 pub mod negotiate;
+pub mod reconnect;
 pub mod results;
 pub mod server_requests;
 pub mod stamp;

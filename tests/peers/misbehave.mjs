@@ -15,8 +15,12 @@
 // The fault itself applies to `tools/list` and `tools/call` (FAULTS table below).
 // Extra: GET /<fault>/last-headers returns the headers of the last POST seen on that fault
 //        path (used with modern-ok to assert Mcp-Method / Mcp-Name / MCP-Protocol-Version).
-//        GET /<fault>/header-log returns the last 50 POSTs as [{method, headers}] (JSON-parsed
-//        POSTs only); DELETE /<fault>/header-log clears both.
+//        GET /<fault>/header-log returns the last 50 requests on /<fault>/mcp as
+//        [{httpMethod, method, id, lastEventId, headers}] (JSON-parsed POSTs, plus GETs and
+//        DELETEs with method null); DELETE /<fault>/header-log clears both.
+// Faults may also answer GET /<fault>/mcp (`get`) and their own GET/DELETE /<fault>/<extra>
+// endpoints (`extra`), e.g. /resume-twice/resume-log, /get-stream-drops/get-count,
+// /modern-drop-once/ids?key=K.
 
 import http from "node:http";
 import { randomUUID } from "node:crypto";
@@ -56,8 +60,20 @@ function sendJson(res, status, obj, extra = {}) {
 function rpcResult(id, result) {
   return { jsonrpc: "2.0", id, result };
 }
-function sseEvent(obj) {
-  return `event: message\ndata: ${JSON.stringify(obj)}\n\n`;
+function sseEvent(obj, eventId) {
+  return `event: message\n${eventId === undefined ? "" : `id: ${eventId}\n`}data: ${JSON.stringify(obj)}\n\n`;
+}
+const SSE_HEADERS = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" };
+function startSse(res) {
+  res.writeHead(200, { ...CORS, ...SSE_HEADERS });
+  res.flushHeaders();
+}
+/** Destroy the socket shortly after the last write, so the bytes written so far reach the client. */
+function dropSoon(res, ms = 50) {
+  setTimeout(() => res.socket?.destroy(), ms);
+}
+function logNotification(text) {
+  return { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", logger: "misbehave", data: text } };
 }
 
 // ---- the fault table ----------------------------------------------------------------------------
@@ -71,6 +87,78 @@ const mrtrIds = new Map();
 /** Session id → its number (initialize order), and the sessions that expired. */
 const sessionNumbers = new Map();
 const expiredSessions = new Set();
+
+// ---- legacy resumability (resume-with-ids, resume-twice) ------------------------------------------
+// Each tools/call POST stream gets a streamId; its events carry ids `<streamId>-<n>` (n = 0 is the
+// priming event). `events[n]` is the raw SSE text of event n, so a GET with Last-Event-ID
+// `<streamId>-N` replays events[N+1..] and then continues the stream's plan.
+
+/** streamId → { fault, sessionId, requestId, events: string[], resumes: number, done: boolean } */
+const resumableStreams = new Map();
+/** fault name → every Last-Event-ID received on a GET, in order */
+const resumeLogs = new Map();
+
+function resumablePost({ req, res, msg, id }, faultName) {
+  if (msg.method !== "tools/call") return sendJson(res, 200, rpcResult(id, okResult(msg)));
+  const streamId = randomUUID();
+  const st = { fault: faultName, sessionId: req.headers["mcp-session-id"] ?? null, requestId: id, events: [], resumes: 0, done: false };
+  resumableStreams.set(streamId, st);
+  st.events.push(`id: ${streamId}-0\nretry: 200\ndata: \n\n`);
+  st.events.push(sseEvent(logNotification(`working on request ${JSON.stringify(id)} (event 1)`), `${streamId}-1`));
+  startSse(res);
+  res.write(st.events[0]);
+  res.write(st.events[1]);
+  dropSoon(res); // no response: the client must resume with GET + Last-Event-ID
+}
+
+function resumableGet({ req, res }, faultName, dropsOnFirstResume) {
+  const lastId = req.headers["last-event-id"];
+  if (lastId === undefined) return send(res, 405, { Allow: "POST, DELETE, OPTIONS" }); // no standalone stream
+  const log = resumeLogs.get(faultName) ?? [];
+  log.push(lastId);
+  resumeLogs.set(faultName, log);
+  const bad = (message) => sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32000, message } });
+  const cut = lastId.lastIndexOf("-");
+  const st = cut > 0 ? resumableStreams.get(lastId.slice(0, cut)) : undefined;
+  const n = Number(lastId.slice(cut + 1));
+  if (!st || st.fault !== faultName || !Number.isInteger(n) || n < 0 || n >= st.events.length)
+    return bad(`Unknown Last-Event-ID ${lastId}`);
+  const sid = req.headers["mcp-session-id"];
+  if (!sid) return bad("Mcp-Session-Id header required to resume");
+  if (st.sessionId !== null && sid !== st.sessionId) return bad("Last-Event-ID belongs to another session");
+  st.resumes += 1;
+  const streamId = lastId.slice(0, cut);
+  startSse(res);
+  for (const e of st.events.slice(n + 1)) res.write(e);
+  if (st.done) return res.end(); // already complete: the replay ended with the response
+  if (dropsOnFirstResume && st.resumes === 1) {
+    const k = st.events.length;
+    st.events.push(sseEvent(logNotification(`still working (event ${k})`), `${streamId}-${k}`));
+    res.write(st.events[k]);
+    return dropSoon(res);
+  }
+  const k = st.events.length;
+  st.events.push(sseEvent(rpcResult(st.requestId, { content: [{ type: "text", text: "resumed" }] }), `${streamId}-${k}`));
+  st.done = true;
+  res.write(st.events[k]);
+  res.end();
+}
+
+function resumeLogEndpoint(faultName) {
+  return ({ req, res }) => {
+    if (req.method === "DELETE") {
+      resumeLogs.delete(faultName);
+      return send(res, 200);
+    }
+    sendJson(res, 200, resumeLogs.get(faultName) ?? []);
+  };
+}
+
+/** get-stream-drops: timestamps (epoch ms) and Last-Event-ID headers of every GET /get-stream-drops/mcp */
+const getStreamGets = [];
+
+/** modern-drop-once: arguments.key → JSON-RPC ids of the tools/calls that carried it */
+const dropOnceIds = new Map();
 
 const FAULTS = {
   "malformed-json": {
@@ -188,6 +276,104 @@ const FAULTS = {
       sendJson(res, 200, rpcResult(id, { resultType: "input_required", requestState: "again" }));
     },
   },
+  // Legacy 2025-11-25 resumability: the POST stream drops after a priming event and one
+  // notification; GET + Last-Event-ID replays the rest and ends with the response "resumed".
+  "resume-with-ids": {
+    description:
+      "legacy: tools/call SSE sends priming `id: S-0`+`retry: 200`, a notification `id: S-1`, then drops; GET with Last-Event-ID S-N replays after N + the response (text resumed); GET without Last-Event-ID 405",
+    rpc: (ctx) => resumablePost(ctx, "resume-with-ids"),
+    get: (ctx) => resumableGet(ctx, "resume-with-ids", false),
+    extra: { "resume-log": resumeLogEndpoint("resume-with-ids") },
+  },
+  "resume-twice": {
+    description:
+      "legacy: like resume-with-ids, but the first resumed GET sends one more notification (new id) and drops; the second GET delivers the response. GET /resume-twice/resume-log lists the Last-Event-IDs",
+    rpc: (ctx) => resumablePost(ctx, "resume-twice"),
+    get: (ctx) => resumableGet(ctx, "resume-twice", true),
+    extra: { "resume-log": resumeLogEndpoint("resume-twice") },
+  },
+  "drop-no-ids": {
+    description: "legacy: tools/call SSE sends one complete notifications/message event without id, then drops (not resumable)",
+    rpc: ({ res, msg, id }) => {
+      if (msg.method !== "tools/call") return sendJson(res, 200, rpcResult(id, okResult(msg)));
+      startSse(res);
+      res.write(sseEvent(logNotification("about to drop (no event id)")));
+      dropSoon(res);
+    },
+  },
+  "get-stream-drops": {
+    description:
+      "legacy: GET with a session answers SSE: notifications/tools/list_changed + notifications/message (no ids), then ends; GET /get-stream-drops/get-count",
+    rpc: ({ res, msg, id }) => sendJson(res, 200, rpcResult(id, okResult(msg))),
+    get: ({ req, res }) => {
+      getStreamGets.push({ at: Date.now(), lastEventId: req.headers["last-event-id"] ?? null });
+      if (!req.headers["mcp-session-id"])
+        return sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: Mcp-Session-Id header required" } });
+      startSse(res);
+      res.write(sseEvent({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }));
+      res.write(sseEvent(logNotification(`GET stream #${getStreamGets.length}`)));
+      setTimeout(() => res.end(), 50);
+    },
+    extra: {
+      "get-count": ({ req, res }) => {
+        if (req.method === "DELETE") {
+          getStreamGets.length = 0;
+          return send(res, 200);
+        }
+        sendJson(res, 200, { count: getStreamGets.length, at: getStreamGets.map((g) => g.at), lastEventIds: getStreamGets.map((g) => g.lastEventId) });
+      },
+    },
+  },
+  "modern-drop-once": {
+    description:
+      "2026: the first tools/call per arguments.key gets an SSE stream that drops with no event; a re-issue (new id) gets text `reissued <id>`; GET /modern-drop-once/ids?key=K",
+    discover: (ctx) => FAULTS["modern-ok"].discover(ctx),
+    rpc: ({ res, msg, id }) => {
+      if (msg.method !== "tools/call") return FAULTS["modern-ok"].rpc({ res, msg, id });
+      const key = String(msg.params?.arguments?.key ?? "");
+      const ids = dropOnceIds.get(key) ?? [];
+      const reused = ids.some((x) => JSON.stringify(x) === JSON.stringify(id));
+      ids.push(id);
+      dropOnceIds.set(key, ids);
+      if (ids.length === 1) {
+        startSse(res);
+        return dropSoon(res);
+      }
+      const meta = { _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO } };
+      if (reused)
+        return sendJson(res, 200, rpcResult(id, { content: [{ type: "text", text: `re-issue reused id ${JSON.stringify(id)}` }], isError: true, resultType: "complete", ...meta }));
+      sendJson(res, 200, rpcResult(id, { content: [{ type: "text", text: `reissued ${id}` }], resultType: "complete", ...meta }));
+    },
+    extra: {
+      ids: ({ req, res, url }) => {
+        if (req.method === "DELETE") {
+          dropOnceIds.clear();
+          return send(res, 200);
+        }
+        const key = url.searchParams.get("key");
+        if (key === null) return sendJson(res, 200, Object.fromEntries(dropOnceIds));
+        sendJson(res, 200, dropOnceIds.get(key) ?? []);
+      },
+    },
+  },
+  slow: {
+    description: "legacy: tools/call waits arguments.ms (default 500) ms, then answers text `ok` (JSON)",
+    rpc: ({ res, msg, id }) => {
+      if (msg.method !== "tools/call") return sendJson(res, 200, rpcResult(id, okResult(msg)));
+      const ms = Number(msg.params?.arguments?.ms ?? 500);
+      const t = setTimeout(() => sendJson(res, 200, rpcResult(id, OK_CALL_RESULT)), Number.isFinite(ms) && ms >= 0 ? ms : 500);
+      res.on("close", () => clearTimeout(t));
+    },
+  },
+  "garbage-sse": {
+    description: "legacy: tools/call SSE sends an event whose data is `not json at all`, then the normal response event",
+    rpc: ({ res, msg, id }) => {
+      if (msg.method !== "tools/call") return sendJson(res, 200, rpcResult(id, okResult(msg)));
+      startSse(res);
+      res.write("event: message\ndata: not json at all\n\n");
+      res.end(sseEvent(rpcResult(id, OK_CALL_RESULT)));
+    },
+  },
   "modern-ok": {
     description: "2026-07-28 server: valid server/discover + resultType complete results; see last-headers",
     discover: ({ res, id }) =>
@@ -216,8 +402,20 @@ const FAULTS = {
 const hanging = new Set();
 /** @type {Map<string, Record<string, string | string[] | undefined>>} */
 const lastHeaders = new Map();
-/** @type {Map<string, Array<{method: string | null, headers: object}>>} last 50 POSTs per fault */
+/** @type {Map<string, Array<{httpMethod: string, method: string | null, id: unknown, lastEventId: string | null, headers: object}>>} last 50 requests per fault */
 const headerLog = new Map();
+function logRequest(faultName, req, msg) {
+  const log = headerLog.get(faultName) ?? [];
+  log.push({
+    httpMethod: req.method,
+    method: typeof msg?.method === "string" ? msg.method : null,
+    id: msg?.id ?? null,
+    lastEventId: req.headers["last-event-id"] ?? null,
+    headers: { ...req.headers },
+  });
+  if (log.length > 50) log.shift();
+  headerLog.set(faultName, log);
+}
 
 function readBody(req) {
   return new Promise((resolve, reject) => {
@@ -242,7 +440,14 @@ async function handle(req, res) {
   if (parts.length === 0 && req.method === "GET") {
     // index: list the faults
     const index = Object.fromEntries(
-      Object.entries(FAULTS).map(([k, v]) => [k, { url: `http://${HOST}:${PORT}/${k}/mcp`, description: v.description }]),
+      Object.entries(FAULTS).map(([k, v]) => [
+        k,
+        {
+          url: `http://${HOST}:${PORT}/${k}/mcp`,
+          description: v.description,
+          ...(v.extra ? { extra: Object.keys(v.extra).map((e) => `http://${HOST}:${PORT}/${k}/${e}`) } : {}),
+        },
+      ]),
     );
     return sendJson(res, 200, index);
   }
@@ -261,10 +466,20 @@ async function handle(req, res) {
     lastHeaders.delete(parts[0]);
     return send(res, 200);
   }
+  if (parts.length === 2 && fault.extra?.[parts[1]] && (req.method === "GET" || req.method === "DELETE")) {
+    return fault.extra[parts[1]]({ req, res, url });
+  }
   if (parts[1] !== "mcp" || parts.length !== 2) return sendJson(res, 404, { error: "use /<fault>/mcp" });
 
-  if (req.method === "GET") return send(res, 405, { Allow: "POST, DELETE, OPTIONS" });
-  if (req.method === "DELETE") return send(res, 200);
+  if (req.method === "GET") {
+    logRequest(parts[0], req, null);
+    if (fault.get) return fault.get({ req, res, url });
+    return send(res, 405, { Allow: "POST, DELETE, OPTIONS" });
+  }
+  if (req.method === "DELETE") {
+    logRequest(parts[0], req, null);
+    return send(res, 200);
+  }
   if (req.method !== "POST") return send(res, 405, { Allow: "POST, DELETE, OPTIONS" });
 
   lastHeaders.set(parts[0], { ...req.headers });
@@ -278,10 +493,7 @@ async function handle(req, res) {
   if (Array.isArray(msg) || msg === null || typeof msg !== "object") {
     return sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } });
   }
-  const log = headerLog.get(parts[0]) ?? [];
-  log.push({ method: typeof msg.method === "string" ? msg.method : null, headers: { ...req.headers } });
-  if (log.length > 50) log.shift();
-  headerLog.set(parts[0], log);
+  logRequest(parts[0], req, msg);
   const id = msg.id ?? null;
   const ctx = { req, res, msg, id };
 

@@ -1,0 +1,97 @@
+//! When and how often to reconnect a broken SSE stream: the server's `retry:` first, then a
+//! bounded exponential backoff; and which errors are a broken stream at all.
+
+use crate::protocol::error::McpError;
+
+/// Delay before the first reconnect when the server gave no `retry:`.
+pub const BASE_DELAY_MS: u64 = 500;
+/// Longest delay between two reconnects.
+pub const MAX_DELAY_MS: u64 = 30_000;
+/// Attempts to resume a request's stream before the request fails.
+pub const RESUME_ATTEMPTS: u32 = 5;
+
+/// Reconnect schedule of one stream.
+#[derive(Debug, Clone)]
+pub struct Reconnect {
+    attempt: u32,
+    max_attempts: Option<u32>,
+}
+
+impl Reconnect {
+    /// At most `max_attempts` reconnects in a row (`None`: no limit, as for the GET stream).
+    pub fn new(max_attempts: Option<u32>) -> Self {
+        Reconnect {
+            attempt: 0,
+            max_attempts,
+        }
+    }
+
+    /// The delay before the next attempt: `retry` (the server's `retry:`, which the client MUST
+    /// wait) or the base, doubled per consecutive failure, capped; `None` when attempts ran out.
+    pub fn next_delay(&mut self, server_retry_ms: Option<u64>) -> Option<u64> {
+        if self.max_attempts.is_some_and(|max| self.attempt >= max) {
+            return None;
+        }
+        let base = server_retry_ms.unwrap_or(BASE_DELAY_MS);
+        let delay = base
+            .saturating_mul(1u64 << self.attempt.min(16))
+            .min(MAX_DELAY_MS.max(base));
+        self.attempt += 1;
+        Some(delay)
+    }
+
+    /// A stream delivered events again: the next failure starts the schedule over.
+    pub fn reset(&mut self) {
+        self.attempt = 0;
+    }
+
+    /// Attempts made so far.
+    pub fn attempts(&self) -> u32 {
+        self.attempt
+    }
+}
+
+/// True when `e` says a response stream broke or ended before its response (not a refusal,
+/// a timeout or bad data), so resuming (legacy) or re-issuing (2026) may help.
+pub fn is_stream_break(e: &McpError) -> bool {
+    e.is_local() && e.data.as_ref().and_then(|d| d.get("midEvent")).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::http::stream_ended;
+
+    #[test]
+    fn honours_retry_then_backs_off_to_a_cap() {
+        let mut r = Reconnect::new(Some(3));
+        assert_eq!(r.next_delay(Some(200)), Some(200));
+        assert_eq!(r.next_delay(Some(200)), Some(400));
+        assert_eq!(r.next_delay(None), Some(2000));
+        assert_eq!(r.next_delay(None), None, "attempts exhausted");
+        r.reset();
+        assert_eq!(r.next_delay(None), Some(500));
+        let mut unlimited = Reconnect::new(None);
+        for _ in 0..40 {
+            assert!(unlimited.next_delay(None).unwrap() <= MAX_DELAY_MS);
+        }
+        assert_eq!(unlimited.attempts(), 40);
+    }
+
+    #[test]
+    fn a_server_retry_longer_than_the_cap_is_still_honoured() {
+        assert_eq!(Reconnect::new(None).next_delay(Some(60_000)), Some(60_000));
+    }
+
+    #[test]
+    fn which_errors_are_stream_breaks() {
+        assert!(is_stream_break(&stream_ended(
+            "m",
+            true,
+            Some("terminated")
+        )));
+        assert!(is_stream_break(&stream_ended("m", false, None)));
+        assert!(!is_stream_break(&McpError::timeout("m", 5)));
+        assert!(!is_stream_break(&McpError::new(-32000, "server said so")));
+    }
+}
