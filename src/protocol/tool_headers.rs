@@ -57,10 +57,7 @@ pub fn param_headers(headers: &[ParamHeader], arguments: &Value) -> Vec<(String,
         .filter_map(|h| {
             let value = h.path.iter().try_fold(arguments, |v, k| v.get(k))?;
             let text = header_text(value)?;
-            Some((
-                format!("Mcp-Param-{}", h.token),
-                encode_header_value(&text),
-            ))
+            Some((format!("Mcp-Param-{}", h.token), encode_header_value(&text)))
         })
         .collect()
 }
@@ -233,9 +230,18 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                ParamHeader { token: "Confirm".into(), path: vec!["confirm".into()] },
-                ParamHeader { token: "Limit".into(), path: vec!["options".into(), "limit".into()] },
-                ParamHeader { token: "Region".into(), path: vec!["region".into()] },
+                ParamHeader {
+                    token: "Confirm".into(),
+                    path: vec!["confirm".into()]
+                },
+                ParamHeader {
+                    token: "Limit".into(),
+                    path: vec!["options".into(), "limit".into()]
+                },
+                ParamHeader {
+                    token: "Region".into(),
+                    path: vec!["region".into()]
+                },
             ]
         );
     }
@@ -243,7 +249,10 @@ mod tests {
     #[test]
     fn no_schema_or_no_annotations_is_valid() {
         assert_eq!(validate_tool(&json!({"name": "t"})).unwrap(), vec![]);
-        assert_eq!(validate_tool(&tool(json!({"a": {"type": "number"}}))).unwrap(), vec![]);
+        assert_eq!(
+            validate_tool(&tool(json!({"a": {"type": "number"}}))).unwrap(),
+            vec![]
+        );
         // A property *named* x-mcp-header, and instance data, are not annotations.
         let t = tool(json!({
             "x-mcp-header": {"type": "object", "default": {"x-mcp-header": "X"}},
@@ -286,9 +295,18 @@ mod tests {
 
     #[test]
     fn invalid_types() {
-        for ty in [json!("number"), json!("array"), json!("object"), json!("null"), json!(["string", "null"])] {
+        for ty in [
+            json!("number"),
+            json!("array"),
+            json!("object"),
+            json!("null"),
+            json!(["string", "null"]),
+        ] {
             let t = tool(json!({"a": {"type": ty, "x-mcp-header": "A"}}));
-            assert!(err(&t).contains("needs type string, integer or boolean"), "{ty}");
+            assert!(
+                err(&t).contains("needs type string, integer or boolean"),
+                "{ty}"
+            );
         }
         let t = tool(json!({"a": {"x-mcp-header": "A"}}));
         assert!(err(&t).contains("not none"));
@@ -305,7 +323,10 @@ mod tests {
         let a = json!({"type": "string", "x-mcp-header": "A"});
         let cases = [
             ("items", json!({"list": {"type": "array", "items": a}})),
-            ("prefixItems", json!({"list": {"type": "array", "prefixItems": [a]}})),
+            (
+                "prefixItems",
+                json!({"list": {"type": "array", "prefixItems": [a]}}),
+            ),
             ("anyOf", json!({"x": {"anyOf": [a, {"type": "integer"}]}})),
             ("oneOf", json!({"x": {"oneOf": [a]}})),
             ("allOf", json!({"x": {"allOf": [a]}})),
@@ -313,12 +334,24 @@ mod tests {
             ("if", json!({"x": {"if": a}})),
             ("then", json!({"x": {"then": a}})),
             ("else", json!({"x": {"else": a}})),
-            ("additionalProperties", json!({"x": {"type": "object", "additionalProperties": a}})),
-            ("patternProperties", json!({"x": {"type": "object", "patternProperties": {"^a": a}}})),
-            ("$defs", json!({"x": {"$defs": {"d": a}, "$ref": "#/properties/x/$defs/d"}})),
+            (
+                "additionalProperties",
+                json!({"x": {"type": "object", "additionalProperties": a}}),
+            ),
+            (
+                "patternProperties",
+                json!({"x": {"type": "object", "patternProperties": {"^a": a}}}),
+            ),
+            (
+                "$defs",
+                json!({"x": {"$defs": {"d": a}, "$ref": "#/properties/x/$defs/d"}}),
+            ),
             ("definitions", json!({"x": {"definitions": {"d": a}}})),
             // Deep: properties inside anyOf inside properties.
-            ("anyOf", json!({"x": {"anyOf": [{"type": "object", "properties": {"y": a}}]}})),
+            (
+                "anyOf",
+                json!({"x": {"anyOf": [{"type": "object", "properties": {"y": a}}]}}),
+            ),
         ];
         for (keyword, props) in cases {
             let e = err(&tool(props));
@@ -392,7 +425,12 @@ mod tests {
 
     #[test]
     fn missing_null_or_wrong_type_gives_no_header() {
-        let hs = [ph("A", &["a"]), ph("B", &["o", "b"]), ph("C", &["c"]), ph("D", &["d"])];
+        let hs = [
+            ph("A", &["a"]),
+            ph("B", &["o", "b"]),
+            ph("C", &["c"]),
+            ph("D", &["d"]),
+        ];
         let args = json!({"a": null, "o": "not an object", "c": 1.5, "d": [1]});
         assert!(param_headers(&hs, &args).is_empty());
         assert!(param_headers(&hs, &Value::Null).is_empty());
@@ -403,6 +441,12 @@ mod tests {
     fn non_ascii_value_is_base64() {
         let hs = [ph("City", &["city"])];
         let got = param_headers(&hs, &json!({"city": "café"}));
-        assert_eq!(got, vec![("Mcp-Param-City".to_string(), "=?base64?Y2Fmw6k=?=".to_string())]);
+        assert_eq!(
+            got,
+            vec![(
+                "Mcp-Param-City".to_string(),
+                "=?base64?Y2Fmw6k=?=".to_string()
+            )]
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! The session engine without I/O: who we are, which era we speak, how each outgoing message
 //! is stamped, how the era is negotiated, and where responses go.
 
+pub mod cache;
 pub mod inflight;
 pub mod mrtr;
 pub mod negotiate;
