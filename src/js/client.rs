@@ -85,6 +85,7 @@ impl Client {
                     .map_or(DEFAULT_MAX_EVENT_BYTES, |n| n as usize),
                 max_rounds: options::millis(&options, "inputRequiredMaxRounds", "options")?
                     .map_or(10, |n| n.min(u32::MAX as u64) as u32),
+                cache: options::boolean(&options, "cache", "options")?.unwrap_or(true),
             };
             let handlers = Handlers {
                 message_handler: options::function(&options, "messageHandler", "options")?,

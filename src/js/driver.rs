@@ -9,6 +9,7 @@ use crate::js::{error as jserr, interop};
 use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{decode, Message, RequestId};
 use crate::protocol::version::{Era, Mode, LATEST_LEGACY, LATEST_MODERN};
+use crate::session::cache::{key_of, ResponseCache};
 use crate::session::inflight::InFlight;
 use crate::session::mrtr;
 use crate::session::negotiate::{
@@ -18,6 +19,7 @@ use crate::session::negotiate::{
 use crate::session::reconnect::{self, Reconnect};
 use crate::session::results::{result_kind, ResultKind};
 use crate::session::stamp::{self, Outgoing};
+use crate::session::tools::ToolRegistry;
 use crate::session::{ClientConfig, SessionState};
 use crate::transport::http::{
     accepted_for_request, body_kind, error_for_status, stream_ended, unexpected_content_type,
@@ -78,6 +80,10 @@ pub struct Inner {
     get_stream: RefCell<Option<AbortController>>,
     /// Callbacks in progress (request timers do not run meanwhile).
     callbacks_pending: Rc<Cell<u32>>,
+    /// Tools seen in listings (2026 `Mcp-Param-*` headers, output schemas).
+    pub tools: RefCell<ToolRegistry>,
+    /// 2026 list-result cache (`None` when the `cache` option is false).
+    cache: Option<RefCell<ResponseCache>>,
     /// Calls waiting for progress, by `progressToken`.
     progress: RefCell<HashMap<String, ProgressSlot>>,
     next_progress_token: Cell<u64>,
@@ -92,6 +98,8 @@ pub struct Limits {
     pub max_message_bytes: usize,
     /// Cap on `input_required` rounds.
     pub max_rounds: u32,
+    /// Cache 2026 list results per `ttlMs`.
+    pub cache: bool,
 }
 
 /// Shared handle to a client's state.
@@ -121,6 +129,8 @@ impl Inner {
             get_stream: RefCell::new(None),
             callbacks_pending: Rc::new(Cell::new(0)),
             progress: RefCell::new(HashMap::new()),
+            tools: RefCell::new(ToolRegistry::new()),
+            cache: limits.cache.then(|| RefCell::new(ResponseCache::new())),
             next_progress_token: Cell::new(0),
             connecting: Cell::new(false),
         })
@@ -489,16 +499,46 @@ async fn request_rounds(
     let mut state_only_streak = 0;
     let mut reinitialized = false;
     let mut reissued = false;
+    let mut relisted = false;
+    let modern = inner.era() == Some(Era::Modern);
+    let cache_key = key_of(method, &params);
+    if let (true, Some(cache)) = (modern, &inner.cache) {
+        if let Some(hit) = cache
+            .borrow()
+            .get(method, cache_key.as_deref(), js_sys::Date::now())
+        {
+            return Ok(hit);
+        }
+    }
     loop {
         let id = inner.state.borrow_mut().next_id();
-        let (out, session_used) = {
+        let (mut out, session_used) = {
             let st = inner.state.borrow();
             (
                 stamp::request(&inner.cfg, &st, id.clone(), method, Some(params.clone())),
                 st.session_id.clone(),
             )
         };
+        if modern && method == "tools/call" {
+            let name = params
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let args = params.get("arguments").cloned().unwrap_or(Value::Null);
+            out.headers
+                .extend(inner.tools.borrow().call_headers(name, &args));
+        }
         let result = match exchange(inner, id, out, method, call).await {
+            // 2026: Mcp-Param-* disagreed with the server's view of the tool: re-list, retry once.
+            Err(e)
+                if e.code == crate::protocol::error::HEADER_MISMATCH
+                    && method == "tools/call"
+                    && !relisted =>
+            {
+                relisted = true;
+                relist_tools(inner, call).await?;
+                continue;
+            }
             Err(e) if e.kind() == Some("session_expired") && !reinitialized => {
                 reinitialized = true;
                 reinitialize(inner, session_used, &e).await?;
@@ -518,11 +558,26 @@ async fn request_rounds(
             }
             other => other?,
         };
-        if inner.era() != Some(Era::Modern) {
+        let mut result = result;
+        if method == "tools/list" {
+            let era = inner.era().unwrap_or(Era::Legacy);
+            for warning in inner.tools.borrow_mut().absorb(era, &mut result) {
+                report(
+                    inner,
+                    McpError::local(INVALID_REQUEST, "warning", warning, Value::Null),
+                );
+            }
+        }
+        if !modern {
             return Ok(result);
         }
         match result_kind(method, &result)? {
-            ResultKind::Complete => return Ok(result),
+            ResultKind::Complete => {
+                if let (0, Some(cache)) = (rounds, &inner.cache) {
+                    cache.borrow_mut().put(method, cache_key.as_deref(), &params, &result, js_sys::Date::now());
+                }
+                return Ok(result);
+            }
             ResultKind::InputRequired if !mrtr::MRTR_METHODS.contains(&method) => {
                 return Err(McpError::protocol(
                     INVALID_REQUEST,
@@ -546,6 +601,23 @@ async fn request_rounds(
         };
         params = mrtr::retry_params(&original, responses, round.request_state.as_deref());
     }
+}
+
+/// Re-reads every page of `tools/list` (the registry absorbs them), bypassing the cache.
+async fn relist_tools(inner: &Shared, call: &Call) -> Result<(), McpError> {
+    if let Some(cache) = &inner.cache {
+        cache.borrow_mut().drop_method("tools/list");
+    }
+    let mut cursor: Option<String> = None;
+    for _ in 0..100 {
+        let params = cursor.map_or_else(|| json!({}), |c| json!({ "cursor": c }));
+        let page = Box::pin(request_rounds(inner, "tools/list", params, call)).await?;
+        match crate::session::results::next_cursor(&page) {
+            Some(c) => cursor = Some(c),
+            None => return Ok(()),
+        }
+    }
+    Ok(())
 }
 
 /// Starts a new legacy session after the server answered 404 for `expired` (unless a
@@ -916,6 +988,14 @@ fn on_notification(inner: &Shared, method: &str, params: Option<Value>) {
             abort_server_requests(inner, |id, _| *id == target);
         }
         return;
+    }
+    if let Some(cache) = &inner.cache {
+        cache
+            .borrow_mut()
+            .invalidate_for_notification(method, params.as_ref().unwrap_or(&Value::Null));
+    }
+    if method == "notifications/tools/list_changed" {
+        inner.tools.borrow_mut().clear();
     }
     if method == "notifications/progress" {
         let token = params

@@ -10,5 +10,6 @@ pub mod results;
 pub mod server_requests;
 pub mod stamp;
 pub mod state;
+pub mod tools;
 
 pub use state::{ClientConfig, SessionState};

@@ -140,3 +140,46 @@ describe("legacy session expiry", () => {
     await c.close();
   });
 });
+
+describe("2026 headers and cache (Python peer)", () => {
+  function recordingFetch(log) {
+    return (req, init) => {
+      const h = Object.fromEntries(new Headers(req.headers));
+      log.push({ method: h["mcp-method"], headers: h });
+      return fetch(req, init);
+    };
+  }
+
+  test("x-mcp-header: a listed tool's argument travels as Mcp-Param-*", async () => {
+    const log = [];
+    const c = await connected(PY, { fetch: recordingFetch(log) });
+    const { tools } = await c.listTools();
+    assert.equal(tools.find((t) => t.name === "weather").inputSchema.properties.city["x-mcp-header"], "City");
+    assert.equal(text(await c.callTool("weather", { city: "Zürich" })), "sunny in Zürich");
+    const call = log.find((r) => r.method === "tools/call");
+    assert.equal(call.headers["mcp-param-city"], `=?base64?${Buffer.from("Zürich").toString("base64")}?=`);
+    await c.close();
+  });
+
+  test("-32020 for an unlisted tool: the client re-lists and retries once", async () => {
+    const log = [];
+    const c = await connected(PY, { fetch: recordingFetch(log) });
+    assert.equal(text(await c.callTool("weather", { city: "Paris" })), "sunny in Paris");
+    assert.deepEqual(log.map((r) => r.method), ["server/discover", "tools/call", "tools/list", "tools/call"]);
+    assert.equal(log[3].headers["mcp-param-city"], "Paris");
+    await c.close();
+  });
+
+  test("list results are cached for their ttlMs; cache: false turns it off", async () => {
+    for (const [cache, expected] of [[undefined, 1], [false, 2]]) {
+      const log = [];
+      const c = await connected(PY, { fetch: recordingFetch(log), cache });
+      const a = await c.listPrompts();
+      const b = await c.listPrompts();
+      assert.deepEqual(a, b);
+      assert.equal(a.ttlMs, 60000);
+      assert.equal(log.filter((r) => r.method === "prompts/list").length, expected, `cache: ${cache}`);
+      await c.close();
+    }
+  });
+});

@@ -23,10 +23,11 @@ import sys
 from typing import Annotated
 
 import uvicorn
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.middleware.cors import CORSMiddleware
 
 from mcp.server import MCPServer
+from mcp.server.caching import CacheHint
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver import (
     AcceptedElicitation,
@@ -51,6 +52,7 @@ from mcp.types import (
 HOST = "127.0.0.1"
 
 mcp = MCPServer(
+    cache_hints={"prompts/list": CacheHint(ttl_ms=60_000, scope="private")},
     name="python-peer",
     version="1.0.0",
     instructions="Test peer for the Rust/WASM MCP client (dual-era).",
@@ -94,6 +96,40 @@ async def sleep(ms: int) -> str:
     """Sleep for `ms` milliseconds, then answer "slept <ms>"."""
     await asyncio.sleep(ms / 1000)
     return f"slept {ms}"
+
+
+@mcp.tool()
+def weather(city: Annotated[str, Field(json_schema_extra={"x-mcp-header": "City"})]) -> str:
+    """Weather for a city; on 2026 the city also travels as the Mcp-Param-City header."""
+    return f"sunny in {city}"
+
+
+@mcp.tool()
+async def poke(ctx: Context, kind: str = "tools", uri: str = "demo://hello") -> str:
+    """Announces a change: kind = tools | prompts | resources | updated (resource `uri`)."""
+    modern = {
+        "tools": ctx.notify_tools_changed,
+        "prompts": ctx.notify_prompts_changed,
+        "resources": ctx.notify_resources_changed,
+    }
+    try:
+        if kind == "updated":
+            await ctx.notify_resource_updated(uri)
+        else:
+            await modern[kind]()
+    except Exception:  # legacy sessions have no subscription bus
+        pass
+    legacy = {
+        "tools": lambda: ctx.session.send_tool_list_changed(),
+        "prompts": lambda: ctx.session.send_prompt_list_changed(),
+        "resources": lambda: ctx.session.send_resource_list_changed(),
+        "updated": lambda: ctx.session.send_resource_updated(uri),
+    }
+    try:
+        await legacy[kind]()
+    except Exception:  # 2026 requests have no back-channel
+        pass
+    return f"poked {kind}"
 
 
 @mcp.tool()

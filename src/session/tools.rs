@@ -1,0 +1,132 @@
+//! Tools the client has seen in listings: what a later `tools/call` needs from them (2026
+//! `Mcp-Param-*` headers) and which tools a listing must drop (invalid `x-mcp-header`).
+
+use crate::protocol::tool_headers::{filter_tools, param_headers, validate_tool, ParamHeader};
+use crate::protocol::version::Era;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// What the client remembers of one listed tool.
+#[derive(Debug, Clone, Default)]
+pub struct KnownTool {
+    /// 2026 `Mcp-Param-*` headers its arguments map to.
+    pub param_headers: Vec<ParamHeader>,
+    /// Its `outputSchema`, if it declared one.
+    pub output_schema: Option<Value>,
+}
+
+/// The tools of the latest listings, by name.
+#[derive(Debug, Default)]
+pub struct ToolRegistry {
+    tools: HashMap<String, KnownTool>,
+}
+
+impl ToolRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads a `tools/list` page: in the 2026 era drops tools with invalid `x-mcp-header`
+    /// annotations (returning one warning per dropped tool), and remembers every tool kept.
+    pub fn absorb(&mut self, era: Era, result: &mut Value) -> Vec<String> {
+        let warnings = if era == Era::Modern {
+            filter_tools(result)
+        } else {
+            Vec::new()
+        };
+        if let Some(tools) = result.get("tools").and_then(Value::as_array) {
+            for tool in tools {
+                let Some(name) = tool.get("name").and_then(Value::as_str) else {
+                    continue;
+                };
+                let param_headers = if era == Era::Modern {
+                    validate_tool(tool).unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
+                let output_schema = tool.get("outputSchema").filter(|s| s.is_object()).cloned();
+                self.tools.insert(
+                    name.to_string(),
+                    KnownTool {
+                        param_headers,
+                        output_schema,
+                    },
+                );
+            }
+        }
+        warnings
+    }
+
+    /// The tool, if a listing showed it.
+    pub fn get(&self, name: &str) -> Option<&KnownTool> {
+        self.tools.get(name)
+    }
+
+    /// The `Mcp-Param-*` headers of a call to `name` with `arguments` (none for unlisted tools).
+    pub fn call_headers(&self, name: &str, arguments: &Value) -> Vec<(String, String)> {
+        self.tools
+            .get(name)
+            .map(|t| param_headers(&t.param_headers, arguments))
+            .unwrap_or_default()
+    }
+
+    /// Forgets every tool (on `notifications/tools/list_changed`).
+    pub fn clear(&mut self) {
+        self.tools.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn listing() -> Value {
+        json!({"tools": [
+            {"name": "weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string", "x-mcp-header": "City"}}},
+             "outputSchema": {"type": "object"}},
+            {"name": "bad", "inputSchema": {"type": "object", "properties": {"n": {"type": "number", "x-mcp-header": "N"}}}},
+            {"name": "plain", "inputSchema": {"type": "object"}}
+        ]})
+    }
+
+    #[test]
+    fn modern_listings_drop_invalid_tools_and_remember_headers() {
+        let mut reg = ToolRegistry::new();
+        let mut result = listing();
+        let warnings = reg.absorb(Era::Modern, &mut result);
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("\"bad\""), "{warnings:?}");
+        let names: Vec<&str> = result["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["weather", "plain"]);
+        assert_eq!(
+            reg.call_headers("weather", &json!({"city": "Paris"})),
+            vec![("Mcp-Param-City".to_string(), "Paris".to_string())]
+        );
+        assert!(reg.call_headers("plain", &json!({})).is_empty());
+        assert!(reg
+            .call_headers("unlisted", &json!({"city": "x"}))
+            .is_empty());
+        assert!(reg.get("weather").unwrap().output_schema.is_some());
+        assert!(reg.get("bad").is_none());
+    }
+
+    #[test]
+    fn legacy_listings_keep_every_tool_and_send_no_param_headers() {
+        let mut reg = ToolRegistry::new();
+        let mut result = listing();
+        assert!(reg.absorb(Era::Legacy, &mut result).is_empty());
+        assert_eq!(result["tools"].as_array().unwrap().len(), 3);
+        assert!(reg
+            .call_headers("weather", &json!({"city": "Paris"}))
+            .is_empty());
+        reg.clear();
+        assert!(reg.get("weather").is_none());
+    }
+}
