@@ -239,6 +239,22 @@ impl Client {
         })
     }
 
+    /// `listen({ toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions }, options)`
+    /// → an async iterable of notifications with `honoured` and `close()`.
+    pub fn listen(&self, filter: JsValue, options: JsValue) -> Promise {
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            let run = async {
+                let call = read_call(&inner, &options)?;
+                let filter = interop::from_js(&filter)
+                    .map_err(|e| bad(&format!("listen: the filter is not JSON: {e}")))?;
+                let state = crate::js::listen::listen(&inner, &filter, call.clone()).await?;
+                Ok::<_, McpError>(crate::js::listen::to_js(&inner, state, call))
+            };
+            run.await.map_err(jserr::to_js)
+        })
+    }
+
     /// `ping(options)`: legacy only.
     pub fn ping(&self, options: JsValue) -> Promise {
         let inner = self.inner.clone();

@@ -84,6 +84,10 @@ pub struct Inner {
     pub tools: RefCell<ToolRegistry>,
     /// 2026 list-result cache (`None` when the `cache` option is false).
     cache: Option<RefCell<ResponseCache>>,
+    /// Legacy `listen()` subscriptions fed from the GET stream.
+    pub listeners: RefCell<Vec<std::rc::Weak<crate::js::listen::ListenState>>>,
+    /// Counter for `listen-N` request ids.
+    pub next_listen: Cell<u64>,
     /// Calls waiting for progress, by `progressToken`.
     progress: RefCell<HashMap<String, ProgressSlot>>,
     next_progress_token: Cell<u64>,
@@ -129,6 +133,8 @@ impl Inner {
             get_stream: RefCell::new(None),
             callbacks_pending: Rc::new(Cell::new(0)),
             progress: RefCell::new(HashMap::new()),
+            listeners: RefCell::new(Vec::new()),
+            next_listen: Cell::new(0),
             tools: RefCell::new(ToolRegistry::new()),
             cache: limits.cache.then(|| RefCell::new(ResponseCache::new())),
             next_progress_token: Cell::new(0),
@@ -397,6 +403,60 @@ async fn read_sse_messages(
         }
     }
     Err(stream_ended(method, parser.has_partial_event(), None))
+}
+
+/// POSTs a long-lived request (2026 `subscriptions/listen`) and returns its SSE response head;
+/// an error status or a JSON answer is the error.
+pub async fn open_stream(
+    inner: &Shared,
+    id: RequestId,
+    method: &str,
+    params: Value,
+    controller: &AbortController,
+    timeout_ms: u64,
+) -> Result<Head, McpError> {
+    ensure_connected(inner)?;
+    let out = stamp::request(&inner.cfg, &inner.state.borrow(), id, method, Some(params));
+    let signal = controller.signal();
+    let send = inner
+        .http
+        .send(Method::POST, Some(&out.body), &out.headers, &signal, method)
+        .fuse();
+    let timer = sleep(timeout_ms).fuse();
+    pin_mut!(send, timer);
+    let head = select! {
+        h = send => h?,
+        _ = timer => { controller.abort(); return Err(McpError::timeout(method, timeout_ms)) },
+    };
+    if !(200..300).contains(&head.status) {
+        return Err(status_error(inner, &head, method).await);
+    }
+    match body_kind(head.content_type.as_deref()) {
+        BodyKind::Sse => Ok(head),
+        BodyKind::Json => {
+            let text = read_text(&head, inner.max_message_bytes, method).await?;
+            match decode(&text)?.into_iter().next() {
+                Some(Message::Error { error, .. }) => Err(error),
+                _ => Err(McpError::protocol(
+                    INVALID_REQUEST,
+                    format!("The server answered {method} with a JSON body instead of a stream"),
+                )),
+            }
+        }
+        BodyKind::Unexpected(kind) => Err(unexpected_content_type(&kind, method)),
+    }
+}
+
+/// Reads an SSE body with a fresh parser, handing each message to `on_message` until it
+/// returns true.
+pub async fn read_stream_messages(
+    head: &Head,
+    what: &str,
+    max_message_bytes: usize,
+    on_message: impl FnMut(Message) -> bool,
+) -> Result<(), McpError> {
+    let mut parser = SseParser::new(max_message_bytes);
+    read_sse_messages(head, what, &mut parser, on_message).await
 }
 
 // ---------------------------------------------------------------- requests
@@ -977,7 +1037,8 @@ fn dispatch(inner: &Shared, msg: Message, own: Option<&RequestId>) {
     }
 }
 
-fn on_notification(inner: &Shared, method: &str, params: Option<Value>) {
+/// Applies a notification (cache, progress, legacy listeners) and hands it to the handlers.
+pub fn on_notification(inner: &Shared, method: &str, params: Option<Value>) {
     if method == "notifications/cancelled" {
         // Applied, not surfaced: the callback answering that request sees its signal fire.
         if let Some(target) = params
@@ -996,6 +1057,19 @@ fn on_notification(inner: &Shared, method: &str, params: Option<Value>) {
     }
     if method == "notifications/tools/list_changed" {
         inner.tools.borrow_mut().clear();
+    }
+    if inner.era() == Some(Era::Legacy) {
+        let p = params.clone().unwrap_or(Value::Null);
+        for l in inner
+            .listeners
+            .borrow()
+            .iter()
+            .filter_map(std::rc::Weak::upgrade)
+        {
+            if l.wants(method, &p) {
+                l.push(Ok(json!({ "method": method, "params": p })));
+            }
+        }
     }
     if method == "notifications/progress" {
         let token = params

@@ -8,6 +8,7 @@ mod driver;
 mod error;
 mod http;
 mod interop;
+mod listen;
 mod options;
 
 pub use client::Client;

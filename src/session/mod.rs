@@ -10,6 +10,7 @@ pub mod results;
 pub mod server_requests;
 pub mod stamp;
 pub mod state;
+pub mod subscriptions;
 pub mod tools;
 
 pub use state::{ClientConfig, SessionState};

@@ -1,0 +1,173 @@
+//! `listen()`: what a subscription filter asks for, what the server honoured, and which
+//! notifications a subscription receives (2026 `subscriptions/listen`, or the legacy GET stream
+//! plus `resources/subscribe`).
+
+use crate::protocol::error::{McpError, INVALID_PARAMS};
+use serde_json::{json, Map, Value};
+
+/// `_meta` key naming the listen request a notification belongs to.
+pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+const FLAGS: [&str; 3] = [
+    "toolsListChanged",
+    "promptsListChanged",
+    "resourcesListChanged",
+];
+
+/// Checks and normalizes a filter: the three booleans and `resourceSubscriptions` (strings).
+pub fn normalize_filter(filter: &Value) -> Result<Value, McpError> {
+    let bad = |m: String| McpError::local(INVALID_PARAMS, "input", m, Value::Null);
+    let mut out = Map::new();
+    let empty = Map::new();
+    let obj = match filter {
+        Value::Null => &empty,
+        Value::Object(o) => o,
+        _ => return Err(bad("listen: the filter must be an object".into())),
+    };
+    for (k, v) in obj {
+        match (k.as_str(), v) {
+            (f, Value::Bool(b)) if FLAGS.contains(&f) => {
+                if *b {
+                    out.insert(k.clone(), json!(true));
+                }
+            }
+            ("resourceSubscriptions", Value::Array(uris)) if uris.iter().all(Value::is_string) => {
+                if !uris.is_empty() {
+                    out.insert(k.clone(), v.clone());
+                }
+            }
+            ("resourceSubscriptions", _) => {
+                return Err(bad(
+                    "listen: resourceSubscriptions must be an array of URI strings".into(),
+                ))
+            }
+            (f, _) if FLAGS.contains(&f) => {
+                return Err(bad(format!("listen: {f} must be a boolean")))
+            }
+            (other, _) => return Err(bad(format!("listen: unknown filter key {other:?}"))),
+        }
+    }
+    if out.is_empty() {
+        return Err(bad("listen: the filter asks for nothing; set toolsListChanged, promptsListChanged, resourcesListChanged or resourceSubscriptions".into()));
+    }
+    Ok(Value::Object(out))
+}
+
+/// Legacy: what the server will deliver, from its capabilities and the URIs it accepted.
+pub fn legacy_honoured(
+    requested: &Value,
+    server_capabilities: &Value,
+    subscribed: &[String],
+) -> Value {
+    let mut out = Map::new();
+    let caps = [
+        ("toolsListChanged", "tools"),
+        ("promptsListChanged", "prompts"),
+        ("resourcesListChanged", "resources"),
+    ];
+    for (flag, cap) in caps {
+        let asked = requested.get(flag).and_then(Value::as_bool) == Some(true);
+        let offered = server_capabilities
+            .get(cap)
+            .and_then(|c| c.get("listChanged"))
+            .and_then(Value::as_bool)
+            == Some(true);
+        if asked && offered {
+            out.insert(flag.into(), json!(true));
+        }
+    }
+    if !subscribed.is_empty() {
+        out.insert("resourceSubscriptions".into(), json!(subscribed));
+    }
+    Value::Object(out)
+}
+
+/// True when a notification falls under an honoured filter.
+pub fn matches(honoured: &Value, method: &str, params: &Value) -> bool {
+    let flag = |f: &str| honoured.get(f).and_then(Value::as_bool) == Some(true);
+    match method {
+        "notifications/tools/list_changed" => flag("toolsListChanged"),
+        "notifications/prompts/list_changed" => flag("promptsListChanged"),
+        "notifications/resources/list_changed" => flag("resourcesListChanged"),
+        "notifications/resources/updated" => {
+            let uri = params
+                .get("uri")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            honoured
+                .get("resourceSubscriptions")
+                .and_then(Value::as_array)
+                .is_some_and(|subs| {
+                    subs.iter().filter_map(Value::as_str).any(|s| {
+                        uri == s || uri.starts_with(&format!("{}/", s.trim_end_matches('/')))
+                    })
+                })
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_are_checked() {
+        assert_eq!(
+            normalize_filter(&json!({"toolsListChanged": true, "promptsListChanged": false}))
+                .unwrap(),
+            json!({"toolsListChanged": true})
+        );
+        assert!(normalize_filter(&json!({}))
+            .unwrap_err()
+            .message
+            .contains("asks for nothing"));
+        assert!(normalize_filter(&json!({"toolsListChanged": "yes"})).is_err());
+        assert!(normalize_filter(&json!({"resourceSubscriptions": [1]})).is_err());
+        assert!(normalize_filter(&json!({"everything": true}))
+            .unwrap_err()
+            .message
+            .contains("unknown filter key"));
+    }
+
+    #[test]
+    fn legacy_honours_what_the_server_offers() {
+        let requested = json!({"toolsListChanged": true, "promptsListChanged": true, "resourceSubscriptions": ["a://x", "a://y"]});
+        let caps = json!({"tools": {"listChanged": true}, "prompts": {}});
+        assert_eq!(
+            legacy_honoured(&requested, &caps, &["a://x".to_string()]),
+            json!({"toolsListChanged": true, "resourceSubscriptions": ["a://x"]})
+        );
+    }
+
+    #[test]
+    fn matching() {
+        let h = json!({"toolsListChanged": true, "resourceSubscriptions": ["file:///dir"]});
+        assert!(matches(
+            &h,
+            "notifications/tools/list_changed",
+            &Value::Null
+        ));
+        assert!(!matches(
+            &h,
+            "notifications/prompts/list_changed",
+            &Value::Null
+        ));
+        assert!(matches(
+            &h,
+            "notifications/resources/updated",
+            &json!({"uri": "file:///dir"})
+        ));
+        assert!(matches(
+            &h,
+            "notifications/resources/updated",
+            &json!({"uri": "file:///dir/a.txt"})
+        ));
+        assert!(!matches(
+            &h,
+            "notifications/resources/updated",
+            &json!({"uri": "file:///dirt"})
+        ));
+        assert!(!matches(&h, "notifications/message", &Value::Null));
+    }
+}
