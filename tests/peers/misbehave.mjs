@@ -154,7 +154,7 @@ function resumeLogEndpoint(faultName) {
   };
 }
 
-/** get-stream-drops: timestamps (epoch ms) and Last-Event-ID headers of every GET /get-stream-drops/mcp */
+/** get-stream-drops: every GET /get-stream-drops/mcp as { at (epoch ms), sessionId, lastEventId } */
 const getStreamGets = [];
 
 /** modern-drop-once: arguments.key → JSON-RPC ids of the tools/calls that carried it */
@@ -306,7 +306,7 @@ const FAULTS = {
       "legacy: GET with a session answers SSE: notifications/tools/list_changed + notifications/message (no ids), then ends; GET /get-stream-drops/get-count",
     rpc: ({ res, msg, id }) => sendJson(res, 200, rpcResult(id, okResult(msg))),
     get: ({ req, res }) => {
-      getStreamGets.push({ at: Date.now(), lastEventId: req.headers["last-event-id"] ?? null });
+      getStreamGets.push({ at: Date.now(), sessionId: req.headers["mcp-session-id"] ?? null, lastEventId: req.headers["last-event-id"] ?? null });
       if (!req.headers["mcp-session-id"])
         return sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: Mcp-Session-Id header required" } });
       startSse(res);
@@ -320,7 +320,7 @@ const FAULTS = {
           getStreamGets.length = 0;
           return send(res, 200);
         }
-        sendJson(res, 200, { count: getStreamGets.length, at: getStreamGets.map((g) => g.at), lastEventIds: getStreamGets.map((g) => g.lastEventId) });
+        sendJson(res, 200, { count: getStreamGets.length, gets: getStreamGets });
       },
     },
   },
@@ -332,16 +332,14 @@ const FAULTS = {
       if (msg.method !== "tools/call") return FAULTS["modern-ok"].rpc({ res, msg, id });
       const key = String(msg.params?.arguments?.key ?? "");
       const ids = dropOnceIds.get(key) ?? [];
-      const reused = ids.some((x) => JSON.stringify(x) === JSON.stringify(id));
       ids.push(id);
       dropOnceIds.set(key, ids);
       if (ids.length === 1) {
         startSse(res);
         return dropSoon(res);
       }
+      // No in-band check that the id is new: a fresh client restarts its ids, so compare via /ids.
       const meta = { _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO } };
-      if (reused)
-        return sendJson(res, 200, rpcResult(id, { content: [{ type: "text", text: `re-issue reused id ${JSON.stringify(id)}` }], isError: true, resultType: "complete", ...meta }));
       sendJson(res, 200, rpcResult(id, { content: [{ type: "text", text: `reissued ${id}` }], resultType: "complete", ...meta }));
     },
     extra: {

@@ -7,6 +7,7 @@
 #
 # Ports (override via env):  PEERS_PYTHON_PORT=18101  PEERS_TS_PORT=18102
 #                            PEERS_EVERYTHING_PORT=18103  PEERS_MISBEHAVE_PORT=18104
+#                            PEERS_PYTHON_SSE_PORT=18105 (deprecated HTTP+SSE transport, URL /sse)
 # Other env: PEERS_PYTHON (python interpreter, default python3), PEERS_WAIT_SECONDS (default 30).
 # Logs and PID files live in tests/peers/.run/ (git-ignored). Installs nothing, except
 # `npm ci` in tests/peers when node_modules is missing. Python needs `mcp>=2` + uvicorn already.
@@ -22,28 +23,36 @@ PYTHON_PORT="${PEERS_PYTHON_PORT:-18101}"
 TS_PORT="${PEERS_TS_PORT:-18102}"
 EVERYTHING_PORT="${PEERS_EVERYTHING_PORT:-18103}"
 MISBEHAVE_PORT="${PEERS_MISBEHAVE_PORT:-18104}"
+PYTHON_SSE_PORT="${PEERS_PYTHON_SSE_PORT:-18105}"
 
-PEERS=(python ts everything misbehave)
+PEERS=(python ts everything misbehave python-sse)
 
 port_of() {
   case "$1" in
     python) echo "$PYTHON_PORT" ;; ts) echo "$TS_PORT" ;;
     everything) echo "$EVERYTHING_PORT" ;; misbehave) echo "$MISBEHAVE_PORT" ;;
+    python-sse) echo "$PYTHON_SSE_PORT" ;;
   esac
 }
 url_of() {
   local p; p="$(port_of "$1")"
   case "$1" in
     misbehave) echo "http://127.0.0.1:$p/<fault>/mcp   (index: http://127.0.0.1:$p/)" ;;
+    python-sse) echo "http://127.0.0.1:$p/sse   (HTTP+SSE 2024-11-05; POSTs go to /messages/?session_id=...)" ;;
     *) echo "http://127.0.0.1:$p/mcp" ;;
   esac
 }
 probe_url() {
   local p; p="$(port_of "$1")"
-  case "$1" in misbehave) echo "http://127.0.0.1:$p/" ;; *) echo "http://127.0.0.1:$p/mcp" ;; esac
+  case "$1" in misbehave) echo "http://127.0.0.1:$p/" ;; python-sse) echo "http://127.0.0.1:$p/sse" ;; *) echo "http://127.0.0.1:$p/mcp" ;; esac
 }
 # Any HTTP answer (even 400/405/406) means "up"; 000 means nothing is listening.
-http_code() { curl -s -o /dev/null -m 2 -w '%{http_code}' "$1" 2>/dev/null || true; }
+# A GET on python-sse's /sse would be an endless SSE stream, so that peer is probed with POST (405).
+http_code() {
+  local method=GET
+  [[ "$1" == */sse ]] && method=POST
+  curl -s -o /dev/null -m 2 -X "$method" -w '%{http_code}' "$1" 2>/dev/null || true
+}
 
 launch() {
   local name="$1" port; port="$(port_of "$name")"
@@ -56,6 +65,7 @@ launch() {
     ts) setsid node "$HERE/ts_server.mjs" "$port" >"$log" 2>&1 </dev/null & ;;
     everything) PORT="$port" setsid "$HERE/everything.sh" "$port" >"$log" 2>&1 </dev/null & ;;
     misbehave) setsid node "$HERE/misbehave.mjs" "$port" >"$log" 2>&1 </dev/null & ;;
+    python-sse) setsid "$PY" "$HERE/python_sse_server.py" "$port" >"$log" 2>&1 </dev/null & ;;
   esac
   echo $! >"$RUN/$name.pid"
 }
