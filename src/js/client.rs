@@ -124,6 +124,17 @@ impl Client {
         })
     }
 
+    /// `"streamable-http"`, or `"http+sse"` after falling back to the deprecated transport.
+    #[wasm_bindgen(getter)]
+    pub fn transport(&self) -> String {
+        if self.inner.http.endpoint().is_some() {
+            "http+sse"
+        } else {
+            "streamable-http"
+        }
+        .to_string()
+    }
+
     /// The server's `Implementation` (name, version...), when it sent one.
     #[wasm_bindgen(getter, js_name = serverInfo)]
     pub fn server_info(&self) -> JsValue {

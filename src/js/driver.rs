@@ -13,8 +13,8 @@ use crate::session::cache::{key_of, ResponseCache};
 use crate::session::inflight::InFlight;
 use crate::session::mrtr;
 use crate::session::negotiate::{
-    adopt_discover, adopt_initialize, classify_probe_network_error, classify_probe_reply, Adopted,
-    ProbeVerdict,
+    adopt_discover, adopt_initialize, classify_probe_network_error, classify_probe_reply,
+    suggests_http_sse, Adopted, ProbeVerdict,
 };
 use crate::session::reconnect::{self, Reconnect};
 use crate::session::results::{result_kind, ResultKind};
@@ -164,6 +164,20 @@ pub struct Call {
     pub progress_bump: Option<Rc<Cell<u64>>>,
 }
 
+impl Call {
+    /// A call with only a timeout (internal requests).
+    pub fn plain(timeout_ms: u64) -> Call {
+        Call {
+            timeout_ms,
+            signal: None,
+            on_progress: None,
+            reset_timeout_on_progress: true,
+            max_total_timeout_ms: None,
+            progress_bump: None,
+        }
+    }
+}
+
 /// A call's progress receiver, registered under its `progressToken`.
 struct ProgressSlot {
     on_progress: Function,
@@ -281,6 +295,12 @@ async fn initialize(inner: &Shared) -> Result<(), McpError> {
     let out = stamp::initialize(&inner.cfg, id.clone(), LATEST_LEGACY);
     let (status, session_id, msg) =
         one_shot(inner, &id, out, "initialize", inner.timeout_ms).await?;
+    if suggests_http_sse(status, msg.as_ref()) {
+        match open_http_sse(inner).await {
+            Ok(()) => return initialize_over_http_sse(inner).await,
+            Err(e) => report(inner, e),
+        }
+    }
     let adopted = match msg {
         Some(Message::Result { result, .. }) if (200..300).contains(&status) => {
             adopt_initialize(&result)?
@@ -301,6 +321,87 @@ async fn initialize(inner: &Shared) -> Result<(), McpError> {
         spawn_local(get_stream(inner.clone()));
     }
     Ok(())
+}
+
+/// The deprecated HTTP+SSE transport (2024-11-05): GET the URL, wait for the `endpoint`
+/// event, then keep reading that stream (responses, notifications, server requests) while
+/// every message is POSTed to the endpoint. The endpoint must be on the server's origin.
+async fn open_http_sse(inner: &Shared) -> Result<(), McpError> {
+    let controller = new_controller()?;
+    let signal = controller.signal();
+    let what = "the HTTP+SSE stream";
+    let send = inner
+        .http
+        .send(Method::GET, None, &[], &signal, what)
+        .fuse();
+    let timer = sleep(PROBE_TIMEOUT_MS.min(inner.timeout_ms)).fuse();
+    pin_mut!(send, timer);
+    let head = select! {
+        h = send => h?,
+        _ = timer => { controller.abort(); return Err(McpError::timeout(what, PROBE_TIMEOUT_MS)) },
+    };
+    if !(200..300).contains(&head.status)
+        || body_kind(head.content_type.as_deref()) != BodyKind::Sse
+    {
+        controller.abort();
+        return Err(McpError::protocol(
+            INVALID_REQUEST,
+            "No HTTP+SSE stream at the URL",
+        ));
+    }
+    *inner.get_stream.borrow_mut() = Some(controller.clone());
+    let (tx, rx) = futures::channel::oneshot::channel::<String>();
+    let task = inner.clone();
+    spawn_local(async move {
+        let _guard = AbortOnDrop(controller);
+        let mut tx = Some(tx);
+        let mut parser = SseParser::new(task.max_message_bytes);
+        let stream = byte_stream(&head, what);
+        pin_mut!(stream);
+        while let Some(Ok(chunk)) = stream.next().await {
+            let Ok(events) = parser.feed(&chunk) else {
+                break;
+            };
+            for ev in events {
+                if ev.event == "endpoint" {
+                    if let Some(t) = tx.take() {
+                        let _ = t.send(ev.data.trim().to_string());
+                    }
+                } else if !ev.data.trim().is_empty() {
+                    match decode(&ev.data) {
+                        Ok(messages) => messages.into_iter().for_each(|m| dispatch(&task, m, None)),
+                        Err(e) => report(&task, e),
+                    }
+                }
+            }
+        }
+        if tx.is_none() && !task.state.borrow().closed {
+            let e = McpError::local(
+                crate::protocol::error::CONNECTION_CLOSED,
+                "network",
+                "The HTTP+SSE stream closed; the session is over",
+                Value::Null,
+            );
+            task.inflight.borrow_mut().fail_all(&e);
+            report(&task, e);
+        }
+    });
+    let endpoint = rx.await.map_err(|_| {
+        McpError::protocol(
+            INVALID_REQUEST,
+            "The HTTP+SSE stream ended before its endpoint event",
+        )
+    })?;
+    inner.http.set_endpoint(&endpoint)
+}
+
+async fn initialize_over_http_sse(inner: &Shared) -> Result<(), McpError> {
+    let id = inner.state.borrow_mut().next_id();
+    let out = stamp::initialize(&inner.cfg, id.clone(), LATEST_LEGACY);
+    let result = exchange(inner, id, out, "initialize", &Call::plain(inner.timeout_ms)).await?;
+    let adopted = adopt_initialize(&result)?;
+    apply(&mut inner.state.borrow_mut(), Era::Legacy, adopted);
+    notify(inner, "notifications/initialized", None).await
 }
 
 /// POSTs one request and reads the first response in its body (JSON or SSE), whatever the
@@ -818,25 +919,32 @@ async fn exchange(
     pin_mut!(post, timer, user_abort);
 
     let closed = || McpError::closed("Client was closed while the request was in flight");
-    let outcome = select! {
-        r = rx => r.unwrap_or_else(|_| Err(closed())),
-        p = post => match rx.try_recv() {
-            Ok(Some(delivered)) => delivered,
-            _ => match p {
-                Err(e) => Err(e),
-                Ok(()) => Err(McpError::protocol(INVALID_REQUEST, format!("The server's response stream for {method} ended without a response"))),
+    // Over the deprecated HTTP+SSE transport the POST only gets 202; the response arrives on
+    // the transport's SSE stream, so the exchange keeps waiting after the POST is done.
+    let outcome = loop {
+        select! {
+            r = rx => break r.unwrap_or_else(|_| Err(closed())),
+            p = post => {
+                if let Ok(Some(delivered)) = rx.try_recv() {
+                    break delivered;
+                }
+                match p {
+                    Err(e) => break Err(e),
+                    Ok(()) if inner.http.endpoint().is_some() => continue,
+                    Ok(()) => break Err(McpError::protocol(INVALID_REQUEST, format!("The server's response stream for {method} ended without a response"))),
+                }
             },
-        },
-        _ = timer => {
-            abort_server_requests(inner, |_, own| own.as_ref() == Some(&id));
-            cancel_on_server(inner, &id, "timeout");
-            Err(McpError::timeout(method, call.timeout_ms))
-        },
-        reason = user_abort => {
-            abort_server_requests(inner, |_, own| own.as_ref() == Some(&id));
-            cancel_on_server(inner, &id, reason.as_deref().unwrap_or("aborted"));
-            Err(McpError::aborted(method, reason))
-        },
+            _ = timer => {
+                abort_server_requests(inner, |_, own| own.as_ref() == Some(&id));
+                cancel_on_server(inner, &id, "timeout");
+                break Err(McpError::timeout(method, call.timeout_ms));
+            },
+            reason = user_abort => {
+                abort_server_requests(inner, |_, own| own.as_ref() == Some(&id));
+                cancel_on_server(inner, &id, reason.as_deref().unwrap_or("aborted"));
+                break Err(McpError::aborted(method, reason));
+            },
+        }
     };
     inner.inflight.borrow_mut().forget(&id);
     inner.active.borrow_mut().remove(&id);
@@ -889,6 +997,9 @@ async fn post_and_read(
         .send(Method::POST, Some(&out.body), &out.headers, &signal, method)
         .await?;
     if head.status == 202 {
+        if inner.http.endpoint().is_some() {
+            return Ok(());
+        }
         return Err(accepted_for_request(method));
     }
     if !(200..300).contains(&head.status) {

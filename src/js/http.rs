@@ -23,6 +23,8 @@ pub struct Http {
     extra_headers: Vec<(String, String)>,
     /// True in a browser page or worker (CORS applies).
     pub in_browser: bool,
+    /// Deprecated HTTP+SSE transport: where POSTs go (from the `endpoint` event).
+    endpoint: std::cell::RefCell<Option<String>>,
 }
 
 /// The head of a response; the body is read with [`read_text`] or [`byte_stream`].
@@ -81,7 +83,39 @@ impl Http {
             fetch,
             extra_headers,
             in_browser: detect_browser(),
+            endpoint: Default::default(),
         })
+    }
+
+    /// The HTTP+SSE POST endpoint, once the transport fell back to it.
+    pub fn endpoint(&self) -> Option<String> {
+        self.endpoint.borrow().clone()
+    }
+
+    /// Resolves and adopts the `endpoint` event's URL; it must be on the server's origin, so
+    /// credentials in `headers` never go elsewhere.
+    pub fn set_endpoint(&self, endpoint: &str) -> Result<(), McpError> {
+        let resolved = web_sys::Url::new_with_base(endpoint, &self.url).map_err(|_| {
+            McpError::protocol(
+                crate::protocol::error::INVALID_REQUEST,
+                format!("The HTTP+SSE endpoint {endpoint:?} is not a URL"),
+            )
+        })?;
+        let base = web_sys::Url::new(&self.url).map_err(|_| {
+            McpError::protocol(crate::protocol::error::INVALID_REQUEST, "bad base URL")
+        })?;
+        if resolved.origin() != base.origin() {
+            return Err(McpError::protocol(
+                crate::protocol::error::INVALID_REQUEST,
+                format!(
+                    "The HTTP+SSE endpoint {} is on another origin than {}; refused",
+                    resolved.href(),
+                    self.url
+                ),
+            ));
+        }
+        *self.endpoint.borrow_mut() = Some(resolved.href());
+        Ok(())
     }
 
     /// Sends one request; resolves with the response head once headers arrive.
@@ -93,7 +127,11 @@ impl Http {
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
-        let mut b = RequestBuilder::new(&self.url)
+        let url = match self.endpoint.borrow().as_ref() {
+            Some(endpoint) if method == Method::POST => endpoint.clone(),
+            _ => self.url.clone(),
+        };
+        let mut b = RequestBuilder::new(&url)
             .method(method)
             .abort_signal(Some(signal));
         let mut sent_names: Vec<String> = Vec::new();

@@ -132,6 +132,15 @@ pub fn classify_probe_network_error(error: McpError, in_browser: bool) -> ProbeV
     }
 }
 
+/// True when a refused `initialize` POST points at the deprecated HTTP+SSE transport: 400, 404
+/// or 405 without a result and without a modern error body (spec: Backward Compatibility).
+pub fn suggests_http_sse(status: u16, message: Option<&Message>) -> bool {
+    let modern_error = matches!(message, Some(Message::Error { error, .. }) if (-32022..=-32020).contains(&error.code));
+    matches!(status, 400 | 404 | 405)
+        && !matches!(message, Some(Message::Result { .. }))
+        && !modern_error
+}
+
 /// Server identity, capabilities and instructions read from a connect result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Adopted {
@@ -315,6 +324,22 @@ mod tests {
         assert!(matches!(
             classify_probe_network_error(McpError::timeout("server/discover", 10), true),
             ProbeVerdict::Fail(_)
+        ));
+    }
+
+    #[test]
+    fn http_sse_fallback_signals() {
+        assert!(suggests_http_sse(405, None));
+        assert!(suggests_http_sse(404, None));
+        assert!(suggests_http_sse(400, Some(&err(-32000, Value::Null))));
+        assert!(!suggests_http_sse(400, Some(&err(-32022, Value::Null))));
+        assert!(!suggests_http_sse(500, None));
+        assert!(!suggests_http_sse(
+            200,
+            Some(&Message::Result {
+                id: RequestId::Num(1),
+                result: json!({})
+            })
         ));
     }
 

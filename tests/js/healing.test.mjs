@@ -90,3 +90,19 @@ test("garbage in an SSE event fails the call with a parse error naming it", asyn
   assert.match(e.message, /not json at all/);
   await c.close();
 });
+
+test("the deprecated HTTP+SSE transport (Python SDK sse_app): detected and used in auto and legacy mode", async () => {
+  const { PY_SSE } = await import("./peers.mjs");
+  for (const mode of ["auto", "legacy"]) {
+    const c = await connected(PY_SSE, { mode });
+    assert.equal(c.transport, "http+sse");
+    assert.equal(c.era, "legacy");
+    assert.equal(c.serverInfo.name.length > 0, true);
+    const { tools } = await c.listTools();
+    assert.ok(tools.some((t) => t.name === "add"));
+    const results = await Promise.all([c.callTool("add", { a: 2, b: 40 }), c.callTool("echo", { text: "over sse" })]);
+    assert.deepEqual(results[0].structuredContent, { sum: 42 });
+    assert.equal(text(results[1]), "over sse");
+    await c.close();
+  }
+});

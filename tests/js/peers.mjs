@@ -13,6 +13,7 @@ const port = (name, dflt) => Number(process.env[`PEERS_${name}_PORT`] ?? dflt);
 export const PY = `http://127.0.0.1:${port("PYTHON", 18101)}/mcp`;
 export const TS = `http://127.0.0.1:${port("TS", 18102)}/mcp`;
 export const EVERYTHING = `http://127.0.0.1:${port("EVERYTHING", 18103)}/mcp`;
+export const PY_SSE = `http://127.0.0.1:${port("PYTHON_SSE", 18105)}/sse`;
 export const MISBEHAVE = `http://127.0.0.1:${port("MISBEHAVE", 18104)}`;
 export const fault = (name) => `${MISBEHAVE}/${name}/mcp`;
 
