@@ -135,7 +135,9 @@ impl Inner {
             progress: RefCell::new(HashMap::new()),
             listeners: RefCell::new(Vec::new()),
             next_listen: Cell::new(0),
-            tools: RefCell::new(ToolRegistry::new()),
+            tools: RefCell::new(ToolRegistry::with_pattern_matcher(
+                crate::js::interop::regex_test,
+            )),
             cache: limits.cache.then(|| RefCell::new(ResponseCache::new())),
             next_progress_token: Cell::new(0),
             connecting: Cell::new(false),
@@ -723,6 +725,20 @@ async fn request_rounds(
         if method == "tools/list" {
             let era = inner.era().unwrap_or(Era::Legacy);
             for warning in inner.tools.borrow_mut().absorb(era, &mut result) {
+                report(
+                    inner,
+                    McpError::local(INVALID_REQUEST, "warning", warning, Value::Null),
+                );
+            }
+        }
+        if method == "tools/call"
+            && !matches!(result_kind(method, &result), Ok(ResultKind::InputRequired))
+        {
+            let name = params
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if let Some(warning) = inner.tools.borrow().check_output(name, &result)? {
                 report(
                     inner,
                     McpError::local(INVALID_REQUEST, "warning", warning, Value::Null),

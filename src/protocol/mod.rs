@@ -4,6 +4,7 @@ pub mod capabilities;
 pub mod elicitation;
 pub mod error;
 pub mod jsonrpc;
+pub mod output_schema;
 pub mod tool_headers;
 pub mod version;
 

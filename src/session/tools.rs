@@ -1,6 +1,8 @@
 //! Tools the client has seen in listings: what a later `tools/call` needs from them (2026
 //! `Mcp-Param-*` headers) and which tools a listing must drop (invalid `x-mcp-header`).
 
+use crate::protocol::error::McpError;
+use crate::protocol::output_schema::{check_result, OutputValidator, PatternMatcher};
 use crate::protocol::tool_headers::{filter_tools, param_headers, validate_tool, ParamHeader};
 use crate::protocol::version::Era;
 use serde_json::Value;
@@ -13,18 +15,39 @@ pub struct KnownTool {
     pub param_headers: Vec<ParamHeader>,
     /// Its `outputSchema`, if it declared one.
     pub output_schema: Option<Value>,
+    /// The compiled `outputSchema` (or why it could not be compiled).
+    pub output: Option<Result<OutputValidator, String>>,
 }
 
 /// The tools of the latest listings, by name.
 #[derive(Debug, Default)]
 pub struct ToolRegistry {
     tools: HashMap<String, KnownTool>,
+    pattern: Option<PatternMatcher>,
 }
 
 impl ToolRegistry {
     /// An empty registry.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty registry whose output schemas check `pattern` with `matcher`.
+    pub fn with_pattern_matcher(matcher: PatternMatcher) -> Self {
+        ToolRegistry {
+            tools: HashMap::new(),
+            pattern: Some(matcher),
+        }
+    }
+
+    /// Checks a `tools/call` result against the tool's `outputSchema` when a listing showed
+    /// one. `Ok(Some(warning))` when the schema itself could not be compiled (not checked).
+    pub fn check_output(&self, name: &str, result: &Value) -> Result<Option<String>, McpError> {
+        match self.tools.get(name).and_then(|t| t.output.as_ref()) {
+            None => Ok(None),
+            Some(Ok(v)) => check_result(name, v, result).map(|_| None),
+            Some(Err(why)) => Ok(Some(format!("tool {name:?}: result not checked, {why}"))),
+        }
     }
 
     /// Reads a `tools/list` page: in the 2026 era drops tools with invalid `x-mcp-header`
@@ -46,11 +69,15 @@ impl ToolRegistry {
                     Vec::new()
                 };
                 let output_schema = tool.get("outputSchema").filter(|s| s.is_object()).cloned();
+                let output = output_schema
+                    .as_ref()
+                    .map(|s| OutputValidator::compile_with(s, self.pattern));
                 self.tools.insert(
                     name.to_string(),
                     KnownTool {
                         param_headers,
                         output_schema,
+                        output,
                     },
                 );
             }
@@ -115,6 +142,31 @@ mod tests {
             .is_empty());
         assert!(reg.get("weather").unwrap().output_schema.is_some());
         assert!(reg.get("bad").is_none());
+    }
+
+    #[test]
+    fn results_are_checked_against_listed_output_schemas() {
+        let mut reg = ToolRegistry::new();
+        let mut result = json!({"tools": [
+            {"name": "add", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "properties": {"sum": {"type": "integer"}}, "required": ["sum"]}},
+            {"name": "odd", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "unevaluatedProperties": false}}
+        ]});
+        reg.absorb(Era::Legacy, &mut result);
+        assert_eq!(
+            reg.check_output("add", &json!({"structuredContent": {"sum": 3}}))
+                .unwrap(),
+            None
+        );
+        let e = reg
+            .check_output("add", &json!({"structuredContent": {"sum": "3"}}))
+            .unwrap_err();
+        assert!(e.message.contains("/sum"), "{}", e.message);
+        assert!(reg
+            .check_output("odd", &json!({}))
+            .unwrap()
+            .unwrap()
+            .contains("not checked"));
+        assert_eq!(reg.check_output("unlisted", &json!({})).unwrap(), None);
     }
 
     #[test]

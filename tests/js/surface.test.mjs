@@ -183,3 +183,28 @@ describe("2026 headers and cache (Python peer)", () => {
     }
   });
 });
+
+describe("outputSchema validation", () => {
+  test("structuredContent that breaks the listed outputSchema is an McpError, not a silent pass", async () => {
+    const c = await connected(fault("bad-output"));
+    // Unlisted: nothing to check against yet.
+    assert.equal(text(await c.callTool("add", {})), "42");
+    await c.listTools();
+    const e = await rejection(c.callTool("add", {}));
+    assert.equal(e.code, -32602);
+    assert.match(e.message, /"add" returned structuredContent that does not match its outputSchema: \/sum: "forty-two" is not of type "integer"/);
+    assert.deepEqual(e.data.errors, ['/sum: "forty-two" is not of type "integer"']);
+    assert.match((await rejection(c.callTool("add_nothing", {}))).message, /returned no structured content/);
+    await c.close();
+  });
+
+  for (const [name, url, mode] of [["Python modern", PY, "auto"], ["TypeScript legacy (draft-07)", TS, "auto"]]) {
+    test(`${name}: valid structured output passes the real server's outputSchema`, async () => {
+      const c = await connected(url, { mode });
+      const { tools } = await c.listTools();
+      assert.ok(tools.find((t) => t.name === "add").outputSchema);
+      assert.deepEqual((await c.callTool("add", { a: 1, b: 2 })).structuredContent, { sum: 3 });
+      await c.close();
+    });
+  }
+});

@@ -240,6 +240,17 @@ const FAULTS = {
     description: "tools/list always answers nextCursor \"again\"",
     rpc: ({ res, msg, id }) => sendJson(res, 200, rpcResult(id, { tools: [ECHO_TOOL], nextCursor: "again" })),
   },
+  // A tool whose structuredContent breaks its own outputSchema (and one that omits it).
+  "bad-output": {
+    description: "tools/list: add (outputSchema {sum: integer}); tools/call add → {sum: \"forty-two\"}, add_nothing → no structuredContent",
+    rpc: ({ res, msg, id }) => {
+      const outputSchema = { type: "object", properties: { sum: { type: "integer" } }, required: ["sum"] };
+      if (msg.method === "tools/list")
+        return sendJson(res, 200, rpcResult(id, { tools: ["add", "add_nothing"].map((name) => ({ name, inputSchema: { type: "object" }, outputSchema })) }));
+      const structured = msg.params?.name === "add" ? { structuredContent: { sum: "forty-two" } } : {};
+      sendJson(res, 200, rpcResult(id, { content: [{ type: "text", text: "42" }], ...structured }));
+    },
+  },
   "mrtr-3": {
     description: "2026: three input_required rounds (elicitation, roots, state-only), then complete",
     discover: (ctx) => FAULTS["modern-ok"].discover(ctx),
