@@ -9,7 +9,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PORT="${DEMO_PORT:-8080}"
-export PATH="$HOME/.cargo/bin:$PATH"
+export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 say() { printf '\033[1m[demo]\033[0m %s\n' "$*"; }
 http_code() { curl -s -o /dev/null -m 2 -w '%{http_code}' "$1" 2>/dev/null || true; }
 

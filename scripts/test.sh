@@ -4,7 +4,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-export PATH="$HOME/.cargo/bin:$PATH"
+export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 bash scripts/setup.sh
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
