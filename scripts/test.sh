@@ -39,7 +39,7 @@ wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" -
 summary+=("wasm chromium: $(grep -E '^test result' /tmp/mcp-wasm-chrome.log | tail -1)")
 
 step "JS tests of the built package (node --test)"
-node --test --test-reporter=spec tests/js/ 2>&1 | tee /tmp/mcp-js.log
+node --expose-gc --test --test-reporter=spec tests/js/ 2>&1 | tee /tmp/mcp-js.log
 summary+=("js: $(grep -E '^ℹ (pass|fail) ' /tmp/mcp-js.log | tr '\n' ' ')")
 
 step "summary"

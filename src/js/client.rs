@@ -124,6 +124,12 @@ impl Client {
         })
     }
 
+    /// Requests waiting for a response right now.
+    #[wasm_bindgen(getter, js_name = pendingRequests)]
+    pub fn pending_requests(&self) -> u32 {
+        self.inner.inflight.borrow().len() as u32
+    }
+
     /// `"streamable-http"`, or `"http+sse"` after falling back to the deprecated transport.
     #[wasm_bindgen(getter)]
     pub fn transport(&self) -> String {

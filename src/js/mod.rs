@@ -23,3 +23,17 @@ pub fn start() {
     console_error_panic_hook::set_once();
     error::install_error_prototype();
 }
+
+/// Bytes of linear memory the wasm instance holds (for memory checks and benchmarks).
+#[wasm_bindgen(js_name = wasmMemoryBytes)]
+pub fn wasm_memory_bytes() -> f64 {
+    use wasm_bindgen::JsCast;
+    wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .map(|m| {
+            m.buffer()
+                .unchecked_into::<js_sys::ArrayBuffer>()
+                .byte_length() as f64
+        })
+        .unwrap_or(0.0)
+}
