@@ -32,6 +32,14 @@ pub fn everything() -> String {
         port(option_env!("PEERS_EVERYTHING_PORT"), 18103)
     )
 }
+/// URL of the deprecated HTTP+SSE peer.
+pub fn python_sse() -> String {
+    format!(
+        "http://127.0.0.1:{}/sse",
+        port(option_env!("PEERS_PYTHON_SSE_PORT"), 18105)
+    )
+}
+
 /// URL of one fault of the misbehaving server.
 pub fn fault(name: &str) -> String {
     format!(
@@ -269,6 +277,45 @@ macro_rules! wasm_suite {
             let c = connect_with(&fault("mrtr-3"), opts(&[("mode", "2026-07-28".into()), ("elicitationCallback", e), ("listRootsCallback", r)])).await;
             let text = call_text(&c, "x", opts(&[])).await;
             assert!(text.contains("\"tries\":3") && text.contains("file:///home/ada"), "{text}");
+        }
+
+        #[wasm_bindgen_test]
+        async fn listen_delivers_list_changed_on_2026() {
+            let c = connect(&python(), "auto").await;
+            let sub = JsFuture::from(c.listen(opts(&[("toolsListChanged", true.into())]), JsValue::UNDEFINED)).await.unwrap();
+            assert_eq!(get(&get(&sub, "honoured"), "toolsListChanged").as_bool(), Some(true));
+            call_text(&c, "poke", opts(&[("kind", "tools".into())])).await;
+            let next: js_sys::Function = get(&sub, "next").dyn_into().unwrap();
+            let item = JsFuture::from(js_sys::Promise::from(next.call0(&sub).unwrap())).await.unwrap();
+            assert_eq!(get(&get(&item, "value"), "method").as_string().as_deref(), Some("notifications/tools/list_changed"));
+            let close: js_sys::Function = get(&sub, "close").dyn_into().unwrap();
+            JsFuture::from(js_sys::Promise::from(close.call0(&sub).unwrap())).await.unwrap();
+            JsFuture::from(c.close()).await.unwrap();
+        }
+
+        #[wasm_bindgen_test]
+        async fn a_dropped_legacy_stream_is_resumed() {
+            let c = connect(&fault("resume-with-ids"), "legacy").await;
+            assert_eq!(echo(&c, "x").await, "resumed");
+            JsFuture::from(c.close()).await.unwrap();
+        }
+
+        #[wasm_bindgen_test]
+        async fn an_expired_session_is_renewed() {
+            let c = connect(&fault("expire-after-one-call"), "legacy").await;
+            let first = c.session_id();
+            assert!(echo(&c, "1").await.starts_with("ok on session"));
+            assert!(echo(&c, "2").await.starts_with("ok on session"));
+            assert_ne!(c.session_id(), first);
+            JsFuture::from(c.close()).await.unwrap();
+        }
+
+        #[wasm_bindgen_test]
+        async fn the_deprecated_http_sse_transport() {
+            let c = connect(&python_sse(), "auto").await;
+            assert_eq!(c.transport(), "http+sse");
+            assert_eq!(echo(&c, "old transport").await, "old transport");
+            JsFuture::from(c.close()).await.unwrap();
         }
 
         #[wasm_bindgen_test]
