@@ -208,3 +208,15 @@ describe("outputSchema validation", () => {
     });
   }
 });
+
+test("2026: a tool with an invalid x-mcp-header is dropped from the listing with a warning", async () => {
+  const warnings = [];
+  const c = await connected(fault("modern-bad-tool"), { messageHandler: (m) => m instanceof pkg.McpError && warnings.push(m) });
+  assert.equal(c.era, "modern");
+  const { tools } = await c.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ["good"]);
+  assert.equal(warnings.length, 1);
+  assert.equal(warnings[0].data.kind, "warning");
+  assert.match(warnings[0].message, /tool "bad" dropped/);
+  await c.close();
+});

@@ -251,6 +251,16 @@ const FAULTS = {
       sendJson(res, 200, rpcResult(id, { content: [{ type: "text", text: "42" }], ...structured }));
     },
   },
+  // 2026 listing with one tool whose x-mcp-header annotation is invalid (a number property).
+  "modern-bad-tool": {
+    description: "2026: tools/list has `good` and `bad` (x-mcp-header on a number: clients must drop it)",
+    discover: (ctx) => FAULTS["modern-ok"].discover(ctx),
+    rpc: ({ res, msg, id }) => {
+      if (msg.method !== "tools/list") return FAULTS["modern-ok"].rpc({ res, msg, id });
+      const tool = (name, type) => ({ name, inputSchema: { type: "object", properties: { v: { type, "x-mcp-header": "V" } } } });
+      sendJson(res, 200, rpcResult(id, { tools: [tool("good", "string"), tool("bad", "number")], ttlMs: 0, cacheScope: "private", resultType: "complete" }));
+    },
+  },
   "mrtr-3": {
     description: "2026: three input_required rounds (elicitation, roots, state-only), then complete",
     discover: (ctx) => FAULTS["modern-ok"].discover(ctx),
