@@ -255,7 +255,7 @@ async fn negotiate_auto(inner: &Shared) -> Result<(), McpError> {
             inner,
             &id,
             out,
-            "server/discover",
+            "connect (server/discover probe)",
             PROBE_TIMEOUT_MS.min(inner.timeout_ms),
         )
         .await
@@ -1341,14 +1341,13 @@ async fn get_stream(inner: Shared) {
             Ok(head) => match head.status {
                 200..=299 if body_kind(head.content_type.as_deref()) == BodyKind::Sse => {
                     let mut parser = SseParser::new(inner.max_message_bytes);
-                    let mut got_any = false;
+                    let opened = js_sys::Date::now();
                     let _ = read_sse_messages(&head, "the GET stream", &mut parser, |m| {
-                        got_any = true;
                         dispatch(&inner, m, None);
                         false
                     })
                     .await;
-                    if got_any {
+                    if js_sys::Date::now() - opened >= reconnect::HEALTHY_STREAM_MS {
                         schedule.reset();
                     }
                     last_id = parser.last_event_id().map(str::to_string).or(last_id);

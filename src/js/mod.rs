@@ -6,6 +6,7 @@ mod callbacks;
 mod client;
 mod driver;
 mod error;
+mod forms;
 mod http;
 mod interop;
 mod listen;

@@ -4,9 +4,12 @@
 use crate::protocol::error::McpError;
 
 /// Delay before the first reconnect when the server gave no `retry:`.
-pub const BASE_DELAY_MS: u64 = 500;
+pub const BASE_DELAY_MS: u64 = 1000;
 /// Longest delay between two reconnects.
 pub const MAX_DELAY_MS: u64 = 30_000;
+/// A GET stream open at least this long counts as healthy: the next reconnect starts the
+/// schedule over (short-lived streams keep backing off).
+pub const HEALTHY_STREAM_MS: f64 = 30_000.0;
 /// Attempts to resume a request's stream before the request fails.
 pub const RESUME_ATTEMPTS: u32 = 5;
 
@@ -67,10 +70,10 @@ mod tests {
         let mut r = Reconnect::new(Some(3));
         assert_eq!(r.next_delay(Some(200)), Some(200));
         assert_eq!(r.next_delay(Some(200)), Some(400));
-        assert_eq!(r.next_delay(None), Some(2000));
+        assert_eq!(r.next_delay(None), Some(4000));
         assert_eq!(r.next_delay(None), None, "attempts exhausted");
         r.reset();
-        assert_eq!(r.next_delay(None), Some(500));
+        assert_eq!(r.next_delay(None), Some(1000));
         let mut unlimited = Reconnect::new(None);
         for _ in 0..40 {
             assert!(unlimited.next_delay(None).unwrap() <= MAX_DELAY_MS);

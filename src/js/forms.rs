@@ -1,0 +1,57 @@
+//! Elicitation form helpers for UIs: the form model of a `requestedSchema`, and checking (and
+//! coercing) what a person typed. The rules are `protocol::elicitation`'s.
+
+use crate::js::{error as jserr, interop};
+use crate::protocol::elicitation::{coerce_form, form_model, validate};
+use crate::protocol::error::{McpError, INVALID_PARAMS};
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+fn bad(message: String) -> JsValue {
+    jserr::to_js(McpError::local(
+        INVALID_PARAMS,
+        "input",
+        message,
+        Value::Null,
+    ))
+}
+
+fn schema_of(v: &JsValue) -> Result<Value, JsValue> {
+    interop::from_js(v)
+        .ok()
+        .filter(Value::is_object)
+        .ok_or_else(|| bad("requestedSchema must be an object".into()))
+}
+
+/// `elicitationForm(requestedSchema)` → `{ fields: [{ name, title, description?, required, kind,
+/// constraints, options?, default? }] }`; unsupported constructs throw an `McpError`.
+#[wasm_bindgen(js_name = elicitationForm)]
+pub fn elicitation_form(requested_schema: JsValue) -> Result<JsValue, JsValue> {
+    let schema = schema_of(&requested_schema)?;
+    form_model(&schema)
+        .map(|m| interop::to_js(&m))
+        .map_err(|e| bad(format!("elicitationForm: {e}")))
+}
+
+/// `validateElicitation(requestedSchema, content)` → `{ content, errors: [{ field, message }] }`:
+/// `content` coerced from form strings to the schema's types; `errors` empty when valid.
+#[wasm_bindgen(js_name = validateElicitation)]
+pub fn validate_elicitation(
+    requested_schema: JsValue,
+    content: JsValue,
+) -> Result<JsValue, JsValue> {
+    let schema = schema_of(&requested_schema)?;
+    let content = match interop::from_js(&content) {
+        Ok(Value::Object(o)) => o,
+        Ok(Value::Null) => Default::default(),
+        _ => return Err(bad("validateElicitation: content must be an object".into())),
+    };
+    let coerced = coerce_form(&schema, &content);
+    let errors: Vec<Value> = validate(&schema, &coerced)
+        .into_iter()
+        .map(|e| json!({ "field": e.field, "message": e.message }))
+        .collect();
+    Ok(interop::to_js(
+        &json!({ "content": coerced, "errors": errors }),
+    ))
+}
