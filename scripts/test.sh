@@ -26,6 +26,10 @@ for target in nodejs web bundler; do
   summary+=("size $target: wasm $(stat -c %s "$wasm") B raw, $(gzip -9c "$wasm" | wc -c) B gzip; JS glue $(gzip -9c "pkg/$target/mcp_wasm_client.js" | wc -c) B gzip")
 done
 
+step "TypeScript declarations (tsc --noEmit --strict on a typed example)"
+(cd tests/types && npx --no-install tsc --noEmit -p .)
+summary+=("types: tsc --strict on tests/types/example.ts: ok")
+
 step "start the peers"
 trap 'bash tests/peers/peers.sh stop >/dev/null 2>&1 || true' EXIT
 bash tests/peers/peers.sh start

@@ -14,7 +14,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 /// An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras.
-#[wasm_bindgen]
+/// (Its TypeScript declaration is hand-written in `js::types`.)
+#[wasm_bindgen(skip_typescript)]
 pub struct Client {
     inner: Shared,
 }
@@ -39,7 +40,11 @@ where
 impl Client {
     /// `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, maxMessageBytes, messageHandler, loggingCallback })`.
     #[wasm_bindgen(constructor)]
-    pub fn new(url: String, options: JsValue) -> Result<Client, JsValue> {
+    pub fn new(
+        url: String,
+        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: Option<JsValue>,
+    ) -> Result<Client, JsValue> {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let parsed = web_sys::Url::new(&url)
             .map_err(|_| bad_input(format!("Client url {url:?} is not an absolute URL")))?;
         let scheme = parsed.protocol();
@@ -104,6 +109,7 @@ impl Client {
     }
 
     /// Connects: probes the era (`auto`), initializes (`legacy`), or adopts a pinned version.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn connect(&self) -> Promise {
         let inner = self.inner.clone();
         promise(async move { driver::connect(&inner).await.map(|_| Value::Null) })
@@ -116,7 +122,7 @@ impl Client {
     }
 
     /// `"legacy"` or `"modern"` once connected.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "\"legacy\" | \"modern\" | undefined")]
     pub fn era(&self) -> Option<String> {
         self.inner.state.borrow().era.map(|e| match e {
             crate::protocol::Era::Legacy => "legacy".to_string(),
@@ -131,7 +137,7 @@ impl Client {
     }
 
     /// `"streamable-http"`, or `"http+sse"` after falling back to the deprecated transport.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "\"streamable-http\" | \"http+sse\"")]
     pub fn transport(&self) -> String {
         if self.inner.http.endpoint().is_some() {
             "http+sse"
@@ -142,7 +148,7 @@ impl Client {
     }
 
     /// The server's `Implementation` (name, version...), when it sent one.
-    #[wasm_bindgen(getter, js_name = serverInfo)]
+    #[wasm_bindgen(getter, js_name = serverInfo, unchecked_return_type = "Implementation | undefined")]
     pub fn server_info(&self) -> JsValue {
         self.inner
             .state
@@ -153,7 +159,7 @@ impl Client {
     }
 
     /// The server's capabilities.
-    #[wasm_bindgen(getter, js_name = serverCapabilities)]
+    #[wasm_bindgen(getter, js_name = serverCapabilities, unchecked_return_type = "JsonObject | undefined")]
     pub fn server_capabilities(&self) -> JsValue {
         self.inner
             .state
@@ -176,26 +182,42 @@ impl Client {
     }
 
     /// `listTools({ cursor, all, maxPages, signal, timeoutMs })` → `{ tools, nextCursor? }`.
-    #[wasm_bindgen(js_name = listTools)]
-    pub fn list_tools(&self, options: JsValue) -> Promise {
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<ListToolsResult>")]
+    pub fn list_tools(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.list("tools/list", "tools", options)
     }
 
     /// `listResources({ cursor, all, ... })` → `{ resources, nextCursor? }`.
-    #[wasm_bindgen(js_name = listResources)]
-    pub fn list_resources(&self, options: JsValue) -> Promise {
+    #[wasm_bindgen(js_name = listResources, unchecked_return_type = "Promise<ListResourcesResult>")]
+    pub fn list_resources(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.list("resources/list", "resources", options)
     }
 
     /// `listResourceTemplates({ cursor, all, ... })` → `{ resourceTemplates, nextCursor? }`.
-    #[wasm_bindgen(js_name = listResourceTemplates)]
-    pub fn list_resource_templates(&self, options: JsValue) -> Promise {
+    #[wasm_bindgen(js_name = listResourceTemplates, unchecked_return_type = "Promise<ListResourceTemplatesResult>")]
+    pub fn list_resource_templates(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.list("resources/templates/list", "resourceTemplates", options)
     }
 
     /// `listPrompts({ cursor, all, ... })` → `{ prompts, nextCursor? }`.
-    #[wasm_bindgen(js_name = listPrompts)]
-    pub fn list_prompts(&self, options: JsValue) -> Promise {
+    #[wasm_bindgen(js_name = listPrompts, unchecked_return_type = "Promise<ListPromptsResult>")]
+    pub fn list_prompts(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.list("prompts/list", "prompts", options)
     }
 
@@ -212,16 +234,28 @@ impl Client {
     }
 
     /// `readResource(uri, options)` → `{ contents }`.
-    #[wasm_bindgen(js_name = readResource)]
-    pub fn read_resource(&self, uri: JsValue, options: JsValue) -> Promise {
+    #[wasm_bindgen(js_name = readResource, unchecked_return_type = "Promise<ReadResourceResult>")]
+    pub fn read_resource(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.with_string("readResource", "uri", uri, options, |uri| {
             ("resources/read", json!({ "uri": uri }))
         })
     }
 
     /// `getPrompt(name, args, options)` → `{ description?, messages }`.
-    #[wasm_bindgen(js_name = getPrompt)]
-    pub fn get_prompt(&self, name: JsValue, args: JsValue, options: JsValue) -> Promise {
+    #[wasm_bindgen(js_name = getPrompt, unchecked_return_type = "Promise<GetPromptResult>")]
+    pub fn get_prompt(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string }")] args: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let args = args.unwrap_or(JsValue::UNDEFINED);
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let arguments = interop::from_js(&args);
         self.with_string("getPrompt", "name", name, options, move |name| {
             let mut p = json!({ "name": name });
@@ -233,13 +267,17 @@ impl Client {
     }
 
     /// `complete(ref, argument, context?, options)` → `{ completion: { values, total?, hasMore? } }`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<CompleteResult>")]
     pub fn complete(
         &self,
-        reference: JsValue,
-        argument: JsValue,
-        context: JsValue,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CompletionReference")] reference: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "{ name: string; value: string }")] argument: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "{ arguments?: { [name: string]: string } }")]
+        context: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
+        let context = context.unwrap_or(JsValue::UNDEFINED);
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let inner = self.inner.clone();
         promise(async move {
             let call = read_call(&inner, &options)?;
@@ -258,7 +296,13 @@ impl Client {
 
     /// `listen({ toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions }, options)`
     /// → an async iterable of notifications with `honoured` and `close()`.
-    pub fn listen(&self, filter: JsValue, options: JsValue) -> Promise {
+    #[wasm_bindgen(unchecked_return_type = "Promise<Subscription>")]
+    pub fn listen(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SubscriptionFilter")] filter: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let inner = self.inner.clone();
         future_to_promise(async move {
             let run = async {
@@ -273,7 +317,12 @@ impl Client {
     }
 
     /// `ping(options)`: legacy only.
-    pub fn ping(&self, options: JsValue) -> Promise {
+    #[wasm_bindgen(unchecked_return_type = "Promise<EmptyResult>")]
+    pub fn ping(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let inner = self.inner.clone();
         promise(async move {
             legacy_only(
@@ -287,14 +336,24 @@ impl Client {
     }
 
     /// `subscribeResource(uri, options)`: legacy only; updates reach `messageHandler`.
-    #[wasm_bindgen(js_name = subscribeResource)]
-    pub fn subscribe_resource(&self, uri: JsValue, options: JsValue) -> Promise {
+    #[wasm_bindgen(js_name = subscribeResource, unchecked_return_type = "Promise<EmptyResult>")]
+    pub fn subscribe_resource(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.legacy_uri("subscribeResource", "resources/subscribe", uri, options)
     }
 
     /// `unsubscribeResource(uri, options)`: legacy only.
-    #[wasm_bindgen(js_name = unsubscribeResource)]
-    pub fn unsubscribe_resource(&self, uri: JsValue, options: JsValue) -> Promise {
+    #[wasm_bindgen(js_name = unsubscribeResource, unchecked_return_type = "Promise<EmptyResult>")]
+    pub fn unsubscribe_resource(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.legacy_uri("unsubscribeResource", "resources/unsubscribe", uri, options)
     }
 
@@ -342,8 +401,15 @@ impl Client {
     }
 
     /// `callTool(name, args, { signal, timeoutMs })` → `CallToolResult` (wire shape).
-    #[wasm_bindgen(js_name = callTool)]
-    pub fn call_tool(&self, name: JsValue, args: JsValue, options: JsValue) -> Promise {
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolResult>")]
+    pub fn call_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "JsonObject")] args: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let args = args.unwrap_or(JsValue::UNDEFINED);
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let inner = self.inner.clone();
         promise(async move {
             let call = read_call(&inner, &options)?;
@@ -382,7 +448,15 @@ impl Client {
     }
 
     /// `request(method, params, { signal, timeoutMs })`: any method, result as sent.
-    pub fn request(&self, method: JsValue, params: JsValue, options: JsValue) -> Promise {
+    #[wasm_bindgen(unchecked_return_type = "Promise<JsonObject>")]
+    pub fn request(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "JsonObject")] params: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let params = params.unwrap_or(JsValue::UNDEFINED);
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let inner = self.inner.clone();
         promise(async move {
             let call = read_call(&inner, &options)?;
@@ -414,8 +488,13 @@ impl Client {
     }
 
     /// `setLoggingLevel(level)`: legacy `logging/setLevel` (2026: use the `logLevel` option).
-    #[wasm_bindgen(js_name = setLoggingLevel)]
-    pub fn set_logging_level(&self, level: JsValue, options: JsValue) -> Promise {
+    #[wasm_bindgen(js_name = setLoggingLevel, unchecked_return_type = "Promise<EmptyResult>")]
+    pub fn set_logging_level(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "LoggingLevel")] level: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let inner = self.inner.clone();
         promise(async move {
             legacy_only(
@@ -443,7 +522,7 @@ impl Client {
     }
 
     /// `sendRootsListChanged()`: legacy `notifications/roots/list_changed`.
-    #[wasm_bindgen(js_name = sendRootsListChanged)]
+    #[wasm_bindgen(js_name = sendRootsListChanged, unchecked_return_type = "Promise<void>")]
     pub fn send_roots_list_changed(&self) -> Promise {
         let inner = self.inner.clone();
         promise(async move {
@@ -459,6 +538,7 @@ impl Client {
     }
 
     /// Closes the client: pending calls fail, a legacy session is DELETEd.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
         let inner = self.inner.clone();
         promise(async move {

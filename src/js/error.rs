@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// An MCP error as seen from JavaScript.
-#[wasm_bindgen]
+#[wasm_bindgen(skip_typescript)]
 pub struct McpError {
     code: f64,
     message: String,
@@ -21,7 +21,12 @@ impl McpError {
     // Returns the wrapped object so the stack trace is captured on construction.
     #[allow(clippy::new_ret_no_self)]
     #[wasm_bindgen(constructor)]
-    pub fn new(code: f64, message: String, data: JsValue) -> JsValue {
+    pub fn new(
+        code: f64,
+        message: String,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] data: Option<JsValue>,
+    ) -> JsValue {
+        let data = data.unwrap_or(JsValue::UNDEFINED);
         wrap(McpError {
             code,
             message,
@@ -42,7 +47,7 @@ impl McpError {
     }
 
     /// Structured detail (`undefined` when none); local errors carry `{ local: true, kind }`.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "unknown")]
     pub fn data(&self) -> JsValue {
         self.data.clone()
     }

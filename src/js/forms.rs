@@ -25,8 +25,10 @@ fn schema_of(v: &JsValue) -> Result<Value, JsValue> {
 
 /// `elicitationForm(requestedSchema)` → `{ fields: [{ name, title, description?, required, kind,
 /// constraints, options?, default? }] }`; unsupported constructs throw an `McpError`.
-#[wasm_bindgen(js_name = elicitationForm)]
-pub fn elicitation_form(requested_schema: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = elicitationForm, unchecked_return_type = "{ fields: FormField[] }")]
+pub fn elicitation_form(
+    #[wasm_bindgen(unchecked_param_type = "RequestedSchema")] requested_schema: JsValue,
+) -> Result<JsValue, JsValue> {
     let schema = schema_of(&requested_schema)?;
     form_model(&schema)
         .map(|m| interop::to_js(&m))
@@ -35,7 +37,7 @@ pub fn elicitation_form(requested_schema: JsValue) -> Result<JsValue, JsValue> {
 
 /// `validateElicitation(requestedSchema, content)` → `{ content, errors: [{ field, message }] }`:
 /// `content` coerced from form strings to the schema's types; `errors` empty when valid.
-#[wasm_bindgen(js_name = validateElicitation)]
+#[wasm_bindgen(js_name = validateElicitation, unchecked_return_type = "ElicitationValidation")]
 pub fn validate_elicitation(
     requested_schema: JsValue,
     content: JsValue,

@@ -11,6 +11,7 @@ mod http;
 mod interop;
 mod listen;
 mod options;
+mod types;
 
 pub use client::Client;
 pub use error::McpError;

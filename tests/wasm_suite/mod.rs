@@ -64,14 +64,15 @@ pub fn get(v: &JsValue, key: &str) -> JsValue {
 
 /// Connects a client in `mode`.
 pub async fn connect(url: &str, mode: &str) -> Client {
-    let c = Client::new(url.to_string(), opts(&[("mode", mode.into())])).expect("constructor");
+    let c =
+        Client::new(url.to_string(), Some(opts(&[("mode", mode.into())]))).expect("constructor");
     JsFuture::from(c.connect()).await.expect("connect");
     c
 }
 
 /// Connects a client with these options.
 pub async fn connect_with(url: &str, options: JsValue) -> Client {
-    let c = Client::new(url.to_string(), options).expect("constructor");
+    let c = Client::new(url.to_string(), Some(options)).expect("constructor");
     JsFuture::from(c.connect()).await.expect("connect");
     c
 }
@@ -83,7 +84,7 @@ pub fn js_fn(args: &str, body: &str) -> JsValue {
 
 /// Calls a tool and returns the text of its first content block.
 pub async fn call_text(c: &Client, tool: &str, args: JsValue) -> String {
-    let r = JsFuture::from(c.call_tool(tool.into(), args, JsValue::UNDEFINED))
+    let r = JsFuture::from(c.call_tool(tool.into(), Some(args), None))
         .await
         .expect("callTool");
     let first = js_sys::Array::from(&get(&r, "content")).get(0);
@@ -93,7 +94,7 @@ pub async fn call_text(c: &Client, tool: &str, args: JsValue) -> String {
 /// Calls `echo` and returns its text.
 pub async fn echo(c: &Client, text: &str) -> String {
     let args = opts(&[("text", text.into())]);
-    let r = JsFuture::from(c.call_tool("echo".into(), args, JsValue::UNDEFINED))
+    let r = JsFuture::from(c.call_tool("echo".into(), Some(args), None))
         .await
         .expect("callTool");
     let first = js_sys::Array::from(&get(&r, "content")).get(0);
@@ -146,7 +147,7 @@ macro_rules! wasm_suite {
         async fn auto_mode_is_legacy_on_server_everything() {
             let c = connect(&everything(), "auto").await;
             assert_eq!(c.protocol_version().as_deref(), Some("2025-11-25"));
-            let tools = JsFuture::from(c.list_tools(JsValue::UNDEFINED))
+            let tools = JsFuture::from(c.list_tools(None))
                 .await
                 .unwrap();
             assert!(js_sys::Array::from(&get(&tools, "tools")).length() > 3);
@@ -165,7 +166,7 @@ macro_rules! wasm_suite {
         async fn structured_output_and_tool_errors() {
             let c = connect(&python(), "auto").await;
             let args = opts(&[("a", 2.into()), ("b", 40.into())]);
-            let r = JsFuture::from(c.call_tool("add".into(), args, JsValue::UNDEFINED))
+            let r = JsFuture::from(c.call_tool("add".into(), Some(args), None))
                 .await
                 .unwrap();
             assert_eq!(
@@ -173,7 +174,7 @@ macro_rules! wasm_suite {
                 Some(42.0)
             );
             let args = opts(&[("message", "kaput".into())]);
-            let r = JsFuture::from(c.call_tool("fail".into(), args, JsValue::UNDEFINED))
+            let r = JsFuture::from(c.call_tool("fail".into(), Some(args), None))
                 .await
                 .unwrap();
             assert_eq!(get(&r, "isError").as_bool(), Some(true));
@@ -184,7 +185,7 @@ macro_rules! wasm_suite {
         async fn malformed_json_is_a_parse_error() {
             let c = connect(&fault("malformed-json"), "legacy").await;
             let msg = rejects_with(
-                c.call_tool("echo".into(), opts(&[]), JsValue::UNDEFINED),
+                c.call_tool("echo".into(), Some(opts(&[])), None),
                 -32700.0,
             )
             .await;
@@ -195,7 +196,7 @@ macro_rules! wasm_suite {
         async fn a_cut_sse_stream_is_an_error_not_a_hang() {
             let c = connect(&fault("sse-cut"), "legacy").await;
             let msg = rejects_with(
-                c.call_tool("echo".into(), opts(&[]), JsValue::UNDEFINED),
+                c.call_tool("echo".into(), Some(opts(&[])), None),
                 -32000.0,
             )
             .await;
@@ -206,7 +207,7 @@ macro_rules! wasm_suite {
         async fn a_hanging_server_times_out() {
             let c = connect(&fault("hang"), "legacy").await;
             let o = opts(&[("timeoutMs", 200.into())]);
-            let msg = rejects_with(c.call_tool("echo".into(), opts(&[]), o), -32001.0).await;
+            let msg = rejects_with(c.call_tool("echo".into(), Some(opts(&[])), Some(o)), -32001.0).await;
             assert!(msg.contains("200 ms"), "{msg}");
         }
 
@@ -214,7 +215,7 @@ macro_rules! wasm_suite {
         async fn a_refused_connection_is_an_mcp_error() {
             let c = mcp_wasm_client::js::Client::new(
                 "http://127.0.0.1:18199/mcp".into(),
-                JsValue::UNDEFINED,
+                None,
             )
             .unwrap();
             let msg = rejects_with(c.connect(), -32000.0).await;
@@ -242,7 +243,7 @@ macro_rules! wasm_suite {
                 let s = js_fn("", "return { role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' }");
                 let r = js_fn("", "return { roots: [] }");
                 let c = connect_with(&python(), opts(&[("mode", mode.into()), ("elicitationCallback", e), ("samplingCallback", s), ("listRootsCallback", r)])).await;
-                let result = JsFuture::from(c.call_tool("client_features".into(), opts(&[]), JsValue::UNDEFINED)).await.unwrap();
+                let result = JsFuture::from(c.call_tool("client_features".into(), Some(opts(&[])), None)).await.unwrap();
                 let list = js_sys::Array::from(&get(&get(&result, "structuredContent"), "result"));
                 let mut names: Vec<String> = list.iter().filter_map(|v| v.as_string()).collect();
                 names.sort();
@@ -282,7 +283,7 @@ macro_rules! wasm_suite {
         #[wasm_bindgen_test]
         async fn listen_delivers_list_changed_on_2026() {
             let c = connect(&python(), "auto").await;
-            let sub = JsFuture::from(c.listen(opts(&[("toolsListChanged", true.into())]), JsValue::UNDEFINED)).await.unwrap();
+            let sub = JsFuture::from(c.listen(opts(&[("toolsListChanged", true.into())]), None)).await.unwrap();
             assert_eq!(get(&get(&sub, "honoured"), "toolsListChanged").as_bool(), Some(true));
             call_text(&c, "poke", opts(&[("kind", "tools".into())])).await;
             let next: js_sys::Function = get(&sub, "next").dyn_into().unwrap();
@@ -320,7 +321,7 @@ macro_rules! wasm_suite {
 
         #[wasm_bindgen_test]
         fn mcp_error_is_an_error() {
-            let e = mcp_wasm_client::js::McpError::new(-1.0, "boom".into(), JsValue::NULL);
+            let e = mcp_wasm_client::js::McpError::new(-1.0, "boom".into(), Some(JsValue::NULL));
             assert!(e.is_instance_of::<js_sys::Error>());
             assert_eq!(get(&e, "message").as_string().as_deref(), Some("boom"));
         }

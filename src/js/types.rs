@@ -1,0 +1,227 @@
+//! Hand-written TypeScript declarations for everything the client exposes: options, callback
+//! signatures, and the protocol's params and results (wire shape, camelCase).
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** JSON values as they travel on the wire. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** `"auto"` probes the era (default), `"legacy"` initializes, a version pins the 2026 era. */
+export type ClientMode = "auto" | "legacy" | "2026-07-28";
+export type LoggingLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+export type RequestId = string | number;
+
+export interface Implementation { name: string; version: string; title?: string; description?: string; websiteUrl?: string; icons?: Icon[] }
+export interface Icon { src: string; mimeType?: string; sizes?: string[]; theme?: "light" | "dark" }
+export interface Annotations { audience?: ("user" | "assistant")[]; priority?: number; lastModified?: string }
+
+export interface TextContent { type: "text"; text: string; annotations?: Annotations; _meta?: JsonObject }
+export interface ImageContent { type: "image"; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject }
+export interface AudioContent { type: "audio"; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject }
+export interface ResourceLink { type: "resource_link"; uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number; annotations?: Annotations; _meta?: JsonObject }
+export interface TextResourceContents { uri: string; mimeType?: string; text: string; _meta?: JsonObject }
+export interface BlobResourceContents { uri: string; mimeType?: string; blob: string; _meta?: JsonObject }
+export interface EmbeddedResource { type: "resource"; resource: TextResourceContents | BlobResourceContents; annotations?: Annotations; _meta?: JsonObject }
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+
+/** Fields every result may carry (2026 adds resultType and caching hints). */
+export interface ResultBase { resultType?: "complete"; _meta?: JsonObject; [key: string]: unknown }
+export interface Cacheable { ttlMs?: number; cacheScope?: "public" | "private" }
+export interface Paginated { nextCursor?: string }
+
+export interface ToolAnnotations { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean }
+export interface Tool { name: string; title?: string; description?: string; inputSchema: JsonObject & { type: "object" }; outputSchema?: JsonObject; annotations?: ToolAnnotations; icons?: Icon[]; _meta?: JsonObject }
+export interface ListToolsResult extends ResultBase, Cacheable, Paginated { tools: Tool[] }
+export interface CallToolResult extends ResultBase { content: ContentBlock[]; structuredContent?: JsonValue; isError?: boolean }
+
+export interface Resource { uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number; annotations?: Annotations; icons?: Icon[]; _meta?: JsonObject }
+export interface ResourceTemplate { uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string; annotations?: Annotations; icons?: Icon[] }
+export interface ListResourcesResult extends ResultBase, Cacheable, Paginated { resources: Resource[] }
+export interface ListResourceTemplatesResult extends ResultBase, Cacheable, Paginated { resourceTemplates: ResourceTemplate[] }
+export interface ReadResourceResult extends ResultBase, Cacheable { contents: (TextResourceContents | BlobResourceContents)[] }
+
+export interface PromptArgument { name: string; title?: string; description?: string; required?: boolean }
+export interface Prompt { name: string; title?: string; description?: string; arguments?: PromptArgument[]; icons?: Icon[]; _meta?: JsonObject }
+export interface PromptMessage { role: "user" | "assistant"; content: ContentBlock }
+export interface ListPromptsResult extends ResultBase, Cacheable, Paginated { prompts: Prompt[] }
+export interface GetPromptResult extends ResultBase { description?: string; messages: PromptMessage[] }
+
+export type CompletionReference = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+export interface CompleteResult extends ResultBase { completion: { values: string[]; total?: number; hasMore?: boolean } }
+export type EmptyResult = ResultBase;
+
+/** Options every call takes. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Per-request timeout (default: the client's `timeoutMs`, 60 000). */
+  timeoutMs?: number;
+  /** Receives this call's `notifications/progress`. */
+  onProgress?: (progress: ProgressParams) => void;
+  /** Progress restarts the timeout (default true). */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard cap on the whole call, progress or not. */
+  maxTotalTimeoutMs?: number;
+}
+export interface ListOptions extends CallOptions {
+  cursor?: string;
+  /** Fetch every page (an empty-string cursor is a cursor). */
+  all?: boolean;
+  /** Page cap with `all` (default 64). */
+  maxPages?: number;
+}
+export interface ProgressParams { progressToken: RequestId; progress: number; total?: number; message?: string }
+export interface LoggingMessageParams { level: LoggingLevel; logger?: string; data: JsonValue }
+/** A server notification as `messageHandler` and `listen()` deliver it. */
+export interface ServerNotification { method: string; params?: JsonObject }
+
+/** What a callback gets besides the params. */
+export interface RequestContext {
+  /** The server's request id; in the 2026 era the `inputRequests` key. */
+  requestId: RequestId;
+  meta: JsonObject | null;
+  /** Fires when the server cancels the request or the call is aborted. */
+  signal: AbortSignal;
+}
+
+export type PrimitiveSchema =
+  | { type: "string"; title?: string; description?: string; minLength?: number; maxLength?: number; format?: "email" | "uri" | "date" | "date-time"; default?: string }
+  | { type: "number" | "integer"; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
+  | { type: "boolean"; title?: string; description?: string; default?: boolean }
+  | { type: "string"; title?: string; description?: string; enum: string[]; enumNames?: string[]; default?: string }
+  | { type: "string"; title?: string; description?: string; oneOf: { const: string; title: string }[]; default?: string }
+  | { type: "array"; title?: string; description?: string; minItems?: number; maxItems?: number; items: { type?: "string"; enum: string[] } | { anyOf: { const: string; title: string }[] }; default?: string[] };
+export interface RequestedSchema { type: "object"; properties: { [name: string]: PrimitiveSchema }; required?: string[]; $schema?: string }
+export interface ElicitFormParams { mode?: "form"; message: string; requestedSchema: RequestedSchema; _meta?: JsonObject }
+export interface ElicitUrlParams { mode: "url"; message: string; url: string; elicitationId?: string; _meta?: JsonObject }
+export type ElicitParams = ElicitFormParams | ElicitUrlParams;
+export type ElicitContent = { [name: string]: string | number | boolean | string[] };
+export type ElicitResult = { action: "accept"; content?: ElicitContent } | { action: "decline" } | { action: "cancel" };
+
+export type SamplingContent = TextContent | ImageContent | AudioContent
+  | { type: "tool_use"; id: string; name: string; input: JsonObject; _meta?: JsonObject }
+  | { type: "tool_result"; toolUseId: string; content: ContentBlock[]; structuredContent?: JsonValue; isError?: boolean; _meta?: JsonObject };
+export interface SamplingMessage { role: "user" | "assistant"; content: SamplingContent | SamplingContent[] }
+export interface CreateMessageParams {
+  messages: SamplingMessage[];
+  maxTokens: number;
+  modelPreferences?: { hints?: { name?: string }[]; costPriority?: number; speedPriority?: number; intelligencePriority?: number };
+  systemPrompt?: string;
+  includeContext?: "none" | "thisServer" | "allServers";
+  temperature?: number;
+  stopSequences?: string[];
+  metadata?: JsonObject;
+  tools?: Tool[];
+  toolChoice?: { mode?: "auto" | "required" | "none" };
+  _meta?: JsonObject;
+}
+export interface CreateMessageResult { role: "assistant" | "user"; content: SamplingContent | SamplingContent[]; model: string; stopReason?: "endTurn" | "stopSequence" | "maxTokens" | "toolUse" | string }
+export interface Root { uri: string; name?: string; _meta?: JsonObject }
+export interface ListRootsResult { roots: Root[] }
+
+type MaybePromise<T> = T | Promise<T>;
+export type ElicitationCallback = (context: RequestContext, params: ElicitParams) => MaybePromise<ElicitResult>;
+export type SamplingCallback = (context: RequestContext, params: CreateMessageParams) => MaybePromise<CreateMessageResult>;
+export type ListRootsCallback = (context: RequestContext) => MaybePromise<ListRootsResult>;
+
+export interface ClientOptions {
+  mode?: ClientMode;
+  clientInfo?: Implementation;
+  /** Sent on every request (same origin only). */
+  headers?: { [name: string]: string };
+  /** A `fetch` to use instead of the global one. */
+  fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
+  /** Per-request timeout in ms (default 60 000). */
+  timeoutMs?: number;
+  /** Largest message the client buffers (default 16 MiB). */
+  maxMessageBytes?: number;
+  /** Cache 2026 list results for their ttlMs (default true). */
+  cache?: boolean;
+  /** Registering it declares `elicitation: { form: {}, url: {} }`. */
+  elicitationCallback?: ElicitationCallback;
+  /** Registering it declares `sampling` (plus `samplingCapabilities`). */
+  samplingCallback?: SamplingCallback;
+  samplingCapabilities?: { tools?: JsonObject; context?: JsonObject };
+  /** Registering it declares `roots`. */
+  listRootsCallback?: ListRootsCallback;
+  loggingCallback?: (params: LoggingMessageParams) => void | Promise<void>;
+  /** Every server notification, and transport-level `McpError`s (session renewals, warnings...). */
+  messageHandler?: (message: ServerNotification | McpError) => void | Promise<void>;
+  /** 2026: the log level stamped on each request. */
+  logLevel?: LoggingLevel;
+  /** Cap on 2026 input_required rounds (default 10). */
+  inputRequiredMaxRounds?: number;
+}
+
+export interface SubscriptionFilter { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] }
+/** What `listen()` resolves to: `for await (const n of sub)`. */
+export interface Subscription extends AsyncIterableIterator<ServerNotification> {
+  /** The filter the server will honour. */
+  readonly honoured: SubscriptionFilter;
+  close(): Promise<void>;
+}
+
+export interface FormField {
+  name: string;
+  title: string;
+  description?: string;
+  required: boolean;
+  kind: "text" | "email" | "uri" | "date" | "date-time" | "number" | "integer" | "boolean" | "single-select" | "multi-select";
+  constraints: { minLength?: number; maxLength?: number; minimum?: number; maximum?: number; minItems?: number; maxItems?: number; format?: string };
+  options?: { value: string; label: string }[];
+  default?: string | number | boolean | string[];
+}
+export interface ElicitationValidation { content: ElicitContent; errors: { field: string; message: string }[] }
+
+/** An MCP error: from the server (its code, message, data) or local (`data.local === true`, `data.kind`). */
+export class McpError extends Error {
+  constructor(code: number, message: string, data?: unknown);
+  readonly code: number;
+  readonly message: string;
+  readonly data: unknown;
+  readonly name: "McpError";
+  free(): void;
+}
+
+/** An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras. */
+export class Client {
+  constructor(url: string, options?: ClientOptions);
+  /** Probes the era (`auto`), initializes (`legacy`), or adopts a pinned version. */
+  connect(): Promise<void>;
+  readonly protocolVersion: string | undefined;
+  readonly era: "legacy" | "modern" | undefined;
+  readonly transport: "streamable-http" | "http+sse";
+  readonly serverInfo: Implementation | undefined;
+  readonly serverCapabilities: JsonObject | undefined;
+  readonly instructions: string | undefined;
+  readonly sessionId: string | undefined;
+  /** Requests waiting for a response right now. */
+  readonly pendingRequests: number;
+  listTools(options?: ListOptions): Promise<ListToolsResult>;
+  listResources(options?: ListOptions): Promise<ListResourcesResult>;
+  listResourceTemplates(options?: ListOptions): Promise<ListResourceTemplatesResult>;
+  listPrompts(options?: ListOptions): Promise<ListPromptsResult>;
+  callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult>;
+  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult>;
+  getPrompt(name: string, args?: { [name: string]: string }, options?: CallOptions): Promise<GetPromptResult>;
+  complete(ref: CompletionReference, argument: { name: string; value: string }, context?: { arguments?: { [name: string]: string } }, options?: CallOptions): Promise<CompleteResult>;
+  /** Any method; the result as the server sent it. */
+  request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>;
+  /** Change notifications as an async iterable, on both eras. */
+  listen(filter: SubscriptionFilter, options?: CallOptions): Promise<Subscription>;
+  /** Legacy only. */
+  ping(options?: CallOptions): Promise<EmptyResult>;
+  /** Legacy only (2026: the `logLevel` option). */
+  setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<EmptyResult>;
+  /** Legacy only (2026: `listen({ resourceSubscriptions })`). */
+  subscribeResource(uri: string, options?: CallOptions): Promise<EmptyResult>;
+  unsubscribeResource(uri: string, options?: CallOptions): Promise<EmptyResult>;
+  /** Legacy only. */
+  sendRootsListChanged(): Promise<void>;
+  /** Pending calls fail; a legacy session is DELETEd. */
+  close(): Promise<void>;
+  free(): void;
+}
+"#;

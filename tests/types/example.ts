@@ -1,0 +1,95 @@
+// A typed usage example: compiled with `tsc --noEmit --strict` against the built package's
+// declarations. The @ts-expect-error lines prove the types are precise, not `any`.
+import {
+  Client,
+  McpError,
+  elicitationForm,
+  validateElicitation,
+  type CallToolResult,
+  type ElicitationCallback,
+  type SamplingCallback,
+  type ListRootsCallback,
+  type ServerNotification,
+  type Tool,
+} from "../../pkg/nodejs/mcp_wasm_client.js";
+
+const elicit: ElicitationCallback = async (context, params) => {
+  const id: string | number = context.requestId;
+  void id;
+  if (params.mode === "url") {
+    return { action: "decline" };
+  }
+  const schema = params.requestedSchema;
+  const names: string[] = Object.keys(schema.properties);
+  void names;
+  return { action: "accept", content: { name: "Ada Lovelace", age: 36, tags: ["a"] } };
+};
+
+// @ts-expect-error: "maybe" is not an elicitation action
+const badElicit: ElicitationCallback = async () => ({ action: "maybe" });
+void badElicit;
+
+const sample: SamplingCallback = (_context, params) => ({
+  role: "assistant",
+  content: { type: "text", text: `answering ${params.messages.length} messages in ${params.maxTokens} tokens` },
+  model: "my-llm",
+});
+const roots: ListRootsCallback = () => ({ roots: [{ uri: "file:///home/ada", name: "home" }] });
+
+async function main(): Promise<void> {
+  const client = new Client("http://127.0.0.1:18101/mcp", {
+    mode: "auto",
+    clientInfo: { name: "typed", version: "1.0.0" },
+    timeoutMs: 5_000,
+    elicitationCallback: elicit,
+    samplingCallback: sample,
+    samplingCapabilities: { tools: {} },
+    listRootsCallback: roots,
+    logLevel: "info",
+    loggingCallback: (p) => console.log(p.level, p.data),
+    messageHandler: (m: ServerNotification | McpError) => {
+      if (m instanceof McpError) console.error(m.code, m.message);
+      else console.log(m.method);
+    },
+  });
+  // @ts-expect-error: mode is an enumerated string
+  new Client("http://x", { mode: "fast" });
+
+  await client.connect();
+  const era: "legacy" | "modern" | undefined = client.era;
+  void era;
+  const { tools, nextCursor } = await client.listTools({ all: true });
+  const first: Tool | undefined = tools[0];
+  const cursor: string | undefined = nextCursor;
+  void first;
+  void cursor;
+  const result: CallToolResult = await client.callTool("add", { a: 2, b: 40 }, { timeoutMs: 1_000, onProgress: (p) => console.log(p.progress, p.total) });
+  for (const block of result.content) {
+    if (block.type === "text") console.log(block.text);
+    // @ts-expect-error: image blocks have no text
+    if (block.type === "image") console.log(block.text);
+  }
+  const sub = await client.listen({ toolsListChanged: true });
+  for await (const n of sub) {
+    console.log(n.method, sub.honoured.toolsListChanged);
+    break;
+  }
+  const read = await client.readResource("demo://hello");
+  const prompt = await client.getPrompt("greet", { name: "Ada" });
+  const done = await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" });
+  console.log(read.contents.length, prompt.messages.length, done.completion.values);
+  const form = elicitationForm({ type: "object", properties: { email: { type: "string", format: "email" } }, required: ["email"] });
+  for (const field of form.fields) console.log(field.kind, field.required);
+  const checked = validateElicitation({ type: "object", properties: { n: { type: "integer" } } }, { n: "42" });
+  console.log(checked.errors.map((e) => `${e.field}: ${e.message}`), checked.content);
+  // @ts-expect-error: callTool needs a tool name string
+  await client.callTool(42);
+  await client.close();
+}
+
+const err = new McpError(-32602, "bad", { field: "x" });
+const isError: boolean = err instanceof Error;
+const code: number = err.code;
+void isError;
+void code;
+void main;
