@@ -3,7 +3,7 @@
 //! or the `fetch` option.
 
 use crate::protocol::error::{McpError, CONNECTION_CLOSED};
-use crate::transport::http::ACCEPT_POST;
+use crate::transport::http::{redirect_policy, Redirect, ACCEPT_POST};
 use futures::{Stream, StreamExt};
 use gloo_net::http::{Method, RequestBuilder, Response};
 use js_sys::{Function, Reflect};
@@ -11,6 +11,7 @@ use serde_json::json;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
+use web_sys::RequestRedirect;
 
 /// The headers a browser sends without a CORS preflight (plus what fetch adds itself).
 const SAFELISTED: [&str; 3] = ["accept", "content-type", "content-language"];
@@ -127,52 +128,97 @@ impl Http {
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
-        let url = match self.endpoint.borrow().as_ref() {
+        let mut url = match self.endpoint.borrow().as_ref() {
             Some(endpoint) if method == Method::POST => endpoint.clone(),
             _ => self.url.clone(),
         };
-        let mut b = RequestBuilder::new(&url)
-            .method(method)
-            .abort_signal(Some(signal));
-        let mut sent_names: Vec<String> = Vec::new();
-        if body.is_some() {
-            b = b.header("Content-Type", "application/json");
+        // In a browser a manual redirect is opaque (no Location); follow there unless the user
+        // gave headers (credentials) that must not reach another origin.
+        let manual = !self.in_browser || !self.extra_headers.is_empty();
+        let mut hops = 0;
+        loop {
+            let mut b = RequestBuilder::new(&url)
+                .method(method.clone())
+                .abort_signal(Some(signal))
+                .redirect(if manual {
+                    RequestRedirect::Manual
+                } else {
+                    RequestRedirect::Follow
+                });
+            let mut sent_names: Vec<String> = Vec::new();
+            if body.is_some() {
+                b = b.header("Content-Type", "application/json");
+            }
+            b = b.header("Accept", ACCEPT_POST);
+            for (k, v) in self.extra_headers.iter().chain(headers.iter()) {
+                b = b.header(k, v);
+                sent_names.push(k.to_ascii_lowercase());
+            }
+            let request = match body {
+                Some(text) => b.body(text),
+                None => b.build(),
+            }
+            .map_err(|e| {
+                McpError::local(
+                    CONNECTION_CLOSED,
+                    "input",
+                    format!("Could not build the request for {what}: {e}"),
+                    json!({}),
+                )
+            })?;
+            let raw: web_sys::Request = request.into();
+            let promise = self
+                .fetch
+                .call1(&JsValue::UNDEFINED, &raw)
+                .map_err(|e| self.network_error(&e, what, &sent_names))?;
+            let value = JsFuture::from(js_sys::Promise::resolve(&promise))
+                .await
+                .map_err(|e| self.network_error(&e, what, &sent_names))?;
+            let raw: web_sys::Response = value.unchecked_into();
+            let response = Response::from(raw);
+            if response.type_() == web_sys::ResponseType::Opaqueredirect {
+                return Err(redirect_error(what, format!(
+                    "the server redirected {url}; with custom headers set, a browser client does not follow redirects (the target is hidden): use the final URL"
+                )));
+            }
+            let headers = response.headers();
+            let status = response.status();
+            if (300..400).contains(&status) && status != 304 {
+                if let Some(location) = headers.get("location") {
+                    let target = web_sys::Url::new_with_base(&location, &url).map_err(|_| {
+                        redirect_error(
+                            what,
+                            format!("the server redirected to an invalid URL {location:?}"),
+                        )
+                    })?;
+                    let from = web_sys::Url::new(&url)
+                        .map(|u| u.origin())
+                        .unwrap_or_default();
+                    match redirect_policy(
+                        status,
+                        &method.to_string(),
+                        &from,
+                        &target.origin(),
+                        &target.href(),
+                        hops,
+                    ) {
+                        Redirect::Follow => {
+                            hops += 1;
+                            url = target.href();
+                            continue;
+                        }
+                        Redirect::Refuse(why) => return Err(redirect_error(what, why)),
+                    }
+                }
+            }
+            return Ok(Head {
+                status,
+                status_text: response.status_text(),
+                content_type: headers.get("content-type"),
+                session_id: headers.get("mcp-session-id"),
+                response,
+            });
         }
-        b = b.header("Accept", ACCEPT_POST);
-        for (k, v) in self.extra_headers.iter().chain(headers.iter()) {
-            b = b.header(k, v);
-            sent_names.push(k.to_ascii_lowercase());
-        }
-        let request = match body {
-            Some(text) => b.body(text),
-            None => b.build(),
-        }
-        .map_err(|e| {
-            McpError::local(
-                CONNECTION_CLOSED,
-                "input",
-                format!("Could not build the request for {what}: {e}"),
-                json!({}),
-            )
-        })?;
-        let raw: web_sys::Request = request.into();
-        let promise = self
-            .fetch
-            .call1(&JsValue::UNDEFINED, &raw)
-            .map_err(|e| self.network_error(&e, what, &sent_names))?;
-        let value = JsFuture::from(js_sys::Promise::resolve(&promise))
-            .await
-            .map_err(|e| self.network_error(&e, what, &sent_names))?;
-        let raw: web_sys::Response = value.unchecked_into();
-        let response = Response::from(raw);
-        let headers = response.headers();
-        Ok(Head {
-            status: response.status(),
-            status_text: response.status_text(),
-            content_type: headers.get("content-type"),
-            session_id: headers.get("mcp-session-id"),
-            response,
-        })
     }
 
     fn network_error(&self, e: &JsValue, what: &str, sent: &[String]) -> McpError {
@@ -216,6 +262,15 @@ impl Http {
             json!({ "url": self.url }),
         )
     }
+}
+
+fn redirect_error(what: &str, why: String) -> McpError {
+    McpError::local(
+        crate::protocol::error::INVALID_REQUEST,
+        "http",
+        format!("Refused a redirect for {what}: {why}"),
+        json!({}),
+    )
 }
 
 /// Message of a JS error, with its `cause` (Node's fetch puts ECONNREFUSED there).

@@ -40,6 +40,43 @@ pub fn body_kind(content_type: Option<&str>) -> BodyKind {
     }
 }
 
+/// What to do with a 3xx answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Redirect {
+    /// Follow it: same origin, and the method survives (307/308, or any 30x for GET).
+    Follow,
+    /// Refuse: the error says why.
+    Refuse(String),
+}
+
+/// Redirect policy: only same-origin redirects are followed (credentials and custom headers
+/// never reach another origin), and a POST only through 307/308 (301/302/303 would drop the
+/// body); at most `MAX_REDIRECTS` hops.
+pub fn redirect_policy(
+    status: u16,
+    method: &str,
+    from_origin: &str,
+    to_origin: &str,
+    to_url: &str,
+    hops: u32,
+) -> Redirect {
+    if hops >= MAX_REDIRECTS {
+        return Redirect::Refuse(format!("more than {MAX_REDIRECTS} redirects"));
+    }
+    if from_origin != to_origin {
+        return Redirect::Refuse(format!(
+            "the server redirected to another origin ({to_url}); the client does not follow cross-origin redirects, so credentials and custom headers never leave {from_origin}"
+        ));
+    }
+    match (status, method) {
+        (307 | 308, _) | (301 | 302 | 303, "GET" | "DELETE") => Redirect::Follow,
+        _ => Redirect::Refuse(format!("HTTP {status} would turn the {method} into a GET; the server must use 307/308 (to {to_url})")),
+    }
+}
+
+/// Redirects followed for one request at most.
+pub const MAX_REDIRECTS: u32 = 5;
+
 /// The error for a 2xx response whose content type is neither JSON nor SSE.
 pub fn unexpected_content_type(kind: &str, method: &str) -> McpError {
     let shown = if kind.is_empty() {
@@ -142,6 +179,28 @@ pub fn stream_ended(method: &str, mid_event: bool, cause: Option<&str>) -> McpEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redirects_stay_on_the_origin() {
+        let o = "http://a.example";
+        assert_eq!(
+            redirect_policy(307, "POST", o, o, "http://a.example/mcp/", 0),
+            Redirect::Follow
+        );
+        assert_eq!(
+            redirect_policy(301, "GET", o, o, "http://a.example/x", 0),
+            Redirect::Follow
+        );
+        assert!(
+            matches!(redirect_policy(302, "POST", o, o, "http://a.example/x", 0), Redirect::Refuse(m) if m.contains("307/308"))
+        );
+        assert!(
+            matches!(redirect_policy(307, "POST", o, "http://b.example", "http://b.example/mcp", 0), Redirect::Refuse(m) if m.contains("another origin"))
+        );
+        assert!(
+            matches!(redirect_policy(307, "POST", o, o, "http://a.example/x", 5), Redirect::Refuse(m) if m.contains("more than 5"))
+        );
+    }
 
     #[test]
     fn content_types() {

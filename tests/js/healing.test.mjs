@@ -106,3 +106,17 @@ test("the deprecated HTTP+SSE transport (Python SDK sse_app): detected and used 
     await c.close();
   }
 });
+
+test("redirects: same-origin 307 is followed; another origin is refused before anything is sent there", async () => {
+  await del("ok/header-log");
+  const c = await connected(fault("redirect-same"), { headers: { authorization: "Bearer s3cret" } });
+  assert.equal(text(await c.callTool("echo", { text: "x" })), "ok");
+  await c.close();
+  const sameLog = await get("ok/header-log");
+  assert.ok(sameLog.some((r) => r.headers.authorization === "Bearer s3cret"), "same origin got the credentials");
+  await del("ok/header-log");
+  const cross = new Client(fault("redirect-cross"), { headers: { authorization: "Bearer s3cret" } });
+  const e = await rejection(cross.connect());
+  assert.match(e.message, /does not follow cross-origin redirects/);
+  assert.deepEqual(await get("ok/header-log"), [], "nothing reached the other origin");
+});

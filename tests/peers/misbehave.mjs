@@ -449,6 +449,13 @@ async function handle(req, res) {
   const url = new URL(req.url ?? "/", `http://${HOST}`);
   const parts = url.pathname.split("/").filter(Boolean); // ["<fault>", "mcp"]
 
+  // Redirects: /redirect-same/* → 307 to /ok/* (same origin); /redirect-cross/* → 307 to the
+  // same server as http://localhost:PORT (another origin than 127.0.0.1).
+  if (parts[0] === "redirect-same" || parts[0] === "redirect-cross") {
+    const rest = parts.slice(1).join("/");
+    const base = parts[0] === "redirect-same" ? "" : `http://localhost:${PORT}`;
+    return send(res, 307, { Location: `${base}/ok/${rest}` });
+  }
   if (req.method === "OPTIONS") {
     return send(res, 204, {
       "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] || "*",
