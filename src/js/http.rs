@@ -196,7 +196,7 @@ impl Http {
                         .unwrap_or_default();
                     match redirect_policy(
                         status,
-                        &method.to_string(),
+                        method.as_ref(),
                         &from,
                         &target.origin(),
                         &target.href(),

@@ -69,7 +69,7 @@ pub fn redirect_policy(
         ));
     }
     match (status, method) {
-        (307 | 308, _) | (301 | 302 | 303, "GET" | "DELETE") => Redirect::Follow,
+        (307 | 308, _) | (301..=303, "GET" | "DELETE") => Redirect::Follow,
         _ => Redirect::Refuse(format!("HTTP {status} would turn the {method} into a GET; the server must use 307/308 (to {to_url})")),
     }
 }
