@@ -1,0 +1,358 @@
+// End-to-end test of the browser demo (www/) against the bundled demo server (demo/server.py).
+//
+//   cd tests/e2e && npm ci && node run.mjs        (needs pkg/web: wasm-pack build --target web --out-dir pkg/web)
+//
+// Starts demo/server.py and a static server (python3 -m http.server) on free 127.0.0.1 ports
+// (E2E_PORTS="a-b", default 18601-18610), drives Debian's /usr/bin/chromium with playwright-core,
+// prints one line per step and "e2e: N passed, M failed", saves screenshots to docs/screenshots/,
+// and stops both servers by PID. E2E_SCREENSHOTS=0 skips the screenshots; E2E_HEADED=1 shows the window.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const SHOTS = path.join(ROOT, "docs/screenshots");
+const TAKE_SHOTS = process.env.E2E_SCREENSHOTS !== "0";
+const [PORT_LO, PORT_HI] = (process.env.E2E_PORTS ?? "18601-18610").split("-").map(Number);
+const STEP_TIMEOUT = 20_000;
+const started = Date.now();
+
+const children = [];
+function stopChildren() {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) {
+      try { process.kill(child.pid, "SIGTERM"); } catch { /* already gone */ }
+    }
+  }
+}
+process.on("exit", stopChildren);
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { stopChildren(); process.exit(130); });
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
+}
+
+async function freePorts(n) {
+  const out = [];
+  for (let p = PORT_LO; p <= PORT_HI && out.length < n; p++) if (await portFree(p)) out.push(p);
+  if (out.length < n) throw new Error(`need ${n} free ports in ${PORT_LO}-${PORT_HI}`);
+  return out;
+}
+
+function start(name, cmd, args) {
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout.on("data", (d) => { log += d; });
+  child.stderr.on("data", (d) => { log += d; });
+  child.log = () => log;
+  child.label = name;
+  children.push(child);
+  return child;
+}
+
+async function waitHttp(url, child, ms = 15_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${child.label} exited: ${child.log()}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`);
+}
+
+// ------------------------------------------------------------------------------ steps
+
+let passed = 0;
+let failed = 0;
+const shots = [];
+
+async function step(name, fn) {
+  const t0 = Date.now();
+  try {
+    await Promise.race([
+      fn(),
+      new Promise((_, rej) => setTimeout(() => rej(new Error(`step timed out after ${STEP_TIMEOUT} ms`)), STEP_TIMEOUT)),
+    ]);
+    passed++;
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (err) {
+    failed++;
+    console.log(`FAIL ${name}: ${String(err?.message ?? err).split("\n").slice(0, 6).join("\n     ")}`);
+  }
+}
+
+function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+async function shot(page, file) {
+  if (!TAKE_SHOTS) return;
+  const out = path.join(SHOTS, file);
+  await page.screenshot({ path: out });
+  shots.push(`${file} ${Math.round(fs.statSync(out).size / 1024)} KB`);
+}
+
+// ------------------------------------------------------------------------------ main
+
+async function main() {
+  const wasm = path.join(ROOT, "pkg/web/mcp_wasm_client_bg.wasm");
+  if (!fs.existsSync(wasm)) {
+    console.error("pkg/web is missing: run wasm-pack build --mode no-install --release --target web --out-dir pkg/web");
+    process.exit(2);
+  }
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const [mcpPort, webPort] = await freePorts(2);
+  const mcp = start("demo server", "python3", ["demo/server.py", String(mcpPort)]);
+  const web = start("static server", "python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", ROOT, String(webPort)]);
+  await Promise.all([waitHttp(`http://127.0.0.1:${mcpPort}/connect`, mcp), waitHttp(`http://127.0.0.1:${webPort}/www/`, web)]);
+  const MCP_URL = `http://127.0.0.1:${mcpPort}/mcp`;
+  console.log(`# demo server ${MCP_URL} (pid ${mcp.pid}), static http://127.0.0.1:${webPort}/ (pid ${web.pid})`);
+
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: process.env.E2E_HEADED !== "1",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+      "--disable-component-update", "--disable-quic", "--no-first-run"],
+  });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(`console: ${m.text()}`); });
+
+  const $ = (sel) => page.locator(sel);
+  const lastResult = (tool) => $(`[data-test="msg-result"][data-tool="${tool}"]`).last();
+  async function settled(tool) {
+    const li = lastResult(tool);
+    await li.and(page.locator(':not([data-state="pending"])')).waitFor();
+    return li;
+  }
+  async function callTool(tool, args = {}) {
+    await $(`[data-test="tool-${tool}"]`).click();
+    for (const [k, v] of Object.entries(args)) await $(`[data-test="arg-${k}"]`).fill(String(v));
+    const before = await $(`[data-test="msg-result"][data-tool="${tool}"]`).count();
+    await $('[data-test="call"]').click();
+    await $(`[data-test="msg-result"][data-tool="${tool}"]`).nth(before).waitFor();
+  }
+
+  async function connectTo(mode) {
+    await page.goto(`http://127.0.0.1:${webPort}/www/?url=${encodeURIComponent(MCP_URL)}&mode=${mode}&autoconnect=1`);
+    await $('[data-test="status"][data-state="connected"]').waitFor();
+  }
+
+  // 1. connect (auto picks the 2026-07-28 era on this dual-era server)
+  await step("connect (auto mode): status, era, server info, tools", async () => {
+    await connectTo("auto");
+    const era = await $('[data-test="era"]').textContent();
+    const proto = await $('[data-test="protocol-version"]').textContent();
+    const info = await $('[data-test="server-info"]').textContent();
+    const tools = await $('[data-test="tools"] button').count();
+    expect(era && era !== "?", `era shown: ${era}`);
+    expect(proto === "2026-07-28", `protocol ${proto}`);
+    expect(/mcp-wasm-demo-server/.test(info), `server info: ${info}`);
+    expect(tools >= 9, `tools listed: ${tools}`);
+    console.log(`     era ${era}, protocol ${proto}, server "${info}", ${tools} tools`);
+  });
+  await shot(page, "01-connected.png");
+
+  // 2. roots management
+  await step("roots: reject a non-file URI, add one, list_workspace sees both", async () => {
+    await $('[data-test="root-uri"]').fill("https://example.com/");
+    await $('[data-test="root-add"]').click();
+    await $('[data-test="root-error"]:visible').waitFor();
+    await $('[data-test="root-uri"]').fill("file:///home/demo/notes");
+    await $('[data-test="root-name"]').fill("notes");
+    await $('[data-test="root-add"]').click();
+    expect(await $('[data-test="root"]').count() === 2, "two roots listed");
+    expect(await $('[data-test="root-error"]').isHidden(), "error cleared");
+    await callTool("list_workspace");
+    const li = await settled("list_workspace");
+    const text = await li.textContent();
+    expect(/2 root\(s\)/.test(text) && text.includes("file:///home/demo/notes"), `result: ${text}`);
+    await $('[data-test="roots-request"]').last().waitFor();
+  });
+
+  // 3. form elicitation: every field kind, an invalid email first
+  await step("elicitation: invalid email shows an inline error, nothing sent", async () => {
+    const before = await $('[data-test="elicitation"]').count();
+    await callTool("register_attendee");
+    const card = $('[data-test="elicitation"]').nth(before);
+    await card.locator('[data-test="elicitation-form"]').waitFor();
+    const kinds = await card.locator(".efield").evaluateAll((els) => els.map((e) => e.dataset.kind));
+    for (const k of ["text", "email", "uri", "date", "date-time", "number", "integer", "boolean", "single-select", "multi-select"]) {
+      expect(kinds.includes(k), `field kind ${k} rendered (have ${kinds.join(",")})`);
+    }
+    expect(await card.locator('[data-test="input-guests"]').inputValue() === "1", "integer default 1 prefilled");
+    await card.locator('[data-test="input-name"]').fill("Ada Lovelace");
+    await card.locator('[data-test="input-email"]').fill("ada-at-example");
+    await card.locator('[data-test="input-website"]').fill("https://ada.example.org/");
+    await card.locator('[data-test="input-arrival"]').fill("2026-09-14");
+    await card.locator('[data-test="input-talk_slot"]').fill("2026-09-15T10:30");
+    await card.locator('[data-test="input-budget"]').fill("350.5");
+    await card.locator('[data-test="input-guests"]').fill("2");
+    await card.locator('[data-test="input-newsletter"]').check();
+    await card.locator('[data-test="input-ticket-vip"]').check();
+    await card.locator('[data-test="input-track-rust"]').check();
+    await card.locator('[data-test="input-workshops-wasm-bindgen"]').check();
+    await card.locator('[data-test="input-workshops-mcp-servers"]').check();
+    await card.locator('[data-test="elicitation-accept"]').click();
+    const err = card.locator('[data-test="field-error-email"]');
+    await err.waitFor({ state: "visible" });
+    const msg = await err.textContent();
+    expect(/email/i.test(msg), `email error text: ${msg}`);
+    expect(await card.getAttribute("data-state") === "pending", "still pending (nothing sent)");
+    expect(await card.locator('[data-test="input-email"]').getAttribute("aria-invalid") === "true", "aria-invalid on email");
+    const others = await card.locator('[data-test^="field-error-"]:visible').count();
+    expect(others === 1, `only the email has an error (visible errors: ${others})`);
+    await card.evaluate((e) => e.scrollIntoView({ block: "start" }));
+  });
+  await shot(page, "02-elicitation-invalid-email.png");
+
+  await step("elicitation: fix the email, submit, see the registration", async () => {
+    const card = $('[data-test="elicitation"]').last();
+    await card.locator('[data-test="input-email"]').fill("ada@example.org");
+    await card.locator('[data-test="field-error-email"]').waitFor({ state: "hidden" });
+    await card.locator('[data-test="elicitation-accept"]').click();
+    expect(await card.getAttribute("data-state") === "accept", "accepted");
+    const li = await settled("register_attendee");
+    const text = await li.textContent();
+    for (const want of ["Registered Ada Lovelace <ada@example.org>", "ticket: vip", "track: rust",
+      "wasm-bindgen, mcp-servers", "guests: 2", "newsletter: yes", "arrival: 2026-09-14", "budget: 350.5 EUR", "talk slot: 2026-09-15T"]) {
+      expect(text.includes(want), `result has "${want}": ${text}`);
+    }
+  });
+  await shot(page, "03-elicitation-accepted.png");
+
+  await step("elicitation: call again and decline", async () => {
+    const before = await $('[data-test="elicitation"]').count();
+    await callTool("register_attendee");
+    const card = $('[data-test="elicitation"]').nth(before);
+    await card.waitFor();
+    await card.locator('[data-test="elicitation-decline"]').click();
+    const li = await settled("register_attendee");
+    const text = await li.textContent();
+    expect(/user chose decline/.test(text), `result: ${text}`);
+    expect(await card.getAttribute("data-state") === "decline", "card shows decline");
+  });
+
+  // 4. sampling approval with an edited reply
+  await step("sampling: approval dialog, edit the reply, approve, reply in the result", async () => {
+    await callTool("write_haiku", { topic: "WebAssembly" });
+    const dlg = $('[data-test="sampling-dialog"]');
+    await dlg.waitFor({ state: "visible" });
+    const req = await $('[data-test="sampling-request"]').textContent();
+    expect(/haiku about WebAssembly/.test(req), `request shown: ${req}`);
+    const draft = await $('[data-test="sampling-reply"]').inputValue();
+    expect(draft.length > 0, "a draft reply is prefilled");
+    await $('[data-test="sampling-reply"]').fill("Bytes cross the border\nRust wakes inside the browser\nthe server says thanks");
+    await $('[data-test="sampling-model"]').fill("e2e-human");
+    await shot(page, "04-sampling-dialog.png");
+    await $('[data-test="sampling-approve"]').click();
+    await dlg.waitFor({ state: "hidden" });
+    const li = await settled("write_haiku");
+    const text = await li.textContent();
+    expect(text.includes("Rust wakes inside the browser") && text.includes("e2e-human"), `result: ${text}`);
+  });
+
+  // 5. URL-mode elicitation consent
+  let connectUrl = "";
+  await step("url elicitation: consent dialog shows full URL + domain, open in a new window", async () => {
+    await callTool("connect_account");
+    const dlg = $('[data-test="url-dialog"]');
+    await dlg.waitFor({ state: "visible" });
+    connectUrl = (await $('[data-test="url-full"]').textContent()).trim();
+    const domain = (await $('[data-test="url-domain"]').textContent()).trim();
+    expect(new RegExp(`^http://127\\.0\\.0\\.1:${mcpPort}/connect\\?id=[0-9a-f]{12}$`).test(connectUrl), `full URL: ${connectUrl}`);
+    expect(domain === `127.0.0.1:${mcpPort}`, `domain: ${domain}`);
+    expect(await $('[data-test="url-full"] mark').textContent() === `127.0.0.1:${mcpPort}`, "domain highlighted in the URL");
+    expect(context.pages().length === 1, "nothing opened before consent");
+    await shot(page, "05-url-consent.png");
+    const popupP = context.waitForEvent("page", { timeout: 5_000 });
+    await $('[data-test="url-open"]').click();
+    const popup = await popupP;
+    await popup.waitForLoadState("domcontentloaded").catch(() => {});
+    expect(popup.url() === connectUrl, `popup at ${popup.url()}`);
+    await popup.close();
+    const li = await settled("connect_account");
+    const text = await li.textContent();
+    expect(/agreed to open/.test(text), `result: ${text}`);
+  });
+
+  // 6. progress + logs
+  await step("progress and log messages in the transcript (long_task)", async () => {
+    const logsBefore = await $('[data-test="log"]').count();
+    await callTool("long_task", { steps: 4 });
+    await lastResult("long_task").locator('[data-test="progress"]').waitFor();
+    const li = await settled("long_task");
+    const text = await li.textContent();
+    expect(/Done: 4 steps/.test(text), `result: ${text}`);
+    const prog = await li.locator('[data-test="progress"]').textContent();
+    expect(/4 \/ 4/.test(prog), `progress: ${prog}`);
+    const logs = (await $('[data-test="log"]').count()) - logsBefore;
+    expect(logs >= 5, `log lines: ${logs}`);
+  });
+  await shot(page, "06-progress-and-logs.png");
+
+  // 7. other result kinds
+  await step("results: image, structured content, tool error", async () => {
+    await callTool("make_badge", { color: "purple" });
+    await (await settled("make_badge")).locator('[data-test="content-image"] img').waitFor();
+    await callTool("add", { a: 2, b: 40 });
+    const add = await (await settled("add")).locator('[data-test="structured"]').textContent();
+    expect(/"sum": 42/.test(add), `structured: ${add}`);
+    await callTool("fail", { message: "on purpose" });
+    const fail = await settled("fail");
+    expect(await fail.getAttribute("data-state") === "tool-error", "isError shown");
+  });
+  await shot(page, "07-rich-results.png");
+
+  // 8. the legacy era runs the same flows
+  await step("legacy era: URL consent (decline), sampling, progress", async () => {
+    await connectTo("legacy");
+    const proto = await $('[data-test="protocol-version"]').textContent();
+    expect(proto !== "2026-07-28", `legacy protocol: ${proto}`);
+    await callTool("connect_account");
+    await $('[data-test="url-dialog"]').waitFor({ state: "visible" });
+    await $('[data-test="url-decline"]').click();
+    expect(/user chose decline/.test(await (await settled("connect_account")).textContent()), "declined on legacy");
+    await callTool("write_haiku", { topic: "sessions" });
+    await $('[data-test="sampling-dialog"]').waitFor({ state: "visible" });
+    await $('[data-test="sampling-approve"]').click();
+    expect(/sessions in the browser/.test(await (await settled("write_haiku")).textContent()), "draft reply sent");
+    await callTool("long_task", { steps: 2 });
+    const li = await settled("long_task");
+    expect(/2 \/ 2/.test(await li.locator('[data-test="progress"]').textContent()), "progress on legacy");
+    expect(await $('[data-test="log"]').count() >= 3, "logs on legacy");
+  });
+
+  await step("no page errors", async () => {
+    expect(pageErrors.length === 0, pageErrors.join("\n"));
+  });
+
+  await browser.close();
+  if (failed) {
+    console.log(`# demo server log (tail):\n${mcp.log().split("\n").slice(-15).join("\n")}`);
+  }
+  stopChildren();
+  if (shots.length) console.log(`# screenshots in docs/screenshots: ${shots.join(", ")}`);
+  console.log(`e2e: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((err) => {
+  console.error(err);
+  stopChildren();
+  console.log(`e2e: ${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+});
