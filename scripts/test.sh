@@ -50,15 +50,21 @@ step "demo end to end in Chromium (Playwright)"
 (cd tests/e2e && node run.mjs) 2>&1 | tee /tmp/mcp-e2e.log
 summary+=("e2e: $(grep -E '^e2e: ' /tmp/mcp-e2e.log | tail -1)")
 
+step "npm packaging matrix (packed tarball: Node ESM/CJS, Deno, Vite, webpack, workers, plain modules)"
+bash tests/packaging/run.sh 2>&1 | tee /tmp/mcp-packaging.log
+summary+=("$(grep -E '^packaging: ' /tmp/mcp-packaging.log | tail -1)")
+
 step "summary"
 printf '%s\n' "${summary[@]}"
 passed=$(( $(grep -E '^test result' /tmp/mcp-cargo-test.log | awk '{p+=$4} END {print p+0}') \
   + $(grep -E '^test result' /tmp/mcp-wasm-node.log | tail -1 | awk '{print $4+0}') \
   + $(grep -E '^test result' /tmp/mcp-wasm-chrome.log | tail -1 | awk '{print $4+0}') \
   + $(grep -E '^ℹ pass ' /tmp/mcp-js.log | awk '{print $3+0}') \
-  + $(grep -E '^e2e: ' /tmp/mcp-e2e.log | tail -1 | awk '{print $2+0}') ))
+  + $(grep -E '^e2e: ' /tmp/mcp-e2e.log | tail -1 | awk '{print $2+0}') \
+  + $(grep -E '^packaging: ' /tmp/mcp-packaging.log | tail -1 | awk '{print $2+0}') ))
 failed=$(( $(grep -E '^test result' /tmp/mcp-cargo-test.log | awk '{f+=$6} END {print f+0}') \
   + $(grep -E '^ℹ fail ' /tmp/mcp-js.log | awk '{print $3+0}') \
-  + $(grep -E '^e2e: ' /tmp/mcp-e2e.log | tail -1 | awk '{print $4+0}') ))
+  + $(grep -E '^e2e: ' /tmp/mcp-e2e.log | tail -1 | awk '{print $4+0}') \
+  + $(grep -E '^packaging: ' /tmp/mcp-packaging.log | tail -1 | awk '{print $4+0}') ))
 echo "all: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

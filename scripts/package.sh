@@ -1,0 +1,263 @@
+#!/usr/bin/env bash
+# Assembles ONE npm package, mcp-wasm-client, in pkg/npm/ and packs it into pkg/.
+#
+# The three wasm-pack targets are built into a staging directory (never into pkg/nodejs, pkg/web,
+# pkg/bundler, which scripts/test.sh owns). The package ships:
+#   dist/mcp_wasm_client.js     the `web` target glue (ESM; init()/initSync())
+#   dist/mcp_wasm_client.cjs    the `nodejs` target glue (CommonJS; instantiates synchronously)
+#   dist/mcp_wasm_client_bg.wasm   one .wasm, shared: both targets emit the same bytes (checked)
+#   dist/snippets/              the inline JS snippets (identical in both targets, checked)
+#   dist/*.d.ts                 wasm-bindgen's declarations, as the build emits them
+#   index.js                    browsers, bundlers, workers, Deno-web: initialises itself (TLA)
+#   manual.js                   the same exports without auto-initialisation: call init() first
+#   node.cjs / node.mjs         Node require / import: the nodejs glue (one instance for both)
+#   index.d.ts                  re-exports dist/mcp_wasm_client.d.ts (+ `init` as a named export)
+# The `bundler` target is built and measured but not shipped: it needs the bundler to implement
+# WebAssembly ESM integration (webpack `experiments.asyncWebAssembly`, vite-plugin-wasm), and a
+# browser cannot load it at all; the web target with `new URL(…, import.meta.url)` and top-level
+# await works unchanged in Vite, webpack 5, plain browsers and module workers.
+#
+# Usage: bash scripts/package.sh        (prints the tarball path last)
+# Env:   PACKAGE_SKIP_BUILD=1 reuses the staging dir of the previous run (pkg/.stage).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+NAME=mcp-wasm-client
+STEM=mcp_wasm_client
+STAGE="$ROOT/pkg/.stage"
+OUT="$ROOT/pkg/npm"
+TEMPLATE="$ROOT/pkg-template"
+log() { printf '[package] %s\n' "$*" >&2; }
+die() { printf '[package] error: %s\n' "$*" >&2; exit 1; }
+
+command -v wasm-pack >/dev/null || die "wasm-pack not on PATH (run scripts/setup.sh)"
+command -v wasm-opt >/dev/null || die "wasm-opt not on PATH (npm binaryen in tools/; run scripts/setup.sh)"
+
+# name/version/description/license/repository of the crate, as cargo reads Cargo.toml
+read_meta() {
+  cargo metadata --no-deps --format-version 1 --manifest-path "$ROOT/Cargo.toml" | node -e '
+    let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+      const p = JSON.parse(s).packages.find((p) => p.name === process.argv[1]);
+      if (!p) process.exit(1);
+      console.log(p[process.argv[2]] ?? "");
+    });' "$NAME" "$1"
+}
+VERSION="$(read_meta version)"
+DESCRIPTION="$(read_meta description)"
+LICENSE="$(read_meta license)"
+REPOSITORY="$(read_meta repository)"
+[ -n "$VERSION" ] || die "no version in Cargo.toml"
+
+# 1. build the three targets into the staging dir ------------------------------------------------
+if [ "${PACKAGE_SKIP_BUILD:-0}" != 1 ] || [ ! -f "$STAGE/web/$STEM.js" ]; then
+  rm -rf "$STAGE"
+  mkdir -p "$STAGE"
+  for target in nodejs web bundler; do
+    log "wasm-pack build --target $target"
+    if ! wasm-pack build --mode no-install --release --target "$target" --out-dir "$STAGE/$target" \
+        >"$STAGE/build-$target.log" 2>&1; then
+      cat "$STAGE/build-$target.log" >&2
+      die "wasm-pack build --target $target failed"
+    fi
+  done
+fi
+for f in nodejs/$STEM.js web/$STEM.js web/$STEM.d.ts web/${STEM}_bg.wasm nodejs/${STEM}_bg.wasm; do
+  [ -f "$STAGE/$f" ] || die "wasm-pack did not emit $f"
+done
+cmp -s "$STAGE/nodejs/${STEM}_bg.wasm" "$STAGE/web/${STEM}_bg.wasm" \
+  || die "the nodejs and web targets emitted different .wasm files; the shared-wasm layout needs them identical"
+if [ -d "$STAGE/web/snippets" ] || [ -d "$STAGE/nodejs/snippets" ]; then
+  diff -r "$STAGE/nodejs/snippets" "$STAGE/web/snippets" >/dev/null \
+    || die "the nodejs and web targets emitted different snippets/"
+fi
+grep -q "new URL('${STEM}_bg.wasm', import.meta.url)" "$STAGE/web/$STEM.js" \
+  || die "web glue no longer locates its wasm with new URL('${STEM}_bg.wasm', import.meta.url)"
+
+# 2. the export names (the same in both glues) ---------------------------------------------------
+names_node="$(node -e '
+  const m = require(process.argv[1]);
+  console.log(Object.keys(m).filter((k) => !k.startsWith("__")).sort().join(" "));
+' "$STAGE/nodejs/$STEM.js")"
+names_web="$(node --input-type=module -e '
+  const m = await import(process.argv[1]);
+  console.log(Object.keys(m).filter((k) => k !== "default" && k !== "initSync" && !k.startsWith("__")).sort().join(" "));
+' "file://$STAGE/web/$STEM.js")"
+[ "$names_node" = "$names_web" ] || die "export names differ: nodejs [$names_node] web [$names_web]"
+read -r -a NAMES <<<"$names_node"
+[ "${#NAMES[@]}" -gt 0 ] || die "no exports found"
+for reserved in init initSync default; do
+  case " ${NAMES[*]} " in *" $reserved "*) die "the crate exports '$reserved', which the package reserves";; esac
+done
+log "exports: ${NAMES[*]} (+ init, initSync)"
+
+# 3. assemble pkg/npm ----------------------------------------------------------------------------
+rm -rf "$OUT"
+mkdir -p "$OUT/dist"
+cp "$STAGE/web/$STEM.js" "$STAGE/web/$STEM.d.ts" "$STAGE/web/${STEM}_bg.wasm" "$OUT/dist/"
+[ -f "$STAGE/web/${STEM}_bg.wasm.d.ts" ] && cp "$STAGE/web/${STEM}_bg.wasm.d.ts" "$OUT/dist/"
+[ -d "$STAGE/web/snippets" ] && cp -r "$STAGE/web/snippets" "$OUT/dist/"
+# the nodejs glue as .cjs beside the web glue: it reads `${__dirname}/${STEM}_bg.wasm` (the shared
+# file) and require()s the ESM snippets (require(esm): Node >= 20.19 / 22.12, Deno 2).
+cp "$STAGE/nodejs/$STEM.js" "$OUT/dist/$STEM.cjs"
+
+{
+  echo "// Generated by scripts/package.sh. Node, CommonJS: the nodejs glue instantiates the wasm"
+  echo "// synchronously from the file on require, so init()/initSync() only exist for portability."
+  echo "'use strict';"
+  echo "const glue = require('./dist/$STEM.cjs');"
+  for n in "${NAMES[@]}"; do echo "exports.$n = glue.$n;"; done
+  echo "exports.init = function init(_input) { return Promise.resolve(undefined); };"
+  echo "exports.initSync = function initSync(_input) { return undefined; };"
+} >"$OUT/node.cjs"
+
+{
+  echo "// Generated by scripts/package.sh. Node, ESM: the same instance as require('$NAME')"
+  echo "// (node.cjs), so classes and instanceof agree between import and require."
+  echo "import glue from './node.cjs';"
+  echo "export const {"
+  for n in "${NAMES[@]}" init initSync; do echo "  $n,"; done
+  echo "} = glue;"
+  echo "export default glue.init;"
+} >"$OUT/node.mjs"
+
+{
+  cat <<EOF
+// Generated by scripts/package.sh. Browsers, bundlers, workers: the web glue WITHOUT automatic
+// initialisation. Call \`await init()\` (the .wasm next to the glue, located with
+// new URL(…, import.meta.url)), \`await init({ module_or_path: urlOrResponseOrModule })\` or
+// \`initSync({ module: bytesOrModule })\` first; until then every export throws a clear error.
+import * as glue from './dist/$STEM.js';
+
+let ready = false;
+let pending = null;
+
+function notInitialised(name) {
+  const error = new Error(
+    \`$NAME: \${name} was used before the WebAssembly module was initialised. \` +
+      'Call \`await init()\` (or \`initSync({ module })\`) from "$NAME/manual" first, ' +
+      'or import "$NAME", which initialises itself.',
+  );
+  error.code = 'ERR_MCP_WASM_NOT_INITIALISED';
+  return error;
+}
+
+// A Proxy keeps the class itself (prototype, statics, instanceof for objects the wasm creates);
+// only calling or constructing it before init is refused. (The name is passed in: minifiers
+// rename classes.)
+function guard(target, name) {
+  return new Proxy(target, {
+    apply(fn, self, args) {
+      if (!ready) throw notInitialised(\`\${name}()\`);
+      return Reflect.apply(fn, self, args);
+    },
+    construct(cls, args, newTarget) {
+      if (!ready) throw notInitialised(\`new \${name}()\`);
+      return Reflect.construct(cls, args, newTarget);
+    },
+  });
+}
+
+/** Initialises the module (once; concurrent and repeated calls share the first). */
+export function init(input) {
+  if (ready) return pending;
+  if (!pending) {
+    pending = glue.default(input).then(
+      (exports) => { ready = true; return exports; },
+      (error) => { pending = null; throw error; },
+    );
+  }
+  return pending;
+}
+
+/** Initialises the module synchronously from bytes or a WebAssembly.Module. */
+export function initSync(input) {
+  const exports = glue.initSync(input);
+  if (!ready) { ready = true; pending = Promise.resolve(exports); }
+  return exports;
+}
+
+export default init;
+EOF
+  for n in "${NAMES[@]}"; do echo "export const $n = guard(glue.$n, '$n');"; done
+} >"$OUT/manual.js"
+
+cat >"$OUT/index.js" <<EOF
+// Generated by scripts/package.sh. Browsers, bundlers (Vite, webpack 5), module workers:
+// initialises itself with top-level await, fetching dist/${STEM}_bg.wasm through
+// new URL('${STEM}_bg.wasm', import.meta.url), which bundlers rewrite to the emitted asset.
+import { init } from './manual.js';
+
+export * from './manual.js';
+export { init as default } from './manual.js';
+
+await init();
+EOF
+
+cat >"$OUT/index.d.ts" <<EOF
+// Generated by scripts/package.sh: the package's types are wasm-bindgen's, as the build emits them.
+export * from "./dist/$STEM.js";
+export { default, default as init } from "./dist/$STEM.js";
+EOF
+
+cp "$TEMPLATE/README.md" "$OUT/README.md"
+for f in "$ROOT"/LICENSE*; do [ -f "$f" ] && cp "$f" "$OUT/"; done
+
+NAME="$NAME" VERSION="$VERSION" DESCRIPTION="$DESCRIPTION" LICENSE="$LICENSE" REPOSITORY="$REPOSITORY" \
+  node -e '
+const fs = require("fs");
+const env = process.env;
+const node = { import: "./node.mjs", require: "./node.cjs" };
+const pkg = {
+  name: env.NAME,
+  version: env.VERSION,
+  description: env.DESCRIPTION,
+  license: env.LICENSE,
+  ...(env.REPOSITORY ? { repository: { type: "git", url: env.REPOSITORY } } : {}),
+  keywords: ["mcp", "model-context-protocol", "modelcontextprotocol", "client", "wasm", "webassembly", "rust", "streamable-http", "json-rpc", "llm", "ai"],
+  type: "module",
+  main: "./node.cjs",
+  module: "./index.js",
+  types: "./index.d.ts",
+  exports: {
+    ".": { types: "./index.d.ts", node, default: "./index.js" },
+    "./manual": { types: "./index.d.ts", node, default: "./manual.js" },
+    "./wasm": "./dist/mcp_wasm_client_bg.wasm",
+    "./package.json": "./package.json",
+  },
+  files: ["index.js", "index.d.ts", "manual.js", "node.cjs", "node.mjs", "dist/", "README.md", "LICENSE*"],
+  sideEffects: ["./index.js", "./node.cjs", "./node.mjs", "./dist/mcp_wasm_client.cjs", "./dist/snippets/**"],
+  engines: { node: "^20.19.0 || >=22.12.0" },
+};
+fs.writeFileSync(process.argv[1], JSON.stringify(pkg, null, 2) + "\n");
+' "$OUT/package.json"
+
+# 4. sanity: every entry loads where it should ---------------------------------------------------
+node -e 'const m = require(process.argv[1]); if (typeof m.Client !== "function") process.exit(1);' "$OUT/node.cjs" \
+  || die "node.cjs does not load"
+node --input-type=module -e 'const m = await import(process.argv[1]); if (typeof m.Client !== "function") process.exit(1);' "file://$OUT/node.mjs" \
+  || die "node.mjs does not load"
+
+# 5. pack ----------------------------------------------------------------------------------------
+rm -f "$ROOT/pkg/$NAME"-*.tgz
+( cd "$OUT" && npm pack --silent --pack-destination "$ROOT/pkg" >/dev/null )
+TARBALL="$ROOT/pkg/$NAME-$VERSION.tgz"
+[ -f "$TARBALL" ] || die "npm pack did not write $TARBALL"
+
+# 6. sizes ---------------------------------------------------------------------------------------
+gz() { gzip -9c "$1" | wc -c; }
+{
+  echo "sizes (gzip -9; raw in parentheses):"
+  for target in nodejs web bundler; do
+    wasm="$STAGE/$target/${STEM}_bg.wasm"; js="$STAGE/$target/$STEM.js"
+    line="  $target target: wasm $(gz "$wasm") B ($(stat -c %s "$wasm") B), JS glue $(gz "$js") B ($(stat -c %s "$js") B)"
+    [ -f "$STAGE/$target/${STEM}_bg.js" ] && line+=", _bg.js $(gz "$STAGE/$target/${STEM}_bg.js") B"
+    echo "$line"
+  done
+  wrappers=0
+  for f in index.js manual.js node.cjs node.mjs; do wrappers=$((wrappers + $(gz "$OUT/$f"))); done
+  echo "  package wrappers (index.js, manual.js, node.cjs, node.mjs): $wrappers B"
+  echo "  tarball: $(stat -c %s "$TARBALL") B ($(tar -tzf "$TARBALL" | wc -l) files)"
+} >&2
+echo "$TARBALL"

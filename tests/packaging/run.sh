@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The packaging matrix: packs mcp-wasm-client (scripts/package.sh) unless PKG_TARBALL names a
+# tarball, installs this folder's tooling (vite, webpack, playwright-core) if missing or stale,
+# then installs the TARBALL into tiny consumer projects in a temp dir and checks each environment:
+# Node ESM, Node CJS, Deno, Vite (build + dev server, page + module worker), webpack 5 (page +
+# worker), a plain <script type=module> with an import map + a plain module worker, and the
+# explicit-init entry. Ends with `packaging: N passed, M failed`; exits non-zero on failure.
+# Env: PKG_TARBALL=path.tgz, PACKAGING_KEEP=1 (keep the temp projects), CHROMIUM=/usr/bin/chromium
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+if [ -n "${PKG_TARBALL:-}" ]; then
+  tarball="$(cd "$(dirname "$PKG_TARBALL")" && pwd)/$(basename "$PKG_TARBALL")"
+  [ -f "$tarball" ] || { echo "PKG_TARBALL=$PKG_TARBALL does not exist" >&2; exit 2; }
+else
+  tarball="$(bash "$ROOT/scripts/package.sh" | tail -1)"
+fi
+echo "tarball: $tarball"
+
+# tooling: npm ci when node_modules is missing or older than the lockfile
+cd "$HERE"
+stamp="node_modules/.package-lock.json"
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
+  npm ci --no-audit --no-fund --loglevel=error >&2
+fi
+
+node "$HERE/matrix.mjs" "$tarball"
