@@ -18,6 +18,11 @@ const MAX_ERRORS: usize = 20;
 const MAX_ERROR_LEN: usize = 300;
 /// Deepest `$ref`/subschema nesting followed (cyclic schemas stop here).
 const MAX_DEPTH: usize = 64;
+/// Subschema visits one `validate` may make: `anyOf`/`$ref` chains can be exponential, and a
+/// server must not be able to freeze the client with a 67-byte schema.
+const MAX_STEPS: u32 = 100_000;
+/// The message when a schema needs more than `MAX_STEPS` visits.
+pub const TOO_COMPLEX: &str = "outputSchema too complex to check";
 
 /// Tests `text` against an ECMA-262 `pattern`; `None` when the pattern is invalid.
 pub type PatternMatcher = fn(pattern: &str, text: &str) -> Option<bool>;
@@ -34,6 +39,7 @@ enum Dialect {
 /// A tool's `outputSchema`, checked once and reused for every call of the tool.
 #[derive(Debug, Clone)]
 pub struct OutputValidator {
+    steps: std::cell::Cell<u32>,
     schema: Value,
     dialect: Dialect,
     pattern: Option<PatternMatcher>,
@@ -86,6 +92,7 @@ impl OutputValidator {
         };
         check_static(schema, schema, "", pattern)?;
         Ok(OutputValidator {
+            steps: std::cell::Cell::new(0),
             schema: schema.clone(),
             dialect,
             pattern,
@@ -96,7 +103,13 @@ impl OutputValidator {
     /// pointer of the offending value (`(root)` for the whole value).
     pub fn validate(&self, instance: &Value) -> Result<(), Vec<String>> {
         let mut errors = Vec::new();
+        self.steps.set(0);
         self.check(&self.schema, instance, "", 0, &mut errors);
+        if self.steps.get() > MAX_STEPS {
+            return Err(vec![format!(
+                "(root): {TOO_COMPLEX} (more than {MAX_STEPS} subschema visits)"
+            )]);
+        }
         if errors.is_empty() {
             return Ok(());
         }
@@ -124,7 +137,8 @@ impl OutputValidator {
     }
 
     fn check(&self, schema: &Value, v: &Value, at: &str, depth: usize, errors: &mut Vec<String>) {
-        if errors.len() > MAX_ERRORS {
+        self.steps.set(self.steps.get().saturating_add(1));
+        if errors.len() > MAX_ERRORS || self.steps.get() > MAX_STEPS {
             return;
         }
         let s = match schema {
@@ -615,19 +629,26 @@ fn short(v: &Value) -> String {
 }
 
 /// The rule for a `tools/call` result: skipped when `isError`; otherwise `structuredContent`
-/// must be present and valid. A failure is a local `McpError` (-32602) naming the tool.
+/// must be present and valid. A failure is a local `McpError` (-32602) naming the tool;
+/// `Ok(Some(warning))` when the schema was too complex to check.
 pub fn check_result(
     tool_name: &str,
     validator: &OutputValidator,
     result: &Value,
-) -> Result<(), McpError> {
+) -> Result<Option<String>, McpError> {
     if result.get("isError").and_then(Value::as_bool) == Some(true) {
-        return Ok(());
+        return Ok(None);
     }
     let errors = match result.get("structuredContent") {
         None | Some(Value::Null) => vec!["structuredContent is missing".to_string()],
         Some(sc) => match validator.validate(sc) {
-            Ok(()) => return Ok(()),
+            Ok(()) => return Ok(None),
+            Err(e) if e[0].contains(TOO_COMPLEX) => {
+                return Ok(Some(format!(
+                    "tool {tool_name:?}: result not checked, {}",
+                    e[0]
+                )))
+            }
             Err(e) => e,
         },
     };
@@ -936,5 +957,23 @@ mod own_tests {
         assert_eq!(v.validate(&json!({"child": {"child": {}}})), Ok(()));
         assert!(v.validate(&json!({"child": {"child": 3}})).unwrap_err()[0]
             .starts_with("/child/child:"));
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+
+    #[test]
+    fn exponential_schemas_stop_at_the_step_budget() {
+        let schema = json!({"$defs": {"a": {"anyOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"});
+        let v = OutputValidator::compile(&schema).unwrap();
+        let errors = v.validate(&json!({"x": 1})).unwrap_err();
+        assert!(errors[0].contains(TOO_COMPLEX), "{errors:?}");
+        let warning = check_result("t", &v, &json!({"structuredContent": {"x": 1}})).unwrap();
+        assert!(warning.unwrap().contains("not checked"));
+        // The budget is per call: a simple schema on the same validator type still works.
+        let ok = OutputValidator::compile(&json!({"type": "integer"})).unwrap();
+        assert_eq!(ok.validate(&json!(1)), Ok(()));
     }
 }

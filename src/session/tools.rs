@@ -45,7 +45,7 @@ impl ToolRegistry {
     pub fn check_output(&self, name: &str, result: &Value) -> Result<Option<String>, McpError> {
         match self.tools.get(name).and_then(|t| t.output.as_ref()) {
             None => Ok(None),
-            Some(Ok(v)) => check_result(name, v, result).map(|_| None),
+            Some(Ok(v)) => check_result(name, v, result),
             Some(Err(why)) => Ok(Some(format!("tool {name:?}: result not checked, {why}"))),
         }
     }

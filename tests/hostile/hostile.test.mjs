@@ -1,0 +1,477 @@
+// Hostile-server suite: the client against tests/hostile/server.mjs (started by run.sh).
+//
+// For every fault: a clear McpError or a correct result, no panic (a wasm panic aborts the
+// instance: every later call would fail), bounded memory, and the same client still works for a
+// next call. Plus security: no server-provided URL is fetched by the client, custom headers
+// never reach another origin (redirects included), and maxMessageBytes bounds what is buffered.
+//
+// Run: bash tests/hostile/run.sh   (or node --test --expose-gc tests/hostile/ with the server up)
+// Env: MCP_PKG_NODE (the built --target nodejs package, default /work/main/pkg/nodejs),
+//      HOSTILE_PORT (18801), HOSTILE_PORT2 (18802).
+// Where the client misbehaves today the test states the expected behaviour and is marked
+// `todo` (node:test reports it without failing the run).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+
+const require = createRequire(import.meta.url);
+const pkg = require(process.env.MCP_PKG_NODE ?? "/work/main/pkg/nodejs");
+const { Client, McpError, wasmMemoryBytes } = pkg;
+
+const PORT = Number(process.env.HOSTILE_PORT ?? 18801);
+const PORT2 = Number(process.env.HOSTILE_PORT2 ?? 18802);
+const BASE = `http://127.0.0.1:${PORT}`;
+const BASE2 = `http://127.0.0.1:${PORT2}`;
+const url = (fault) => `${BASE}/${fault}/mcp`;
+const MiB = 1024 * 1024;
+
+const text = (r) => r?.content?.[0]?.text;
+const getJson = async (u) => (await fetch(u)).json();
+const log = () => getJson(`${BASE}/_log`);
+const traps = () => getJson(`${BASE}/_traps`);
+const log2 = () => getJson(`${BASE2}/_log`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The call's outcome: { ok: result } or { err: McpError }; anything else thrown fails. */
+async function outcome(p) {
+  try {
+    return { ok: await p };
+  } catch (e) {
+    assert.ok(e instanceof McpError, `a rejection that is not an McpError: ${e?.stack ?? e}`);
+    assert.ok(e instanceof Error);
+    assert.equal(typeof e.code, "number");
+    assert.ok(e.message.length > 0);
+    return { err: e };
+  }
+}
+
+/** A clear local error of one of `kinds`. */
+function assertLocal(o, kinds, what) {
+  assert.ok(o.err, `${what}: expected an error, got ${JSON.stringify(o.ok)?.slice(0, 200)}`);
+  assert.equal(o.err.data?.local, true, `${what}: a local error (${o.err.message})`);
+  assert.ok(kinds.includes(o.err.data?.kind), `${what}: kind ${o.err.data?.kind} not in ${kinds}: ${o.err.message}`);
+}
+
+/** Either the correct "ok" result or a clear local error of `kinds`. */
+function assertOkOrLocal(o, kinds, what) {
+  if (o.ok) assert.match(text(o.ok) ?? "", /^ok/, `${what}: result`);
+  else assertLocal(o, kinds, what);
+}
+
+function settle() {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed, ext: m.external + m.arrayBuffers, wasm: wasmMemoryBytes() };
+}
+
+/** Runs fn while sampling RSS every 20 ms; returns { value, before, after, peakRss }. */
+async function measured(fn) {
+  await sleep(20);
+  const before = settle();
+  let peakRss = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 20);
+  try {
+    const value = await fn();
+    await sleep(50);
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    const after = settle();
+    return { value, before, after, peakRss };
+  } finally {
+    clearInterval(timer);
+  }
+}
+const mb = (n) => `${(n / MiB).toFixed(1)} MiB`;
+function report(name, m) {
+  console.log(
+    `[memory] ${name}: RSS ${mb(m.before.rss)} → peak ${mb(m.peakRss)} (+${mb(m.peakRss - m.before.rss)}) → ${mb(m.after.rss)}; ` +
+      `heap ${mb(m.before.heap)} → ${mb(m.after.heap)}; wasm ${mb(m.before.wasm)} → ${mb(m.after.wasm)}`,
+  );
+}
+
+/** A connected legacy client on `fault` and a check that it still works afterwards. */
+async function client(fault, options = {}) {
+  const c = new Client(url(fault), { mode: "legacy", timeoutMs: 10_000, ...options });
+  await c.connect();
+  return c;
+}
+async function stillUsable(c, what) {
+  const r = await c.callTool("echo", { text: "x" }, { timeoutMs: 5_000 });
+  assert.equal(text(r), "ok", `${what}: the next call on the same client`);
+  assert.equal(c.pendingRequests, 0, `${what}: nothing left pending`);
+}
+
+/** One fault: call the hostile tool, check the outcome, then the same client again. */
+async function fault(name, check, options = {}, callOpts = {}) {
+  const c = await client(name, options);
+  try {
+    const t0 = Date.now();
+    const o = await outcome(c.callTool("hostile", {}, { timeoutMs: 10_000, ...callOpts }));
+    const ms = Date.now() - t0;
+    console.log(`[${name}] ${o.ok ? `result ${JSON.stringify(o.ok).slice(0, 120)}` : `${o.err.code} ${o.err.data?.kind}: ${o.err.message.slice(0, 200)}`} (${ms} ms)`);
+    await check(o, ms, c);
+    await stillUsable(c, name);
+    return o;
+  } finally {
+    await c.close();
+  }
+}
+
+// ---- content types -------------------------------------------------------------------------------
+
+test("text/html body: a clear protocol error", () =>
+  fault("ct-html", (o) => assertLocal(o, ["protocol"], "ct-html")));
+
+test("text/plain carrying JSON: a clear protocol error or the result", () =>
+  fault("ct-plain-json", (o) => assertOkOrLocal(o, ["protocol"], "ct-plain-json")));
+
+test("no Content-Type at all: a clear protocol error or the result", () =>
+  fault("ct-none", (o) => assertOkOrLocal(o, ["protocol"], "ct-none")));
+
+test("text/event-stream carrying plain JSON: a clear error, not a hang", () =>
+  fault("ct-sse-json-body", (o, ms) => {
+    assertLocal(o, ["protocol", "network"], "ct-sse-json-body");
+    assert.ok(ms < 5_000, `took ${ms} ms`);
+  }));
+
+test("application/json carrying SSE: a parse error", () =>
+  fault("ct-json-sse-body", (o) => {
+    assertLocal(o, ["protocol"], "ct-json-sse-body");
+    assert.equal(o.err.code, -32700);
+  }));
+
+// ---- truncated JSON ------------------------------------------------------------------------------
+
+test("truncated JSON body: -32700", () =>
+  fault("truncated-json", (o) => {
+    assertLocal(o, ["protocol"], "truncated-json");
+    assert.equal(o.err.code, -32700);
+  }));
+
+test("SSE stream ending inside an event: a clear error", () =>
+  fault("truncated-sse", (o, ms) => {
+    assertLocal(o, ["network", "protocol"], "truncated-sse");
+    assert.ok(ms < 5_000, `took ${ms} ms`);
+  }));
+
+test("SSE event whose JSON is cut: a clear error", () =>
+  fault("truncated-sse-event", (o, ms) => {
+    assertLocal(o, ["network", "protocol"], "truncated-sse-event");
+    assert.ok(ms < 5_000, `took ${ms} ms`);
+  }));
+
+// ---- ids -----------------------------------------------------------------------------------------
+
+test("a JSON response for an id never sent: a prompt clear error, not a timeout", () =>
+  fault("unknown-id-json", (o, ms) => {
+    assertLocal(o, ["protocol", "network"], "unknown-id-json");
+    assert.ok(ms < 5_000, `took ${ms} ms (a timeout is not a clear answer)`);
+  }));
+
+test("responses for ids never sent on the SSE stream are ignored; the real one wins", () =>
+  fault("unknown-id-sse", (o) => assert.equal(text(o.ok), "ok")));
+
+test("duplicate responses on the SSE stream: the first one wins, the rest are dropped", () =>
+  fault("duplicate-sse", (o) => assert.equal(text(o.ok), "ok")));
+
+test("a batch with a duplicate response: the first one wins", () =>
+  fault("duplicate-batch", (o) => assertOkOrLocal(o, ["protocol"], "duplicate-batch")));
+
+// ---- huge and deep -------------------------------------------------------------------------------
+
+test("maxMessageBytes 64 KiB bounds a server request on the SSE stream, and the next call works", async () => {
+  const m = await measured(() =>
+    fault(
+      "huge-request-sse",
+      (o) => {
+        assertLocal(o, ["protocol", "network"], "huge-request-sse 64 KiB");
+        assert.equal(o.err.data?.maxMessageBytes ?? 65536, 65536);
+      },
+      { maxMessageBytes: 64 * 1024 },
+    ),
+  );
+  report("huge-request-sse (64 KiB cap)", m);
+  assert.ok(m.peakRss - m.before.rss < 64 * MiB, `RSS grew ${mb(m.peakRss - m.before.rss)}`);
+  assert.ok(m.after.wasm - m.before.wasm <= 4 * MiB, `wasm memory grew ${mb(m.after.wasm - m.before.wasm)}`);
+});
+
+test("a 100 MB JSON result with maxMessageBytes 1 MiB: refused, the download stops early", async () => {
+  const m = await measured(() =>
+    fault("huge-result-json", (o) => assertLocal(o, ["protocol"], "huge-result-json"), { maxMessageBytes: MiB }),
+  );
+  report("huge-result-json (1 MiB cap)", m);
+  const notes = (await log()).filter((e) => e.fault === "huge-result-json" && e.note).map((e) => e.note);
+  console.log(`[huge-result-json] server: ${notes.join("; ")}`);
+  assert.ok(notes.some((n) => /client went away/.test(n)), "the client stopped reading (the server did not send all 100 MB)");
+  assert.ok(m.peakRss - m.before.rss < 64 * MiB, `RSS grew ${mb(m.peakRss - m.before.rss)}`);
+  assert.ok(m.after.wasm - m.before.wasm <= 16 * MiB, `wasm memory grew ${mb(m.after.wasm - m.before.wasm)}`);
+});
+
+test("a 100 MB SSE line without a line end, maxMessageBytes 1 MiB: refused, memory bounded", async () => {
+  const m = await measured(() =>
+    fault("huge-line-sse", (o) => assertLocal(o, ["protocol", "network"], "huge-line-sse"), { maxMessageBytes: MiB }),
+  );
+  report("huge-line-sse (1 MiB cap)", m);
+  const notes = (await log()).filter((e) => e.fault === "huge-line-sse" && e.note).map((e) => e.note);
+  console.log(`[huge-line-sse] server: ${notes.join("; ")}`);
+  assert.ok(m.peakRss - m.before.rss < 64 * MiB, `RSS grew ${mb(m.peakRss - m.before.rss)}`);
+  assert.ok(m.after.wasm - m.before.wasm <= 16 * MiB, `wasm memory grew ${mb(m.after.wasm - m.before.wasm)}`);
+});
+
+// (After the small-cap cases: wasm memory never shrinks, so their bounds are measured first.)
+test("a 100 MB server request on the SSE stream: refused at maxMessageBytes (16 MiB default), memory bounded", async () => {
+  const m = await measured(() =>
+    fault("huge-request-sse", (o) => {
+      assertLocal(o, ["protocol", "network"], "huge-request-sse");
+      assert.match(o.err.message, /larger|too large|maxMessageBytes|bytes/i);
+    }),
+  );
+  report("huge-request-sse (default 16 MiB cap)", m);
+  const notes = (await log()).filter((e) => e.fault === "huge-request-sse" && e.note).map((e) => e.note);
+  console.log(`[huge-request-sse] server: ${notes.join("; ")}`);
+  // Measured: RSS +54–80 MiB peak, wasm linear memory +28–64 MiB (up to 4× the cap, by allocation
+  // history; wasm memory never shrinks).
+  assert.ok(m.peakRss - m.before.rss < 160 * MiB, `RSS grew ${mb(m.peakRss - m.before.rss)}`);
+  assert.ok(m.after.wasm - m.before.wasm <= 5 * 16 * MiB, `wasm memory grew ${mb(m.after.wasm - m.before.wasm)}`);
+});
+
+test("a server request nested 10 000 levels deep: no crash, a clear error or the call completes", () =>
+  fault("deep-request-sse", (o) => assertOkOrLocal(o, ["protocol"], "deep-request-sse")));
+
+test("a result nested 10 000 levels deep: a clear parse error", () =>
+  fault("deep-result-json", (o) => assertLocal(o, ["protocol"], "deep-result-json")));
+
+test("a result nested 100 levels deep: accepted", () =>
+  fault("deep-result-100", (o) => assert.equal(text(o.ok), "ok")));
+
+// ---- streams that never give an answer / never close ---------------------------------------------
+
+test("an endless SSE stream of comments only: times out at timeoutMs and the stream is closed", async () => {
+  await fetch(`${BASE}/_log`, { method: "DELETE" });
+  await fault(
+    "comments-only",
+    (o, ms) => {
+      assertLocal(o, ["timeout"], "comments-only");
+      assert.equal(o.err.code, -32001);
+      assert.ok(ms >= 900 && ms < 4_000, `took ${ms} ms for timeoutMs 1000`);
+    },
+    {},
+    { timeoutMs: 1_000 },
+  );
+  await sleep(300);
+  const notes = (await log()).filter((e) => e.fault === "comments-only" && e.note).map((e) => e.note);
+  console.log(`[comments-only] server: ${notes.join("; ")}`);
+  assert.ok(notes.some((n) => /client closed: true/.test(n)), "the client closed the stream after the timeout");
+});
+
+test("a stream that never closes after the response: the call resolves at once and the client closes the stream", async () => {
+  await fault("never-close", (o, ms) => {
+    assert.equal(text(o.ok), "ok");
+    assert.ok(ms < 3_000, `took ${ms} ms`);
+  });
+  await sleep(300);
+  const notes = (await log()).filter((e) => e.fault === "never-close" && e.note).map((e) => e.note);
+  console.log(`[never-close] server: ${notes.join("; ")}`);
+  assert.ok(notes.some((n) => /client closed the stream: true/.test(n)), "the client dropped the stream after its response");
+});
+
+test("1 000 ping requests on the POST's stream before the response: all answered, the call completes", async () => {
+  await fetch(`${BASE}/_log`, { method: "DELETE" });
+  const m = await measured(() =>
+    fault("ping-flood", (o) => assert.equal(text(o.ok), "ok", "the server saw all 1 000 pings answered"), {}, { timeoutMs: 30_000 }),
+  );
+  report("ping-flood", m);
+  // 1 000 concurrent answer POSTs (Node's fetch opens many sockets): measured RSS +100 MiB peak,
+  // heap +7 MiB, wasm flat.
+  assert.ok(m.peakRss - m.before.rss < 256 * MiB, `RSS grew ${mb(m.peakRss - m.before.rss)}`);
+  assert.ok(m.after.heap - m.before.heap < 32 * MiB, `heap grew ${mb(m.after.heap - m.before.heap)}`);
+  assert.ok(m.after.wasm - m.before.wasm <= 4 * MiB, `wasm memory grew ${mb(m.after.wasm - m.before.wasm)}`);
+  const answers = (await log()).filter((e) => e.fault === "ping-flood" && e.isResponse && String(e.id).startsWith("flood-"));
+  assert.equal(new Set(answers.map((e) => e.id)).size, 1000, "one response per ping");
+  assert.equal(answers.length, 1000, "no ping answered twice");
+});
+
+// ---- invalid UTF-8 -------------------------------------------------------------------------------
+
+test("invalid UTF-8 inside an SSE event's JSON: U+FFFD or a clear error, never a crash", () =>
+  fault("bad-utf8-sse", (o) => {
+    if (o.ok) assert.match(text(o.ok), /^a\uFFFD.*b$/u);
+    else assertLocal(o, ["protocol"], "bad-utf8-sse");
+  }));
+
+test("invalid UTF-8 in an SSE event name and id: the stream goes on", () =>
+  fault("bad-utf8-field", (o) => assert.equal(text(o.ok), "ok")));
+
+test("invalid UTF-8 in a JSON body: U+FFFD or a clear error", () =>
+  fault("bad-utf8-json", (o) => {
+    if (o.ok) assert.match(text(o.ok), /^o\uFFFD+k$/u);
+    else assertLocal(o, ["protocol"], "bad-utf8-json");
+  }));
+
+// ---- 2026 ----------------------------------------------------------------------------------------
+
+for (const f of ["modern-unknown-resulttype", "modern-unknown-resulttype-sse"]) {
+  test(`2026: a result with an unknown resultType is a clear protocol error (${f})`, async () => {
+    const c = new Client(url(f), { mode: "2026-07-28", timeoutMs: 10_000 });
+    await c.connect();
+    try {
+      const o = await outcome(c.callTool("hostile", {}));
+      console.log(`[${f}] ${o.ok ? JSON.stringify(o.ok) : `${o.err.code} ${o.err.data?.kind}: ${o.err.message}`}`);
+      assertLocal(o, ["protocol"], f);
+      assert.match(o.err.message, /resultType/);
+      await stillUsable(c, f);
+    } finally {
+      await c.close();
+    }
+  });
+}
+
+// ---- a hostile outputSchema ---------------------------------------------------------------------
+
+test(
+  "an outputSchema built to take exponential time (anyOf of two self-$refs): validation is bounded, the call answers",
+  async () => {
+    // Run in a worker: a synchronous wasm loop would block this thread (and the test runner) forever.
+    const worker = new Worker(
+      `const { parentPort, workerData } = require("node:worker_threads");
+       const { Client } = require(workerData.pkg);
+       (async () => {
+         const c = new Client(workerData.url, { mode: "legacy", timeoutMs: 5000 });
+         await c.connect();
+         await c.listTools();
+         parentPort.postMessage({ stage: "listed" });
+         try {
+           const r = await c.callTool("hostile", {});
+           parentPort.postMessage({ stage: "done", ok: r.content?.[0]?.text });
+         } catch (e) {
+           parentPort.postMessage({ stage: "done", err: e.message, kind: e.data?.kind });
+         }
+         await c.close();
+       })();`,
+      { eval: true, workerData: { pkg: process.env.MCP_PKG_NODE ?? "/work/main/pkg/nodejs", url: url("exp-output-schema") } },
+    );
+    const msgs = [];
+    worker.on("message", (m) => msgs.push(m));
+    worker.on("error", (e) => msgs.push({ stage: "error", err: String(e) }));
+    const t0 = Date.now();
+    while (Date.now() - t0 < 5_000 && !msgs.some((m) => m.stage === "done" || m.stage === "error")) await sleep(50);
+    await worker.terminate();
+    console.log(`[exp-output-schema] after ${Date.now() - t0} ms: ${JSON.stringify(msgs)}`);
+    const done = msgs.find((m) => m.stage === "done");
+    assert.ok(done, "the call answered (a result, or an error saying the schema is too complex) within 5 s");
+  },
+);
+
+// ---- security: server-provided URLs --------------------------------------------------------------
+
+test("security: the client never fetches a URL-mode elicitation URL or any other server-provided URL", async () => {
+  await fetch(`${BASE}/_log`, { method: "DELETE" });
+  const seen = [];
+  const c = new Client(url("trap-urls"), {
+    mode: "legacy",
+    timeoutMs: 10_000,
+    elicitationCallback: (ctx, params) => {
+      seen.push(params);
+      return { action: "accept" }; // the user "opened" it themselves
+    },
+  });
+  await c.connect();
+  try {
+    const tools = await c.listTools();
+    assert.ok(tools.tools.some((t) => t.name === "iconic"));
+    const r = await c.callTool("hostile", {});
+    assert.equal(text(r), "ok");
+    assert.equal(seen.length, 1, "the callback got the URL elicitation");
+    assert.equal(seen[0].mode, "url");
+    assert.match(seen[0].url, /_trap\/elicitation-url/);
+    const answer = (await log()).find((e) => e.fault === "trap-urls" && e.id === "url-elicit" && e.isResponse);
+    assert.ok(answer, "the elicitation was answered");
+    const o = await outcome(c.callTool("hostile", {}, {}));
+    assert.ok(o.ok || o.err);
+    await stillUsable(c, "trap-urls");
+  } finally {
+    await c.close();
+  }
+  // the same with the -32042 error form
+  const c2 = await client("url-elicit-error", { elicitationCallback: () => ({ action: "accept" }) });
+  try {
+    const o = await outcome(c2.callTool("hostile", {}));
+    assert.ok(o.err, "the -32042 error reaches the caller");
+    assert.equal(o.err.code, -32042);
+    await stillUsable(c2, "url-elicit-error");
+  } finally {
+    await c2.close();
+  }
+  await sleep(200);
+  const hits = await traps();
+  assert.deepEqual(hits.map((h) => h.url), [], "no request reached a server-provided URL");
+});
+
+// ---- security: custom headers never reach another origin ------------------------------------------
+
+const SECRET = { Authorization: "Bearer s3cret-token", "X-Api-Key": "k-123" };
+const leaked = (entries) => entries.filter((e) => e.headers.authorization || e.headers["x-api-key"]);
+
+for (const f of ["redirect-307", "redirect-308", "redirect-302"]) {
+  test(`security: a ${f.slice(-3)} redirect of a POST to another origin never carries the custom headers`, async () => {
+    await fetch(`${BASE2}/_log`, { method: "DELETE" });
+    const c = await client(f, { headers: SECRET });
+    try {
+      const o = await outcome(c.callTool("hostile", {}, { timeoutMs: 5_000 }));
+      console.log(`[${f}] ${o.ok ? `followed: ${text(o.ok)}` : `${o.err.code} ${o.err.data?.kind}: ${o.err.message}`}`);
+      await stillUsable(c, f);
+    } finally {
+      await c.close();
+    }
+    const got = await log2();
+    console.log(`[${f}] the other origin saw: ${JSON.stringify(got.map((e) => ({ m: e.httpMethod, url: e.url, auth: e.headers.authorization ?? null })))}`);
+    assert.deepEqual(leaked(got), [], "Authorization / X-Api-Key reached the other origin");
+  });
+}
+
+test("security: initialize redirected (307) to another origin never carries the custom headers", async () => {
+  await fetch(`${BASE2}/_log`, { method: "DELETE" });
+  const c = new Client(url("redirect-init-307"), { mode: "auto", timeoutMs: 5_000, headers: SECRET });
+  const o = await outcome(c.connect());
+  console.log(`[redirect-init-307] ${o.err ? `${o.err.code} ${o.err.data?.kind}: ${o.err.message}` : "connected"}`);
+  await c.close();
+  const got = await log2();
+  console.log(`[redirect-init-307] the other origin saw: ${JSON.stringify(got.map((e) => ({ m: e.httpMethod, url: e.url, auth: e.headers.authorization ?? null })))}`);
+  assert.deepEqual(leaked(got), []);
+});
+
+test("security: an HTTP+SSE endpoint event naming another origin is refused, no headers sent there", async () => {
+  await fetch(`${BASE2}/_log`, { method: "DELETE" });
+  const reported = [];
+  const c = new Client(url("sse-endpoint-elsewhere"), {
+    mode: "legacy",
+    timeoutMs: 5_000,
+    headers: SECRET,
+    messageHandler: (m) => reported.push(m),
+  });
+  const o = await outcome(c.connect());
+  console.log(`[sse-endpoint-elsewhere] ${o.err ? `${o.err.code} ${o.err.data?.kind}: ${o.err.message}` : `connected, transport ${c.transport}`}`);
+  console.log(`[sse-endpoint-elsewhere] reported: ${reported.map((m) => m.message ?? m.method).join(" | ")}`);
+  await c.close();
+  const gets = (await log()).filter((e) => e.fault === "sse-endpoint-elsewhere" && e.httpMethod === "GET");
+  assert.ok(gets.length >= 1, "the client tried the HTTP+SSE GET (the case was exercised)");
+  const got = await log2();
+  assert.deepEqual(leaked(got), []);
+  assert.deepEqual(got, [], "nothing at all reached the other origin");
+  assert.ok(o.err, "connecting through an endpoint on another origin is refused");
+  assert.ok(reported.some((m) => m instanceof McpError && /origin/i.test(m.message)), "the refusal names the origin");
+});
+
+// ---- maxMessageBytes -----------------------------------------------------------------------------
+
+test("no panic anywhere: a fresh client still works after the whole suite", async () => {
+  const c = await client("ok");
+  try {
+    await stillUsable(c, "final");
+  } finally {
+    await c.close();
+  }
+});
