@@ -46,6 +46,14 @@ step "JS tests of the built package (node --test)"
 node --expose-gc --test --test-reporter=spec tests/js/ 2>&1 | tee /tmp/mcp-js.log
 summary+=("js: $(grep -E '^ℹ (pass|fail) ' /tmp/mcp-js.log | tr '\n' ' ')")
 
+step "hostile-server suite"
+MCP_PKG_NODE="$ROOT/pkg/nodejs" bash tests/hostile/run.sh 2>&1 | tee /tmp/mcp-hostile.log
+summary+=("hostile: $(grep -E '^(ℹ|#) (pass|fail) ' /tmp/mcp-hostile.log | tr '\n' ' ')")
+
+step "benchmark smoke (bench/run.mjs --quick, no criterion)"
+(cd bench && BENCH_PKG_NODE="$ROOT/pkg/nodejs" BENCH_PKG_WEB="$ROOT/pkg/web" \
+  BENCH_PYTHON_URL="http://127.0.0.1:${PEERS_PYTHON_PORT:-18101}/mcp" node run.mjs --quick --no-criterion) 2>&1 | tail -n 25
+
 step "demo end to end in Chromium (Playwright)"
 (cd tests/e2e && node run.mjs) 2>&1 | tee /tmp/mcp-e2e.log
 summary+=("e2e: $(grep -E '^e2e: ' /tmp/mcp-e2e.log | tail -1)")
@@ -60,10 +68,12 @@ passed=$(( $(grep -E '^test result' /tmp/mcp-cargo-test.log | awk '{p+=$4} END {
   + $(grep -E '^test result' /tmp/mcp-wasm-node.log | tail -1 | awk '{print $4+0}') \
   + $(grep -E '^test result' /tmp/mcp-wasm-chrome.log | tail -1 | awk '{print $4+0}') \
   + $(grep -E '^ℹ pass ' /tmp/mcp-js.log | awk '{print $3+0}') \
+  + $(grep -E '^(ℹ|#) pass ' /tmp/mcp-hostile.log | awk '{print $3+0}') \
   + $(grep -E '^e2e: ' /tmp/mcp-e2e.log | tail -1 | awk '{print $2+0}') \
   + $(grep -E '^packaging: ' /tmp/mcp-packaging.log | tail -1 | awk '{print $2+0}') ))
 failed=$(( $(grep -E '^test result' /tmp/mcp-cargo-test.log | awk '{f+=$6} END {print f+0}') \
   + $(grep -E '^ℹ fail ' /tmp/mcp-js.log | awk '{print $3+0}') \
+  + $(grep -E '^(ℹ|#) fail ' /tmp/mcp-hostile.log | awk '{print $3+0}') \
   + $(grep -E '^e2e: ' /tmp/mcp-e2e.log | tail -1 | awk '{print $4+0}') \
   + $(grep -E '^packaging: ' /tmp/mcp-packaging.log | tail -1 | awk '{print $4+0}') ))
 echo "all: $passed passed, $failed failed"
