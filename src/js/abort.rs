@@ -71,10 +71,30 @@ fn reason_text(reason: &JsValue) -> Option<String> {
 }
 
 /// Aborts its controller when dropped: ends the fetch and its body stream with the call.
-pub struct AbortOnDrop(pub web_sys::AbortController);
+pub struct AbortOnDrop {
+    controller: web_sys::AbortController,
+    armed: bool,
+}
+
+impl AbortOnDrop {
+    /// Aborts `controller` when dropped, unless disarmed.
+    pub fn new(controller: web_sys::AbortController) -> Self {
+        AbortOnDrop {
+            controller,
+            armed: true,
+        }
+    }
+
+    /// The request and its body are finished: nothing to abort (aborting costs a DOMException).
+    pub fn disarm(mut self) {
+        self.armed = false;
+    }
+}
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {
-        self.0.abort();
+        if self.armed {
+            self.controller.abort();
+        }
     }
 }

@@ -355,7 +355,7 @@ async fn open_http_sse(inner: &Shared) -> Result<(), McpError> {
     let (tx, rx) = futures::channel::oneshot::channel::<String>();
     let task = inner.clone();
     spawn_local(async move {
-        let _guard = AbortOnDrop(controller);
+        let _guard = AbortOnDrop::new(controller);
         let mut tx = Some(tx);
         let mut parser = SseParser::new(task.max_message_bytes);
         let stream = byte_stream(&head, what);
@@ -416,7 +416,7 @@ async fn one_shot(
     timeout_ms: u64,
 ) -> Result<(u16, Option<String>, Option<Message>), McpError> {
     let controller = new_controller()?;
-    let _guard = AbortOnDrop(controller.clone());
+    let _guard = AbortOnDrop::new(controller.clone());
     let work = async {
         let head = inner
             .http
@@ -920,7 +920,8 @@ async fn exchange(
         .active
         .borrow_mut()
         .insert(id.clone(), controller.clone());
-    let _guard = AbortOnDrop(controller.clone());
+    let guard = AbortOnDrop::new(controller.clone());
+    let mut body_done = false;
 
     let post = post_and_read(inner, &id, &out, method, controller.signal()).fuse();
     let timer = call_timer(inner, call.timeout_ms, call.progress_bump.as_ref()).fuse();
@@ -941,13 +942,14 @@ async fn exchange(
         select! {
             r = rx => break r.unwrap_or_else(|_| Err(closed())),
             p = post => {
+                body_done = matches!(p, Ok(true));
                 if let Ok(Some(delivered)) = rx.try_recv() {
                     break delivered;
                 }
                 match p {
                     Err(e) => break Err(e),
-                    Ok(()) if inner.http.endpoint().is_some() => continue,
-                    Ok(()) => break Err(McpError::protocol(INVALID_REQUEST, format!("The server's response stream for {method} ended without a response"))),
+                    Ok(_) if inner.http.endpoint().is_some() => continue,
+                    Ok(_) => break Err(McpError::protocol(INVALID_REQUEST, format!("The server's response stream for {method} ended without a response"))),
                 }
             },
             _ = timer => {
@@ -964,6 +966,9 @@ async fn exchange(
     };
     inner.inflight.borrow_mut().forget(&id);
     inner.active.borrow_mut().remove(&id);
+    if body_done {
+        guard.disarm();
+    }
     outcome
 }
 
@@ -1007,14 +1012,14 @@ async fn post_and_read(
     out: &Outgoing,
     method: &str,
     signal: AbortSignal,
-) -> Result<(), McpError> {
+) -> Result<bool, McpError> {
     let head = inner
         .http
         .send(Method::POST, Some(&out.body), &out.headers, &signal, method)
         .await?;
     if head.status == 202 {
         if inner.http.endpoint().is_some() {
-            return Ok(());
+            return Ok(true);
         }
         return Err(accepted_for_request(method));
     }
@@ -1027,9 +1032,11 @@ async fn post_and_read(
             for m in decode(&text)? {
                 dispatch(inner, m, Some(id));
             }
-            Ok(())
+            Ok(true)
         }
-        BodyKind::Sse => read_sse(inner, &head, id, method, &signal).await,
+        BodyKind::Sse => read_sse(inner, &head, id, method, &signal)
+            .await
+            .map(|_| false),
         BodyKind::Unexpected(kind) => Err(unexpected_content_type(&kind, method)),
     }
 }
@@ -1319,7 +1326,7 @@ async fn get_stream(inner: Shared) {
         return;
     };
     *inner.get_stream.borrow_mut() = Some(controller.clone());
-    let _guard = AbortOnDrop(controller.clone());
+    let _guard = AbortOnDrop::new(controller.clone());
     let signal = controller.signal();
     let mut schedule = Reconnect::new(None);
     let mut last_id: Option<String> = None;
@@ -1387,7 +1394,7 @@ pub async fn notify(inner: &Shared, method: &str, params: Option<Value>) -> Resu
 async fn post_message(inner: &Shared, msg: &Message, what: &str) -> Result<(), McpError> {
     let out = stamp::message(&inner.state.borrow(), msg);
     let controller = new_controller()?;
-    let _guard = AbortOnDrop(controller.clone());
+    let _guard = AbortOnDrop::new(controller.clone());
     let signal = controller.signal();
     let send = inner
         .http
@@ -1436,7 +1443,7 @@ pub async fn close(inner: &Shared) {
     }
     if session.is_some() {
         if let Ok(controller) = new_controller() {
-            let _guard = AbortOnDrop(controller.clone());
+            let _guard = AbortOnDrop::new(controller.clone());
             let headers = stamp::legacy_headers(&inner.state.borrow());
             let signal = controller.signal();
             let send = inner

@@ -294,17 +294,40 @@ pub fn error_text(e: &JsValue) -> String {
 
 /// Reads the whole body as text, refusing bodies larger than `max_bytes`.
 pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<String, McpError> {
+    let too_large = || {
+        McpError::local(
+            crate::protocol::error::INVALID_REQUEST,
+            "protocol",
+            format!("The response to {what} is larger than {max_bytes} bytes"),
+            json!({ "maxMessageBytes": max_bytes }),
+        )
+    };
+    // A declared length within the cap: one native read (`text()`), no stream reader.
+    let declared = head
+        .response
+        .headers()
+        .get("content-length")
+        .and_then(|l| l.trim().parse::<usize>().ok());
+    match declared {
+        Some(n) if n > max_bytes => return Err(too_large()),
+        Some(_) => {
+            return head.response.text().await.map_err(|e| {
+                McpError::local(
+                    CONNECTION_CLOSED,
+                    "network",
+                    format!("The response body for {what} failed: {e}"),
+                    json!({}),
+                )
+            })
+        }
+        None => {}
+    }
     let mut stream = byte_stream(head, what);
     let mut buf: Vec<u8> = Vec::new();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk?;
         if buf.len() + chunk.len() > max_bytes {
-            return Err(McpError::local(
-                crate::protocol::error::INVALID_REQUEST,
-                "protocol",
-                format!("The response to {what} is larger than {max_bytes} bytes"),
-                json!({ "maxMessageBytes": max_bytes }),
-            ));
+            return Err(too_large());
         }
         buf.extend_from_slice(&chunk);
     }
