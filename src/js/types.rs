@@ -132,7 +132,7 @@ export interface ClientOptions {
   /** Sent on every request (same origin only). */
   headers?: { [name: string]: string };
   /** A `fetch` to use instead of the global one. */
-  fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Per-request timeout in ms (default 60 000). */
   timeoutMs?: number;
   /** Largest message the client buffers (default 16 MiB). */

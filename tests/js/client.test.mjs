@@ -217,9 +217,10 @@ describe("network failures", () => {
 
   test("a custom fetch is used for every request", async () => {
     const seen = [];
-    const myFetch = (req, init) => {
-      seen.push(req.method);
-      return fetch(req, init);
+    const myFetch = (input, init) => {
+      assert.equal(typeof input, "string");
+      seen.push(init.method);
+      return fetch(input, init);
     };
     const c = await connected(PY, { mode: "legacy", fetch: myFetch });
     await c.listTools();

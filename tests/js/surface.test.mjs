@@ -143,10 +143,10 @@ describe("legacy session expiry", () => {
 
 describe("2026 headers and cache (Python peer)", () => {
   function recordingFetch(log) {
-    return (req, init) => {
-      const h = Object.fromEntries(new Headers(req.headers));
+    return (input, init) => {
+      const h = Object.fromEntries(new Headers(init.headers));
       log.push({ method: h["mcp-method"], headers: h });
-      return fetch(req, init);
+      return fetch(input, init);
     };
   }
 
