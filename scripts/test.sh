@@ -31,8 +31,14 @@ step "TypeScript declarations (tsc --noEmit --strict on a typed example)"
 summary+=("types: tsc --strict on tests/types/example.ts: ok")
 
 step "start the peers"
-trap 'bash tests/peers/peers.sh stop >/dev/null 2>&1 || true' EXIT
+hostile_pid=""
+trap 'bash tests/peers/peers.sh stop >/dev/null 2>&1 || true; [ -n "$hostile_pid" ] && kill "$hostile_pid" 2>/dev/null || true' EXIT
 bash tests/peers/peers.sh start
+# The hostile server's faults, for the wasm suite (the Node hostile suite starts its own later).
+export HOSTILE_PORT=18811
+HOSTILE_PORT2=18812 node tests/hostile/server.mjs >/tmp/mcp-hostile-wasm.log 2>&1 &
+hostile_pid=$!
+for _ in $(seq 1 50); do curl -fsS -o /dev/null "http://127.0.0.1:$HOSTILE_PORT/_log" 2>/dev/null && break; sleep 0.2; done
 
 step "wasm tests in Node (wasm-pack test --node)"
 wasm-pack test --node --mode no-install -- --test wasm_node 2>&1 | tee /tmp/mcp-wasm-node.log
@@ -47,7 +53,7 @@ node --expose-gc --test --test-reporter=spec tests/js/ 2>&1 | tee /tmp/mcp-js.lo
 summary+=("js: $(grep -E '^ℹ (pass|fail) ' /tmp/mcp-js.log | tr '\n' ' ')")
 
 step "hostile-server suite"
-MCP_PKG_NODE="$ROOT/pkg/nodejs" bash tests/hostile/run.sh 2>&1 | tee /tmp/mcp-hostile.log
+HOSTILE_PORT=18801 MCP_PKG_NODE="$ROOT/pkg/nodejs" bash tests/hostile/run.sh 2>&1 | tee /tmp/mcp-hostile.log
 summary+=("hostile: $(grep -E '^(ℹ|#) (pass|fail) ' /tmp/mcp-hostile.log | tr '\n' ' ')")
 
 step "benchmark smoke (bench/run.mjs --quick, no criterion)"

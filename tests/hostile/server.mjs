@@ -429,6 +429,16 @@ function handle(req, res) {
   const parts = url.pathname.split("/").filter(Boolean);
   res.on("error", () => {});
   req.on("error", () => {});
+  // CORS, so the headless-Chromium wasm suite can reach the same faults.
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("Access-Control-Expose-Headers", "Mcp-Session-Id");
+  if (req.method === "OPTIONS") {
+    res.writeHead(204, {
+      "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
+      "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] || "*",
+    });
+    return res.end();
+  }
   if (parts[0] === "_log") {
     if (req.method === "DELETE") {
       log = [];

@@ -40,6 +40,14 @@ pub fn python_sse() -> String {
     )
 }
 
+/// URL of one fault of the hostile-server suite (tests/hostile/server.mjs).
+pub fn hostile(name: &str) -> String {
+    format!(
+        "http://127.0.0.1:{}/{name}/mcp",
+        port(option_env!("HOSTILE_PORT"), 18801)
+    )
+}
+
 /// URL of one fault of the misbehaving server.
 pub fn fault(name: &str) -> String {
     format!(
@@ -316,6 +324,32 @@ macro_rules! wasm_suite {
             let c = connect(&python_sse(), "auto").await;
             assert_eq!(c.transport(), "http+sse");
             assert_eq!(echo(&c, "old transport").await, "old transport");
+            JsFuture::from(c.close()).await.unwrap();
+        }
+
+        #[wasm_bindgen_test]
+        async fn hostile_servers_give_clear_errors_and_the_client_stays_usable() {
+            for (fault, code, needle) in [
+                ("truncated-json", -32700.0, "malformed JSON"),
+                ("ct-html", -32600.0, "Unexpected content type"),
+                ("deep-result-json", -32700.0, "recursion limit"),
+                ("modern-unknown-resulttype", -32600.0, "resultType"),
+            ] {
+                let mode = if fault.starts_with("modern") { "2026-07-28" } else { "legacy" };
+                let c = connect(&hostile(fault), mode).await;
+                let msg = rejects_with(c.call_tool("hostile".into(), Some(opts(&[])), None), code).await;
+                assert!(msg.contains(needle), "{fault}: {msg}");
+                let again = rejects_with(c.call_tool("hostile".into(), Some(opts(&[])), None), code).await;
+                assert!(again.contains(needle), "{fault} (second call): {again}");
+                JsFuture::from(c.close()).await.unwrap();
+            }
+        }
+
+        #[wasm_bindgen_test]
+        async fn a_thousand_server_pings_are_all_answered() {
+            let c = connect(&hostile("ping-flood"), "legacy").await;
+            let r = JsFuture::from(c.call_tool("hostile".into(), Some(opts(&[])), None)).await;
+            assert!(r.is_ok(), "{r:?}");
             JsFuture::from(c.close()).await.unwrap();
         }
 
