@@ -86,17 +86,15 @@ fn check_value(name: &str, prop: &Value, value: &Value, errors: &mut Vec<FieldEr
             let Some(s) = value.as_str() else {
                 return errors.push(err(name, format!("must be a string, got {value}")));
             };
-            let len = s.chars().count() as u64;
-            if let Some(min) = prop.get("minLength").and_then(Value::as_u64) {
-                if len < min {
-                    errors.push(err(name, format!("must be at least {min} characters")));
-                }
-            }
-            if let Some(max) = prop.get("maxLength").and_then(Value::as_u64) {
-                if len > max {
-                    errors.push(err(name, format!("must be at most {max} characters")));
-                }
-            }
+            let len = s.chars().count() as f64;
+            check_bounds(
+                errors,
+                name,
+                prop,
+                len,
+                ("minLength", "maxLength"),
+                ("must be", " characters"),
+            );
             if let Some(allowed) = enum_values(prop) {
                 if !allowed.iter().any(|a| a.as_str() == Some(s)) {
                     errors.push(err(name, format!("must be one of {}", list(&allowed))));
@@ -115,16 +113,14 @@ fn check_value(name: &str, prop: &Value, value: &Value, errors: &mut Vec<FieldEr
             if ty == "integer" && n.fract() != 0.0 {
                 errors.push(err(name, format!("must be an integer, got {value}")));
             }
-            if let Some(min) = prop.get("minimum").and_then(Value::as_f64) {
-                if n < min {
-                    errors.push(err(name, format!("must be at least {min}")));
-                }
-            }
-            if let Some(max) = prop.get("maximum").and_then(Value::as_f64) {
-                if n > max {
-                    errors.push(err(name, format!("must be at most {max}")));
-                }
-            }
+            check_bounds(
+                errors,
+                name,
+                prop,
+                n,
+                ("minimum", "maximum"),
+                ("must be", ""),
+            );
         }
         "boolean" if !value.is_boolean() => {
             errors.push(err(name, format!("must be a boolean, got {value}")));
@@ -145,18 +141,43 @@ fn check_value(name: &str, prop: &Value, value: &Value, errors: &mut Vec<FieldEr
                     _ => {}
                 }
             }
-            if let Some(min) = prop.get("minItems").and_then(Value::as_u64) {
-                if (items.len() as u64) < min {
-                    errors.push(err(name, format!("must have at least {min} selections")));
-                }
-            }
-            if let Some(max) = prop.get("maxItems").and_then(Value::as_u64) {
-                if items.len() as u64 > max {
-                    errors.push(err(name, format!("must have at most {max} selections")));
-                }
-            }
+            check_bounds(
+                errors,
+                name,
+                prop,
+                items.len() as f64,
+                ("minItems", "maxItems"),
+                ("must have", " selections"),
+            );
         }
         _ => {}
+    }
+}
+
+/// Checks `n` against the schema's lower and upper bound keywords, e.g. `("minLength",
+/// "maxLength")`; `phrase` words the error: `("must be", " characters")`.
+fn check_bounds(
+    errors: &mut Vec<FieldError>,
+    name: &str,
+    prop: &Value,
+    n: f64,
+    keys: (&str, &str),
+    phrase: (&str, &str),
+) {
+    let (verb, unit) = phrase;
+    if let Some(min) = prop
+        .get(keys.0)
+        .and_then(Value::as_f64)
+        .filter(|min| n < *min)
+    {
+        errors.push(err(name, format!("{verb} at least {min}{unit}")));
+    }
+    if let Some(max) = prop
+        .get(keys.1)
+        .and_then(Value::as_f64)
+        .filter(|max| n > *max)
+    {
+        errors.push(err(name, format!("{verb} at most {max}{unit}")));
     }
 }
 
