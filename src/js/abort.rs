@@ -1,7 +1,9 @@
 //! Futures for JS time and cancellation: a timer, and an `AbortSignal` that resolves when
 //! aborted; both clean up after themselves when dropped.
 
+use crate::protocol::error::McpError;
 use futures::channel::oneshot;
+use futures::FutureExt;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -11,6 +13,22 @@ use web_sys::AbortSignal;
 /// Sleeps `ms` milliseconds on the JS event loop (cleared when dropped).
 pub async fn sleep(ms: u64) {
     gloo_timers::future::TimeoutFuture::new(ms.min(u32::MAX as u64) as u32).await;
+}
+
+/// Runs `fut`, or fails with a timeout error naming `what` after `ms` milliseconds (the
+/// future is dropped then).
+pub async fn within<T>(
+    ms: u64,
+    what: &str,
+    fut: impl std::future::Future<Output = Result<T, McpError>>,
+) -> Result<T, McpError> {
+    let work = fut.fuse();
+    let timer = sleep(ms).fuse();
+    futures::pin_mut!(work, timer);
+    futures::select! {
+        r = work => r,
+        _ = timer => Err(McpError::timeout(what, ms)),
+    }
 }
 
 /// Resolves with the abort reason text when `signal` fires; removes its listener when dropped.

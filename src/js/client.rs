@@ -4,7 +4,7 @@ use crate::js::callbacks::Callbacks;
 use crate::js::driver::{self, Call, Handlers, Inner, Limits, Shared};
 use crate::js::options::{self, CallOptions, DEFAULT_TIMEOUT_MS};
 use crate::js::{error as jserr, http::Http, interop};
-use crate::protocol::error::{McpError, INVALID_PARAMS};
+use crate::protocol::error::McpError;
 use crate::session::ClientConfig;
 use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
 use js_sys::Promise;
@@ -18,15 +18,6 @@ use wasm_bindgen_futures::future_to_promise;
 #[wasm_bindgen(skip_typescript)]
 pub struct Client {
     inner: Shared,
-}
-
-fn bad_input(message: String) -> JsValue {
-    jserr::to_js(McpError::local(
-        INVALID_PARAMS,
-        "input",
-        message,
-        Value::Null,
-    ))
 }
 
 fn promise<F>(fut: F) -> Promise
@@ -45,16 +36,21 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: Option<JsValue>,
     ) -> Result<Client, JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
-        let parsed = web_sys::Url::new(&url)
-            .map_err(|_| bad_input(format!("Client url {url:?} is not an absolute URL")))?;
+        let parsed = web_sys::Url::new(&url).map_err(|_| {
+            jserr::to_js(McpError::input(format!(
+                "Client url {url:?} is not an absolute URL"
+            )))
+        })?;
         let scheme = parsed.protocol();
         if scheme != "http:" && scheme != "https:" {
-            return Err(bad_input(format!(
+            return Err(jserr::to_js(McpError::input(format!(
                 "Client url {url:?} must be http: or https:, not {scheme}"
-            )));
+            ))));
         }
         if !options.is_undefined() && !options.is_null() && !options.is_object() {
-            return Err(bad_input("Client options must be an object".into()));
+            return Err(jserr::to_js(McpError::input(
+                "Client options must be an object",
+            )));
         }
         let read = || -> Result<Client, McpError> {
             let mode = options::mode(&options)?;
@@ -66,11 +62,8 @@ impl Client {
                 if info.get("name").and_then(Value::as_str).is_none()
                     || info.get("version").and_then(Value::as_str).is_none()
                 {
-                    return Err(McpError::local(
-                        INVALID_PARAMS,
-                        "input",
+                    return Err(McpError::input(
                         "options.clientInfo needs string name and version",
-                        Value::Null,
                     ));
                 }
                 cfg.client_info = info;
@@ -281,11 +274,11 @@ impl Client {
         let inner = self.inner.clone();
         promise(async move {
             let call = read_call(&inner, &options)?;
-            let reference = interop::from_js(&reference).ok().filter(Value::is_object).ok_or_else(|| bad("complete: ref must be { type: \"ref/prompt\", name } or { type: \"ref/resource\", uri }"))?;
+            let reference = interop::from_js(&reference).ok().filter(Value::is_object).ok_or_else(|| McpError::input("complete: ref must be { type: \"ref/prompt\", name } or { type: \"ref/resource\", uri }"))?;
             let argument = interop::from_js(&argument)
                 .ok()
                 .filter(|a| a.get("name").and_then(Value::as_str).is_some())
-                .ok_or_else(|| bad("complete: argument must be { name, value }"))?;
+                .ok_or_else(|| McpError::input("complete: argument must be { name, value }"))?;
             let mut params = json!({ "ref": reference, "argument": argument });
             if let Ok(c @ Value::Object(_)) = interop::from_js(&context) {
                 params["context"] = c;
@@ -308,7 +301,7 @@ impl Client {
             let run = async {
                 let call = read_call(&inner, &options)?;
                 let filter = interop::from_js(&filter)
-                    .map_err(|e| bad(&format!("listen: the filter is not JSON: {e}")))?;
+                    .map_err(|e| McpError::input(format!("listen: the filter is not JSON: {e}")))?;
                 let state = crate::js::listen::listen(&inner, &filter, call.clone()).await?;
                 Ok::<_, McpError>(crate::js::listen::to_js(&inner, state, call))
             };
@@ -372,10 +365,9 @@ impl Client {
                 "use a subscriptions/listen stream (issue: listen())",
             )?;
             let call = read_call(&inner, &options)?;
-            let uri = uri
-                .as_string()
-                .filter(|u| !u.is_empty())
-                .ok_or_else(|| bad(&format!("{what}: uri must be a non-empty string")))?;
+            let uri = uri.as_string().filter(|u| !u.is_empty()).ok_or_else(|| {
+                McpError::input(format!("{what}: uri must be a non-empty string"))
+            })?;
             driver::request(&inner, method, Some(json!({ "uri": uri })), call).await
         })
     }
@@ -391,10 +383,9 @@ impl Client {
         let inner = self.inner.clone();
         promise(async move {
             let call = read_call(&inner, &options)?;
-            let v = value
-                .as_string()
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| bad(&format!("{what}: {arg} must be a non-empty string")))?;
+            let v = value.as_string().filter(|v| !v.is_empty()).ok_or_else(|| {
+                McpError::input(format!("{what}: {arg} must be a non-empty string"))
+            })?;
             let (method, params) = build(v);
             driver::request(&inner, method, Some(params), call).await
         })
@@ -413,33 +404,19 @@ impl Client {
         let inner = self.inner.clone();
         promise(async move {
             let call = read_call(&inner, &options)?;
-            let name = name.as_string().filter(|n| !n.is_empty()).ok_or_else(|| {
-                McpError::local(
-                    INVALID_PARAMS,
-                    "input",
-                    "callTool: name must be a non-empty string",
-                    Value::Null,
-                )
-            })?;
+            let name = name
+                .as_string()
+                .filter(|n| !n.is_empty())
+                .ok_or_else(|| McpError::input("callTool: name must be a non-empty string"))?;
             let mut params = json!({ "name": name });
             if !args.is_undefined() && !args.is_null() {
                 match interop::from_js(&args) {
                     Ok(Value::Object(o)) => params["arguments"] = Value::Object(o),
-                    Ok(_) => {
-                        return Err(McpError::local(
-                            INVALID_PARAMS,
-                            "input",
-                            "callTool: arguments must be an object",
-                            Value::Null,
-                        ))
-                    }
+                    Ok(_) => return Err(McpError::input("callTool: arguments must be an object")),
                     Err(e) => {
-                        return Err(McpError::local(
-                            INVALID_PARAMS,
-                            "input",
-                            format!("callTool: arguments are not JSON-serializable: {e}"),
-                            Value::Null,
-                        ))
+                        return Err(McpError::input(format!(
+                            "callTool: arguments are not JSON-serializable: {e}"
+                        )))
                     }
                 }
             }
@@ -463,25 +440,11 @@ impl Client {
             let method = method
                 .as_string()
                 .filter(|m| !m.is_empty())
-                .ok_or_else(|| {
-                    McpError::local(
-                        INVALID_PARAMS,
-                        "input",
-                        "request: method must be a non-empty string",
-                        Value::Null,
-                    )
-                })?;
+                .ok_or_else(|| McpError::input("request: method must be a non-empty string"))?;
             let params = match interop::from_js(&params) {
                 Ok(Value::Null) => None,
                 Ok(v @ Value::Object(_)) => Some(v),
-                _ => {
-                    return Err(McpError::local(
-                        INVALID_PARAMS,
-                        "input",
-                        "request: params must be an object",
-                        Value::Null,
-                    ))
-                }
+                _ => return Err(McpError::input("request: params must be an object")),
             };
             driver::request(&inner, &method, params, call).await
         })
@@ -503,14 +466,9 @@ impl Client {
                 "pass the logLevel option instead",
             )?;
             let call = read_call(&inner, &options)?;
-            let level = level.as_string().ok_or_else(|| {
-                McpError::local(
-                    INVALID_PARAMS,
-                    "input",
-                    "setLoggingLevel: level must be a string",
-                    Value::Null,
-                )
-            })?;
+            let level = level
+                .as_string()
+                .ok_or_else(|| McpError::input("setLoggingLevel: level must be a string"))?;
             driver::request(
                 &inner,
                 "logging/setLevel",
@@ -546,10 +504,6 @@ impl Client {
             Ok(Value::Null)
         })
     }
-}
-
-fn bad(message: &str) -> McpError {
-    McpError::local(INVALID_PARAMS, "input", message.to_string(), Value::Null)
 }
 
 fn legacy_only(inner: &Inner, what: &str, instead: &str) -> Result<(), McpError> {

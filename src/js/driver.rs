@@ -2,7 +2,7 @@
 //! timeout and abort, reading JSON and SSE bodies, dispatching what the server sends.
 //! Protocol decisions are delegated to `session::*`; this file only sequences I/O.
 
-use crate::js::abort::{sleep, AbortOnDrop, AbortWait};
+use crate::js::abort::{sleep, within, AbortOnDrop, AbortWait};
 use crate::js::callbacks::{self, Callbacks};
 use crate::js::http::{byte_stream, read_text, Head, Http};
 use crate::js::{error as jserr, interop};
@@ -250,10 +250,9 @@ async fn negotiate_auto(inner: &Shared) -> Result<(), McpError> {
     let mut reprobed = false;
     loop {
         let id = inner.state.borrow_mut().next_id();
-        let out = stamp::modern_request(&inner.cfg, version, id.clone(), "server/discover", None);
+        let out = stamp::modern_request(&inner.cfg, version, id, "server/discover", None);
         let verdict = match one_shot(
             inner,
-            &id,
             out,
             "connect (server/discover probe)",
             PROBE_TIMEOUT_MS.min(inner.timeout_ms),
@@ -294,9 +293,8 @@ fn apply(st: &mut SessionState, era: Era, a: Adopted) {
 
 async fn initialize(inner: &Shared) -> Result<(), McpError> {
     let id = inner.state.borrow_mut().next_id();
-    let out = stamp::initialize(&inner.cfg, id.clone(), LATEST_LEGACY);
-    let (status, session_id, msg) =
-        one_shot(inner, &id, out, "initialize", inner.timeout_ms).await?;
+    let out = stamp::initialize(&inner.cfg, id, LATEST_LEGACY);
+    let (status, session_id, msg) = one_shot(inner, out, "initialize", inner.timeout_ms).await?;
     if suggests_http_sse(status, msg.as_ref()) {
         match open_http_sse(inner).await {
             Ok(()) => return initialize_over_http_sse(inner).await,
@@ -332,16 +330,10 @@ async fn open_http_sse(inner: &Shared) -> Result<(), McpError> {
     let controller = new_controller()?;
     let signal = controller.signal();
     let what = "the HTTP+SSE stream";
-    let send = inner
-        .http
-        .send(Method::GET, None, &[], &signal, what)
-        .fuse();
-    let timer = sleep(PROBE_TIMEOUT_MS.min(inner.timeout_ms)).fuse();
-    pin_mut!(send, timer);
-    let head = select! {
-        h = send => h?,
-        _ = timer => { controller.abort(); return Err(McpError::timeout(what, PROBE_TIMEOUT_MS)) },
-    };
+    let send = inner.http.send(Method::GET, None, &[], &signal, what);
+    let head = within(PROBE_TIMEOUT_MS.min(inner.timeout_ms), what, send)
+        .await
+        .inspect_err(|_| controller.abort())?;
     if !(200..300).contains(&head.status)
         || body_kind(head.content_type.as_deref()) != BodyKind::Sse
     {
@@ -410,7 +402,6 @@ async fn initialize_over_http_sse(inner: &Shared) -> Result<(), McpError> {
 /// status; for the probe and `initialize`, whose callers judge the status themselves.
 async fn one_shot(
     inner: &Shared,
-    id: &RequestId,
     out: Outgoing,
     method: &str,
     timeout_ms: u64,
@@ -444,14 +435,8 @@ async fn one_shot(
             })
         };
         Ok::<_, McpError>((status, session, msg))
-    }
-    .fuse();
-    let timer = sleep(timeout_ms).fuse();
-    pin_mut!(work, timer);
-    select! {
-        r = work => r,
-        _ = timer => { let _ = id; Err(McpError::timeout(method, timeout_ms)) },
-    }
+    };
+    within(timeout_ms, method, work).await
 }
 
 async fn first_sse_response(
@@ -523,14 +508,10 @@ pub async fn open_stream(
     let signal = controller.signal();
     let send = inner
         .http
-        .send(Method::POST, Some(&out.body), &out.headers, &signal, method)
-        .fuse();
-    let timer = sleep(timeout_ms).fuse();
-    pin_mut!(send, timer);
-    let head = select! {
-        h = send => h?,
-        _ = timer => { controller.abort(); return Err(McpError::timeout(method, timeout_ms)) },
-    };
+        .send(Method::POST, Some(&out.body), &out.headers, &signal, method);
+    let head = within(timeout_ms, method, send)
+        .await
+        .inspect_err(|_| controller.abort())?;
     if !(200..300).contains(&head.status) {
         return Err(status_error(inner, &head, method).await);
     }
@@ -1398,14 +1379,8 @@ async fn post_message(inner: &Shared, msg: &Message, what: &str) -> Result<(), M
     let signal = controller.signal();
     let send = inner
         .http
-        .send(Method::POST, Some(&out.body), &out.headers, &signal, what)
-        .fuse();
-    let timer = sleep(inner.timeout_ms).fuse();
-    pin_mut!(send, timer);
-    let head = select! {
-        h = send => h?,
-        _ = timer => return Err(McpError::timeout(what, inner.timeout_ms)),
-    };
+        .send(Method::POST, Some(&out.body), &out.headers, &signal, what);
+    let head = within(inner.timeout_ms, what, send).await?;
     if (200..300).contains(&head.status) {
         Ok(())
     } else {
@@ -1448,14 +1423,9 @@ pub async fn close(inner: &Shared) {
             let signal = controller.signal();
             let send = inner
                 .http
-                .send(Method::DELETE, None, &headers, &signal, "session DELETE")
-                .fuse();
-            let timer = sleep(5_000).fuse();
-            pin_mut!(send, timer);
-            select! {
-                _ = send => {},
-                _ = timer => {},
-            }
+                .send(Method::DELETE, None, &headers, &signal, "session DELETE");
+            // Best effort: 405 and failures are fine, a hang is cut after 5 s.
+            let _ = within(5_000, "session DELETE", send).await;
         }
     }
 }

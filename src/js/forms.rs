@@ -3,24 +3,15 @@
 
 use crate::js::{error as jserr, interop};
 use crate::protocol::elicitation::{coerce_form, form_model, validate};
-use crate::protocol::error::{McpError, INVALID_PARAMS};
+use crate::protocol::error::McpError;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
-
-fn bad(message: String) -> JsValue {
-    jserr::to_js(McpError::local(
-        INVALID_PARAMS,
-        "input",
-        message,
-        Value::Null,
-    ))
-}
 
 fn schema_of(v: &JsValue) -> Result<Value, JsValue> {
     interop::from_js(v)
         .ok()
         .filter(Value::is_object)
-        .ok_or_else(|| bad("requestedSchema must be an object".into()))
+        .ok_or_else(|| jserr::to_js(McpError::input("requestedSchema must be an object")))
 }
 
 /// `elicitationForm(requestedSchema)` → `{ fields: [{ name, title, description?, required, kind,
@@ -32,7 +23,7 @@ pub fn elicitation_form(
     let schema = schema_of(&requested_schema)?;
     form_model(&schema)
         .map(|m| interop::to_js(&m))
-        .map_err(|e| bad(format!("elicitationForm: {e}")))
+        .map_err(|e| jserr::to_js(McpError::input(format!("elicitationForm: {e}"))))
 }
 
 /// `validateElicitation(requestedSchema, content)` → `{ content, errors: [{ field, message }] }`:
@@ -46,7 +37,11 @@ pub fn validate_elicitation(
     let content = match interop::from_js(&content) {
         Ok(Value::Object(o)) => o,
         Ok(Value::Null) => Default::default(),
-        _ => return Err(bad("validateElicitation: content must be an object".into())),
+        _ => {
+            return Err(jserr::to_js(McpError::input(
+                "validateElicitation: content must be an object",
+            )))
+        }
     };
     let coerced = coerce_form(&schema, &content);
     let errors: Vec<Value> = validate(&schema, &coerced)

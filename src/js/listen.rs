@@ -101,9 +101,7 @@ pub async fn listen(
     match era {
         Some(Era::Modern) => {}
         Some(Era::Legacy) => {
-            let state = listen_legacy(inner, &filter);
-            subscribe_all(inner, &state, &filter, &call).await;
-            return Ok(state);
+            return Ok(listen_legacy(inner, &filter, &call).await);
         }
         None => {
             return Err(McpError::closed(
@@ -211,56 +209,39 @@ pub async fn listen(
     }
 }
 
-fn listen_legacy(inner: &Shared, filter: &Value) -> Rc<ListenState> {
-    let state = Rc::new(ListenState::default());
+/// Legacy: a subscription fed from the GET stream. It is registered first (list_changed flags
+/// the server offers are delivered at once), then `resources/subscribe` runs for each requested
+/// URI and the honoured set keeps those the server accepted.
+async fn listen_legacy(inner: &Shared, filter: &Value, call: &Call) -> Rc<ListenState> {
     let caps = inner
         .state
         .borrow()
         .server_capabilities
         .clone()
         .unwrap_or(Value::Null);
+    let state = Rc::new(ListenState::default());
     *state.honoured.borrow_mut() = legacy_honoured(filter, &caps, &[]);
-    let uris = filter
+    {
+        let mut listeners = inner.listeners.borrow_mut();
+        listeners.retain(|w| w.upgrade().is_some_and(|l| !l.done.get()));
+        listeners.push(Rc::downgrade(&state));
+    }
+    let requested = filter
         .get("resourceSubscriptions")
         .and_then(Value::as_array);
-    *state.legacy_uris.borrow_mut() = uris
-        .map(|a| {
-            a.iter()
-                .filter_map(|u| u.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut listeners = inner.listeners.borrow_mut();
-    listeners.retain(|w| w.upgrade().is_some_and(|l| !l.done.get()));
-    listeners.push(Rc::downgrade(&state));
-    state
-}
-
-/// Legacy: `resources/subscribe` for each requested URI; the honoured set keeps those accepted.
-pub async fn subscribe_all(inner: &Shared, state: &Rc<ListenState>, filter: &Value, call: &Call) {
-    let uris: Vec<String> = state.legacy_uris.borrow().clone();
     let mut accepted = Vec::new();
-    for uri in uris {
-        if driver::request(
-            inner,
-            "resources/subscribe",
-            Some(json!({ "uri": uri })),
-            call.clone(),
-        )
-        .await
-        .is_ok()
+    for uri in requested.into_iter().flatten().filter_map(Value::as_str) {
+        let params = Some(json!({ "uri": uri }));
+        if driver::request(inner, "resources/subscribe", params, call.clone())
+            .await
+            .is_ok()
         {
-            accepted.push(uri);
+            accepted.push(uri.to_string());
         }
     }
-    let caps = inner
-        .state
-        .borrow()
-        .server_capabilities
-        .clone()
-        .unwrap_or(Value::Null);
     *state.honoured.borrow_mut() = legacy_honoured(filter, &caps, &accepted);
     *state.legacy_uris.borrow_mut() = accepted;
+    state
 }
 
 /// Ends a subscription from the client side: aborts the 2026 stream, or (legacy) stops

@@ -2,7 +2,7 @@
 //! errors that name the offending option.
 
 use crate::js::interop;
-use crate::protocol::error::{McpError, INVALID_PARAMS};
+use crate::protocol::error::McpError;
 use crate::protocol::version::Mode;
 use js_sys::{Function, Object, Reflect};
 use serde_json::Value;
@@ -11,10 +11,6 @@ use web_sys::AbortSignal;
 
 /// Default per-request timeout.
 pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
-
-fn bad(what: String) -> McpError {
-    McpError::local(INVALID_PARAMS, "input", what, Value::Null)
-}
 
 fn get(obj: &JsValue, key: &str) -> JsValue {
     if obj.is_object() {
@@ -36,7 +32,7 @@ pub fn string(obj: &JsValue, key: &str, scope: &str) -> Result<Option<String>, M
     }
     v.as_string()
         .map(Some)
-        .ok_or_else(|| bad(format!("{scope}.{key} must be a string")))
+        .ok_or_else(|| McpError::input(format!("{scope}.{key} must be a string")))
 }
 
 /// Reads an optional function option.
@@ -47,7 +43,7 @@ pub fn function(obj: &JsValue, key: &str, scope: &str) -> Result<Option<Function
     }
     v.dyn_into::<Function>()
         .map(Some)
-        .map_err(|_| bad(format!("{scope}.{key} must be a function")))
+        .map_err(|_| McpError::input(format!("{scope}.{key} must be a function")))
 }
 
 /// Reads an optional positive millisecond count.
@@ -58,7 +54,7 @@ pub fn millis(obj: &JsValue, key: &str, scope: &str) -> Result<Option<u64>, McpE
     }
     match v.as_f64() {
         Some(n) if n.is_finite() && n > 0.0 => Ok(Some(n.ceil() as u64)),
-        _ => Err(bad(format!(
+        _ => Err(McpError::input(format!(
             "{scope}.{key} must be a positive number of milliseconds"
         ))),
     }
@@ -72,8 +68,10 @@ pub fn json_object(obj: &JsValue, key: &str, scope: &str) -> Result<Option<Value
     }
     match interop::from_js(&v) {
         Ok(Value::Object(o)) => Ok(Some(Value::Object(o))),
-        Ok(_) => Err(bad(format!("{scope}.{key} must be an object"))),
-        Err(e) => Err(bad(format!("{scope}.{key} is not JSON-serializable: {e}"))),
+        Ok(_) => Err(McpError::input(format!("{scope}.{key} must be an object"))),
+        Err(e) => Err(McpError::input(format!(
+            "{scope}.{key} is not JSON-serializable: {e}"
+        ))),
     }
 }
 
@@ -87,7 +85,9 @@ pub fn signal(obj: &JsValue, key: &str, scope: &str) -> Result<Option<AbortSigna
     if has_api {
         Ok(Some(v.unchecked_into()))
     } else {
-        Err(bad(format!("{scope}.{key} must be an AbortSignal")))
+        Err(McpError::input(format!(
+            "{scope}.{key} must be an AbortSignal"
+        )))
     }
 }
 
@@ -98,7 +98,7 @@ pub fn headers(obj: &JsValue, scope: &str) -> Result<Vec<(String, String)>, McpE
         return Ok(Vec::new());
     }
     if !v.is_object() {
-        return Err(bad(format!(
+        return Err(McpError::input(format!(
             "{scope}.headers must be an object of header names to string values"
         )));
     }
@@ -107,7 +107,9 @@ pub fn headers(obj: &JsValue, scope: &str) -> Result<Vec<(String, String)>, McpE
         let pair: js_sys::Array = entry.unchecked_into();
         let name = pair.get(0).as_string().unwrap_or_default();
         let Some(value) = pair.get(1).as_string() else {
-            return Err(bad(format!("{scope}.headers[{name:?}] must be a string")));
+            return Err(McpError::input(format!(
+                "{scope}.headers[{name:?}] must be a string"
+            )));
         };
         out.push((name, value));
     }
@@ -118,7 +120,7 @@ pub fn headers(obj: &JsValue, scope: &str) -> Result<Vec<(String, String)>, McpE
 pub fn mode(obj: &JsValue) -> Result<Mode, McpError> {
     match string(obj, "mode", "options")? {
         None => Ok(Mode::Auto),
-        Some(m) => Mode::parse(&m).map_err(|e| bad(format!("options.{e}"))),
+        Some(m) => Mode::parse(&m).map_err(|e| McpError::input(format!("options.{e}"))),
     }
 }
 
@@ -130,7 +132,7 @@ pub fn boolean(obj: &JsValue, key: &str, scope: &str) -> Result<Option<bool>, Mc
     }
     v.as_bool()
         .map(Some)
-        .ok_or_else(|| bad(format!("{scope}.{key} must be a boolean")))
+        .ok_or_else(|| McpError::input(format!("{scope}.{key} must be a boolean")))
 }
 
 /// Options of one call: `{ signal, timeoutMs, onProgress, resetTimeoutOnProgress, maxTotalTimeoutMs }`.
@@ -152,7 +154,7 @@ impl CallOptions {
     /// Reads per-call options.
     pub fn read(obj: &JsValue) -> Result<CallOptions, McpError> {
         if !absent(obj) && !obj.is_object() {
-            return Err(bad("call options must be an object".into()));
+            return Err(McpError::input("call options must be an object"));
         }
         Ok(CallOptions {
             signal: signal(obj, "signal", "options")?,

@@ -102,6 +102,11 @@ impl McpError {
         Self::local(CLIENT_CLOSED, "closed", what.to_string(), Value::Null)
     }
 
+    /// The caller passed bad arguments or options (-32602, `data.kind = "input"`).
+    pub fn input(message: impl Into<String>) -> Self {
+        Self::local(INVALID_PARAMS, "input", message, Value::Null)
+    }
+
     /// The server broke the protocol (bad JSON, wrong shape, wrong content type...).
     pub fn protocol(code: i64, message: impl Into<String>) -> Self {
         Self::local(code, "protocol", message, Value::Null)

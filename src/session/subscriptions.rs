@@ -2,7 +2,7 @@
 //! notifications a subscription receives (2026 `subscriptions/listen`, or the legacy GET stream
 //! plus `resources/subscribe`).
 
-use crate::protocol::error::{McpError, INVALID_PARAMS};
+use crate::protocol::error::McpError;
 use serde_json::{json, Map, Value};
 
 /// `_meta` key naming the listen request a notification belongs to.
@@ -16,7 +16,7 @@ const FLAGS: [&str; 3] = [
 
 /// Checks and normalizes a filter: the three booleans and `resourceSubscriptions` (strings).
 pub fn normalize_filter(filter: &Value) -> Result<Value, McpError> {
-    let bad = |m: String| McpError::local(INVALID_PARAMS, "input", m, Value::Null);
+    let bad = |m: String| McpError::input(m);
     let mut out = Map::new();
     let empty = Map::new();
     let obj = match filter {
