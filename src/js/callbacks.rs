@@ -106,7 +106,7 @@ pub async fn answer(
     let result = interop::from_js(&value).map_err(|e| {
         McpError::local(
             crate::protocol::error::INVALID_PARAMS,
-            "callback",
+            crate::protocol::error::ErrorKind::Callback,
             format!("{method} callback returned a value that is not JSON: {e}"),
             Value::Null,
         )

@@ -510,7 +510,7 @@ fn legacy_only(inner: &Inner, what: &str, instead: &str) -> Result<(), McpError>
     match inner.state.borrow().era {
         Some(crate::protocol::Era::Modern) => Err(McpError::local(
             crate::protocol::error::METHOD_NOT_FOUND,
-            "input",
+            crate::protocol::error::ErrorKind::Input,
             format!(
                 "{what} exists only in the legacy era; this session speaks 2026-07-28: {instead}"
             ),

@@ -202,7 +202,7 @@ fn new_controller() -> Result<AbortController, McpError> {
     AbortController::new().map_err(|e| {
         McpError::local(
             INVALID_REQUEST,
-            "network",
+            crate::protocol::error::ErrorKind::Network,
             format!(
                 "AbortController unavailable: {}",
                 crate::js::http::error_text(&e)
@@ -260,7 +260,10 @@ async fn negotiate_auto(inner: &Shared) -> Result<(), McpError> {
         .await
         {
             Ok((status, _, msg)) => classify_probe_reply(status, msg.as_ref(), reprobed),
-            Err(e) if e.kind() == Some("network") || e.kind() == Some("cors") => {
+            Err(e)
+                if e.kind()
+                    .is_some_and(crate::protocol::error::ErrorKind::is_unreachable) =>
+            {
                 classify_probe_network_error(e, inner.http.in_browser)
             }
             Err(e) => ProbeVerdict::Fail(e),
@@ -372,7 +375,7 @@ async fn open_http_sse(inner: &Shared) -> Result<(), McpError> {
         if tx.is_none() && !task.state.borrow().closed {
             let e = McpError::local(
                 crate::protocol::error::CONNECTION_CLOSED,
-                "network",
+                crate::protocol::error::ErrorKind::Network,
                 "The HTTP+SSE stream closed; the session is over",
                 Value::Null,
             );
@@ -683,7 +686,10 @@ async fn request_rounds(
                 relist_tools(inner, call).await?;
                 continue;
             }
-            Err(e) if e.kind() == Some("session_expired") && !reinitialized => {
+            Err(e)
+                if e.kind() == Some(crate::protocol::error::ErrorKind::SessionExpired)
+                    && !reinitialized =>
+            {
                 reinitialized = true;
                 reinitialize(inner, session_used, &e).await?;
                 continue;
@@ -708,7 +714,12 @@ async fn request_rounds(
             for warning in inner.tools.borrow_mut().absorb(era, &mut result) {
                 report(
                     inner,
-                    McpError::local(INVALID_REQUEST, "warning", warning, Value::Null),
+                    McpError::local(
+                        INVALID_REQUEST,
+                        crate::protocol::error::ErrorKind::Warning,
+                        warning,
+                        Value::Null,
+                    ),
                 );
             }
         }
@@ -722,7 +733,12 @@ async fn request_rounds(
             if let Some(warning) = inner.tools.borrow().check_output(name, &result)? {
                 report(
                     inner,
-                    McpError::local(INVALID_REQUEST, "warning", warning, Value::Null),
+                    McpError::local(
+                        INVALID_REQUEST,
+                        crate::protocol::error::ErrorKind::Warning,
+                        warning,
+                        Value::Null,
+                    ),
                 );
             }
         }
@@ -799,7 +815,7 @@ async fn reinitialize(
         inner,
         McpError::local(
             INVALID_REQUEST,
-            "session_expired",
+            crate::protocol::error::ErrorKind::SessionExpired,
             format!("{} — starting a new session and retrying once", why.message),
             json!({ "expiredSessionId": expired }),
         ),
@@ -1086,7 +1102,7 @@ async fn read_sse(
             .await
         {
             Ok(h) => h,
-            Err(e) if e.kind() == Some("network") => {
+            Err(e) if e.kind() == Some(crate::protocol::error::ErrorKind::Network) => {
                 err = e;
                 continue;
             }
@@ -1345,7 +1361,10 @@ async fn get_stream(inner: Shared) {
                 _ => report(&inner, status_error(&inner, &head, "the GET stream").await),
             },
             Err(e) => {
-                if e.kind() == Some("aborted") || signal.aborted() || inner.state.borrow().closed {
+                if e.kind() == Some(crate::protocol::error::ErrorKind::Aborted)
+                    || signal.aborted()
+                    || inner.state.borrow().closed
+                {
                     return;
                 }
                 report(&inner, e);

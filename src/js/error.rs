@@ -97,8 +97,8 @@ pub fn install_error_prototype() {
 
 /// Converts a core error into the JS `McpError` rejection value.
 pub fn to_js(e: CoreError) -> JsValue {
-    let data = match &e.data {
-        Some(d) => crate::js::interop::to_js(d),
+    let data = match e.data_json() {
+        Some(d) => crate::js::interop::to_js(&d),
         None => JsValue::UNDEFINED,
     };
     wrap(McpError {
@@ -128,6 +128,7 @@ pub fn from_js(v: &JsValue) -> CoreError {
                 code: code as i64,
                 message,
                 data,
+                kind: None,
             };
         }
     }

@@ -72,7 +72,7 @@ impl Http {
                 .ok_or_else(|| {
                     McpError::local(
                         CONNECTION_CLOSED,
-                        "network",
+                        crate::protocol::error::ErrorKind::Network,
                         "No global fetch: pass options.fetch",
                         json!({}),
                     )
@@ -223,7 +223,7 @@ impl Http {
         if is_abort {
             return McpError::local(
                 CONNECTION_CLOSED,
-                "aborted",
+                crate::protocol::error::ErrorKind::Aborted,
                 format!("The request for {what} was aborted"),
                 json!({}),
             );
@@ -243,14 +243,14 @@ impl Http {
             );
             return McpError::local(
                 CONNECTION_CLOSED,
-                "cors",
+                crate::protocol::error::ErrorKind::Cors,
                 message,
                 json!({ "url": self.url, "headers": preflighted }),
             );
         }
         McpError::local(
             CONNECTION_CLOSED,
-            "network",
+            crate::protocol::error::ErrorKind::Network,
             format!("Could not reach {} for {what}: {detail}", self.url),
             json!({ "url": self.url }),
         )
@@ -260,7 +260,7 @@ impl Http {
 fn redirect_error(what: &str, why: String) -> McpError {
     McpError::local(
         crate::protocol::error::INVALID_REQUEST,
-        "http",
+        crate::protocol::error::ErrorKind::Http,
         format!("Refused a redirect for {what}: {why}"),
         json!({}),
     )
@@ -290,7 +290,7 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
     let too_large = || {
         McpError::local(
             crate::protocol::error::INVALID_REQUEST,
-            "protocol",
+            crate::protocol::error::ErrorKind::Protocol,
             format!("The response to {what} is larger than {max_bytes} bytes"),
             json!({ "maxMessageBytes": max_bytes }),
         )
@@ -307,7 +307,7 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
             return head.response.text().await.map_err(|e| {
                 McpError::local(
                     CONNECTION_CLOSED,
-                    "network",
+                    crate::protocol::error::ErrorKind::Network,
                     format!("The response body for {what} failed: {e}"),
                     json!({}),
                 )
@@ -343,7 +343,7 @@ pub fn byte_stream(
             Ok(v) => Ok(js_sys::Uint8Array::new(&v).to_vec()),
             Err(e) => Err(McpError::local(
                 CONNECTION_CLOSED,
-                "network",
+                crate::protocol::error::ErrorKind::Network,
                 format!("The response stream for {what} failed: {}", error_text(&e)),
                 json!({}),
             )),

@@ -180,7 +180,7 @@ pub async fn listen(
                 .unwrap_or_else(|| "the stream ended".into());
             task_state.push(Err(McpError::local(
                 CONNECTION_CLOSED,
-                "network",
+                crate::protocol::error::ErrorKind::Network,
                 format!("Subscription lost: the listen stream closed without its final response ({why}); listen again and refetch"),
                 json!({}),
             )));

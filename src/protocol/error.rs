@@ -31,9 +31,69 @@ pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 /// 2025-11-25: a URL-mode elicitation is required first.
 pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 
-/// An MCP error: a JSON-RPC error from the server, or a local failure (then `data.local` is
-/// `true` and `data.kind` names it: `network`, `cors`, `timeout`, `aborted`, `closed`, `http`,
-/// `protocol`, `input`).
+/// What kind of local (client-side) failure an error is; serialized as `data.kind` at the
+/// JS boundary and in JSON-RPC error objects, so JS can branch on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The peer could not be reached or the connection failed (`"network"`).
+    Network,
+    /// A response stream ended or broke before its response (`"network"`, with `midEvent`);
+    /// resuming (legacy) or re-issuing (2026) may help.
+    StreamEnded {
+        /// The stream was cut in the middle of an event.
+        mid_event: bool,
+    },
+    /// A browser fetch failed in a way a refused CORS preflight produces (`"cors"`).
+    Cors,
+    /// The request ran out of time (`"timeout"`).
+    Timeout,
+    /// The caller (or the client) aborted the request (`"aborted"`).
+    Aborted,
+    /// The client is closed or not connected (`"closed"`).
+    Closed,
+    /// The server answered with an HTTP status or redirect the client refuses (`"http"`).
+    Http,
+    /// The server broke the protocol: bad JSON, wrong shape, wrong content type (`"protocol"`).
+    Protocol,
+    /// The caller passed bad arguments or options (`"input"`).
+    Input,
+    /// A user callback returned something unusable (`"callback"`).
+    Callback,
+    /// A legacy session expired (HTTP 404) and is being renewed (`"session_expired"`).
+    SessionExpired,
+    /// Not a failure: something the client dropped or doubted, told to `messageHandler` (`"warning"`).
+    Warning,
+}
+
+impl ErrorKind {
+    /// The `data.kind` string JS sees.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Network | ErrorKind::StreamEnded { .. } => "network",
+            ErrorKind::Cors => "cors",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Aborted => "aborted",
+            ErrorKind::Closed => "closed",
+            ErrorKind::Http => "http",
+            ErrorKind::Protocol => "protocol",
+            ErrorKind::Input => "input",
+            ErrorKind::Callback => "callback",
+            ErrorKind::SessionExpired => "session_expired",
+            ErrorKind::Warning => "warning",
+        }
+    }
+
+    /// True for failures to reach the peer at all (network, CORS, a broken stream).
+    pub fn is_unreachable(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::Network | ErrorKind::StreamEnded { .. } | ErrorKind::Cors
+        )
+    }
+}
+
+/// An MCP error: a JSON-RPC error from the server, or a local failure (then `kind` is set,
+/// and JS sees `data.local === true` and `data.kind`).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("MCP error {code}: {message}")]
 pub struct McpError {
@@ -41,8 +101,10 @@ pub struct McpError {
     pub code: i64,
     /// Human-readable message.
     pub message: String,
-    /// Optional structured detail.
+    /// Structured detail: a server error's `data`, or a local error's extra fields.
     pub data: Option<Value>,
+    /// What kind of local failure this is; `None` for errors received from the server.
+    pub kind: Option<ErrorKind>,
 }
 
 impl McpError {
@@ -52,6 +114,7 @@ impl McpError {
             code,
             message: message.into(),
             data: None,
+            kind: None,
         }
     }
 
@@ -61,23 +124,40 @@ impl McpError {
             code,
             message: message.into(),
             data: Some(data),
+            kind: None,
         }
     }
 
-    /// A local (client-side) failure of the given kind, with extra detail merged into `data`.
-    pub fn local(code: i64, kind: &str, message: impl Into<String>, extra: Value) -> Self {
-        let mut data = json!({ "local": true, "kind": kind });
-        if let (Some(obj), Value::Object(more)) = (data.as_object_mut(), extra) {
-            obj.extend(more);
+    /// A local (client-side) failure of the given kind, with extra detail for `data`.
+    pub fn local(code: i64, kind: ErrorKind, message: impl Into<String>, extra: Value) -> Self {
+        McpError {
+            code,
+            message: message.into(),
+            data: match extra {
+                Value::Object(o) if !o.is_empty() => Some(Value::Object(o)),
+                _ => None,
+            },
+            kind: Some(kind),
         }
-        McpError::with_data(code, message, data)
+    }
+
+    /// The same error with `context` put in front of its message (`"context: message"`).
+    pub fn with_context(mut self, context: impl std::fmt::Display) -> Self {
+        self.message = format!("{context}: {}", self.message);
+        self
+    }
+
+    /// The same error with `more` appended to its message.
+    pub fn with_suffix(mut self, more: impl std::fmt::Display) -> Self {
+        self.message = format!("{}{more}", self.message);
+        self
     }
 
     /// The request did not complete within `ms` milliseconds.
     pub fn timeout(method: &str, ms: u64) -> Self {
         Self::local(
             REQUEST_TIMEOUT,
-            "timeout",
+            ErrorKind::Timeout,
             format!("Request timed out: {method} got no response within {ms} ms"),
             json!({ "timeoutMs": ms }),
         )
@@ -91,7 +171,7 @@ impl McpError {
         };
         Self::local(
             REQUEST_ABORTED,
-            "aborted",
+            ErrorKind::Aborted,
             message,
             json!({ "reason": reason }),
         )
@@ -99,41 +179,70 @@ impl McpError {
 
     /// The client is closed or not connected.
     pub fn closed(what: &str) -> Self {
-        Self::local(CLIENT_CLOSED, "closed", what.to_string(), Value::Null)
+        Self::local(
+            CLIENT_CLOSED,
+            ErrorKind::Closed,
+            what.to_string(),
+            Value::Null,
+        )
+    }
+
+    /// The call was made before `connect()` resolved.
+    pub fn not_connected() -> Self {
+        Self::closed("Client is not connected: await client.connect() first")
+    }
+
+    /// The client was closed while `what` was under way.
+    pub fn closed_while(what: &str) -> Self {
+        Self::closed(&format!("Client was closed while {what}"))
     }
 
     /// The caller passed bad arguments or options (-32602, `data.kind = "input"`).
     pub fn input(message: impl Into<String>) -> Self {
-        Self::local(INVALID_PARAMS, "input", message, Value::Null)
+        Self::local(INVALID_PARAMS, ErrorKind::Input, message, Value::Null)
     }
 
     /// The server broke the protocol (bad JSON, wrong shape, wrong content type...).
     pub fn protocol(code: i64, message: impl Into<String>) -> Self {
-        Self::local(code, "protocol", message, Value::Null)
+        Self::local(code, ErrorKind::Protocol, message, Value::Null)
+    }
+
+    /// Something worth telling `messageHandler` that is not a failure of any call.
+    pub fn warning(message: impl Into<String>) -> Self {
+        Self::local(INVALID_REQUEST, ErrorKind::Warning, message, Value::Null)
     }
 
     /// True when this error was produced by the client, not received from the server.
     pub fn is_local(&self) -> bool {
-        self.data
-            .as_ref()
-            .and_then(|d| d.get("local"))
-            .and_then(Value::as_bool)
-            == Some(true)
+        self.kind.is_some()
     }
 
-    /// The `data.kind` of a local error, if any.
-    pub fn kind(&self) -> Option<&str> {
-        if !self.is_local() {
-            return None;
+    /// The kind of a local error, if any.
+    pub fn kind(&self) -> Option<ErrorKind> {
+        self.kind
+    }
+
+    /// The `data` JS sees: a local error's detail with `local: true`, `kind` (and `midEvent`
+    /// for a broken stream); a server error's `data` as received. The one serializer of kinds.
+    pub fn data_json(&self) -> Option<Value> {
+        let Some(kind) = self.kind else {
+            return self.data.clone();
+        };
+        let mut data = json!({ "local": true, "kind": kind.as_str() });
+        if let ErrorKind::StreamEnded { mid_event } = kind {
+            data["midEvent"] = Value::Bool(mid_event);
         }
-        self.data.as_ref()?.get("kind")?.as_str()
+        if let (Some(obj), Some(Value::Object(more))) = (data.as_object_mut(), &self.data) {
+            obj.extend(more.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        Some(data)
     }
 
     /// The JSON-RPC `error` object for this error.
     pub fn to_error_object(&self) -> Value {
         let mut obj = json!({ "code": self.code, "message": self.message });
-        if let Some(data) = &self.data {
-            obj["data"] = data.clone();
+        if let Some(data) = self.data_json() {
+            obj["data"] = data;
         }
         obj
     }
@@ -147,6 +256,7 @@ impl McpError {
                 code,
                 message: message.to_string(),
                 data: value.get("data").cloned(),
+                kind: None,
             },
             _ => McpError::protocol(
                 INVALID_REQUEST,
@@ -180,7 +290,8 @@ mod tests {
         let e = McpError::timeout("tools/call", 250);
         assert_eq!(e.code, REQUEST_TIMEOUT);
         assert!(e.is_local());
-        assert_eq!(e.kind(), Some("timeout"));
+        assert_eq!(e.kind(), Some(ErrorKind::Timeout));
+        assert_eq!(e.data_json().unwrap()["kind"], "timeout");
         assert_eq!(e.data.as_ref().unwrap()["timeoutMs"], 250);
         assert!(e.message.contains("250 ms"));
     }

@@ -8,6 +8,6 @@ pub mod output_schema;
 pub mod tool_headers;
 pub mod version;
 
-pub use error::McpError;
+pub use error::{ErrorKind, McpError};
 pub use jsonrpc::{Message, RequestId};
 pub use version::Era;

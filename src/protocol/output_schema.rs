@@ -659,7 +659,7 @@ pub fn check_result(
     };
     Err(McpError::local(
         INVALID_PARAMS,
-        "protocol",
+        crate::protocol::error::ErrorKind::Protocol,
         message,
         json!({ "tool": tool_name, "errors": errors }),
     ))
@@ -725,7 +725,7 @@ mod tests {
         let e = check_result("add", &v, &ok_result(json!({"sum": "x"}))).unwrap_err();
         assert_eq!(e.code, INVALID_PARAMS);
         assert!(e.is_local());
-        assert_eq!(e.kind(), Some("protocol"));
+        assert_eq!(e.kind(), Some(crate::protocol::error::ErrorKind::Protocol));
         assert!(e.message.contains("add"), "{}", e.message);
         assert!(e.message.contains("/sum"), "{}", e.message);
         let data = e.data.unwrap();
@@ -809,7 +809,7 @@ mod tests {
         let result = json!({"content": [{ "type": "text", "text": "3" }]});
         let e = check_result("add", &v, &result).unwrap_err();
         assert_eq!(e.code, INVALID_PARAMS);
-        assert_eq!(e.kind(), Some("protocol"));
+        assert_eq!(e.kind(), Some(crate::protocol::error::ErrorKind::Protocol));
         assert!(e.message.contains("add"), "{}", e.message);
         assert!(e.message.contains("structured content"), "{}", e.message);
         assert_eq!(e.data.unwrap()["errors"][0], "structuredContent is missing");

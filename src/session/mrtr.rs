@@ -96,7 +96,7 @@ pub fn backoff_ms(consecutive_state_only: usize) -> u64 {
 pub fn rounds_exceeded(method: &str, max: u32) -> McpError {
     McpError::local(
         INTERNAL_ERROR,
-        "protocol",
+        crate::protocol::error::ErrorKind::Protocol,
         format!("{method} still required input after {max} rounds (inputRequiredMaxRounds)"),
         serde_json::json!({ "rounds": max }),
     )

@@ -90,12 +90,13 @@ pub fn classify_probe_reply(
                 _ => McpError::new(INVALID_REQUEST, String::new()),
             };
             e.message = format!("Authorization required: the server answered HTTP {status} to server/discover{}", if e.message.is_empty() { String::new() } else { format!(" ({})", e.message) });
-            e.data = Some(json!({ "local": true, "kind": "http", "status": status }));
+            e.kind = Some(crate::protocol::error::ErrorKind::Http);
+            e.data = Some(json!({ "status": status }));
             ProbeVerdict::Fail(e)
         }
         500..=599 => ProbeVerdict::Fail(McpError::local(
             crate::protocol::error::INTERNAL_ERROR,
-            "http",
+            crate::protocol::error::ErrorKind::Http,
             format!("The server failed with HTTP {status} while probing its protocol era (server/discover)"),
             json!({ "status": status }),
         )),
@@ -113,7 +114,7 @@ pub fn classify_probe_reply(
         400..=499 => ProbeVerdict::Legacy(format!("server/discover answered HTTP {status}")),
         _ => ProbeVerdict::Fail(McpError::local(
             INVALID_REQUEST,
-            "http",
+            crate::protocol::error::ErrorKind::Http,
             format!("Unexpected HTTP {status} to server/discover"),
             json!({ "status": status }),
         )),
@@ -122,7 +123,10 @@ pub fn classify_probe_reply(
 
 /// Classifies a probe that failed before any HTTP status (fetch rejected).
 pub fn classify_probe_network_error(error: McpError, in_browser: bool) -> ProbeVerdict {
-    if in_browser && error.kind() != Some("timeout") && error.kind() != Some("aborted") {
+    if in_browser
+        && error.kind() != Some(crate::protocol::error::ErrorKind::Timeout)
+        && error.kind() != Some(crate::protocol::error::ErrorKind::Aborted)
+    {
         ProbeVerdict::Legacy(
             "server/discover failed in the browser (a refused CORS preflight looks like this)"
                 .into(),
@@ -312,7 +316,12 @@ mod tests {
             classify_probe_reply(503, None, false),
             ProbeVerdict::Fail(_)
         ));
-        let net = McpError::local(-32000, "network", "fetch failed", Value::Null);
+        let net = McpError::local(
+            -32000,
+            crate::protocol::error::ErrorKind::Network,
+            "fetch failed",
+            Value::Null,
+        );
         assert!(matches!(
             classify_probe_network_error(net.clone(), false),
             ProbeVerdict::Fail(_)

@@ -1,7 +1,7 @@
 //! When and how often to reconnect a broken SSE stream: the server's `retry:` first, then a
 //! bounded exponential backoff; and which errors are a broken stream at all.
 
-use crate::protocol::error::McpError;
+use crate::protocol::error::{ErrorKind, McpError};
 
 /// Delay before the first reconnect when the server gave no `retry:`.
 pub const BASE_DELAY_MS: u64 = 1000;
@@ -57,7 +57,7 @@ impl Reconnect {
 /// True when `e` says a response stream broke or ended before its response (not a refusal,
 /// a timeout or bad data), so resuming (legacy) or re-issuing (2026) may help.
 pub fn is_stream_break(e: &McpError) -> bool {
-    e.is_local() && e.data.as_ref().and_then(|d| d.get("midEvent")).is_some()
+    matches!(e.kind(), Some(ErrorKind::StreamEnded { .. }))
 }
 
 #[cfg(test)]

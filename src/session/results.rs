@@ -99,7 +99,7 @@ impl Pages {
         if self.pages >= max_pages {
             return Err(McpError::local(
                 INVALID_REQUEST,
-                "protocol",
+                crate::protocol::error::ErrorKind::Protocol,
                 format!("{method}: more than {max_pages} pages; raise maxPages to fetch more"),
                 serde_json::json!({ "maxPages": max_pages }),
             ));

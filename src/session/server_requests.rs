@@ -97,7 +97,7 @@ pub fn check_request(a: Answerer, params: &Value, r: &Registered) -> Result<(), 
 fn bad_answer(what: &str, detail: impl Into<String>, data: Value) -> McpError {
     McpError::local(
         INVALID_PARAMS,
-        "callback",
+        crate::protocol::error::ErrorKind::Callback,
         format!(
             "{what} callback returned an invalid result: {}",
             detail.into()

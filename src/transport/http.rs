@@ -4,7 +4,7 @@ use crate::protocol::error::{
     truncate, McpError, CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND,
 };
 use crate::protocol::jsonrpc::{decode, Message};
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// `Accept` sent on every POST (both types MUST be listed).
 pub const ACCEPT_POST: &str = "application/json, text/event-stream";
@@ -121,7 +121,7 @@ pub fn error_for_status(
             .unwrap_or_default();
         return McpError::local(
             INVALID_REQUEST,
-            "session_expired",
+            crate::protocol::error::ErrorKind::SessionExpired,
             format!("Session terminated: the server answered HTTP 404 for this session's {method}{said}"),
             json!({ "status": 404 }),
         );
@@ -154,7 +154,12 @@ pub fn error_for_status(
             (INTERNAL_ERROR, format!("Server returned an error response: HTTP {status}{text} for {method}{body_note}"))
         }
     };
-    McpError::local(code, "http", message, detail)
+    McpError::local(
+        code,
+        crate::protocol::error::ErrorKind::Http,
+        message,
+        detail,
+    )
 }
 
 /// The error for a stream that ended (or broke, with `cause`) before the response to
@@ -167,12 +172,12 @@ pub fn stream_ended(method: &str, mid_event: bool, cause: Option<&str>) -> McpEr
     };
     McpError::local(
         CONNECTION_CLOSED,
-        "network",
+        crate::protocol::error::ErrorKind::StreamEnded { mid_event },
         format!(
             "SSE stream {how} without a response to {method}{}",
             cause.map(|c| format!(" ({c})")).unwrap_or_default()
         ),
-        json!({ "midEvent": mid_event }),
+        Value::Null,
     )
 }
 
@@ -236,7 +241,7 @@ mod tests {
             "{}",
             e.message
         );
-        assert_eq!(e.kind(), Some("http"));
+        assert_eq!(e.kind(), Some(crate::protocol::error::ErrorKind::Http));
         let e = error_for_status(502, "", "<html>bad gateway</html>", "tools/list", false);
         assert!(e.message.contains("bad gateway"));
         assert!(error_for_status(404, "", "", "x", true)
