@@ -41,11 +41,12 @@ hostile_pid=$!
 for _ in $(seq 1 50); do curl -fsS -o /dev/null "http://127.0.0.1:$HOSTILE_PORT/_log" 2>/dev/null && break; sleep 0.2; done
 
 step "wasm tests in Node (wasm-pack test --node)"
-wasm-pack test --node --mode no-install -- --test wasm_node 2>&1 | tee /tmp/mcp-wasm-node.log
+wasm-pack test --node --mode no-install -- --test wasm 2>&1 | tee /tmp/mcp-wasm-node.log
 summary+=("wasm node: $(grep -E '^test result' /tmp/mcp-wasm-node.log | tail -1)")
 
 step "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
-wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" --mode no-install -- --test wasm_browser 2>&1 | tee /tmp/mcp-wasm-chrome.log
+# tests/wasm.rs has no run_in_browser: WASM_BINDGEN_USE_BROWSER makes the runner use Chromium.
+WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" --mode no-install -- --test wasm 2>&1 | tee /tmp/mcp-wasm-chrome.log
 summary+=("wasm chromium: $(grep -E '^test result' /tmp/mcp-wasm-chrome.log | tail -1)")
 
 step "JS tests of the built package (node --test)"
