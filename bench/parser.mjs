@@ -1,4 +1,4 @@
-// The JS side of the parser micro-benchmarks (next to benches/parsers.rs, criterion): the
+// The JS side of the parser micro-benchmarks (next to bench/native/parsers.rs, criterion): the
 // TypeScript SDK's SSE pipeline on the same bytes, in MiB/s.
 //
 //   node bench/parser.mjs [--json] [--quick]

@@ -162,7 +162,7 @@ export function renderResults(R) {
   out.push("");
   out.push("## Parsers: our SSE parser + JSON-RPC decode (criterion, native) vs eventsource-parser + JSON.parse (Node)");
   out.push("");
-  out.push("Same input on both sides: the `stream` tool's body (10 000 `notifications/message` events, ~1.6 MB) fed in 4 KiB chunks, and the 1 MiB `big` result body. `benches/parsers.rs` (criterion) vs `bench/parser.mjs` (the TS SDK's pipeline: `TextDecoderStream` → `EventSourceParserStream`, then `JSON.parse`, and with the SDK 1.x's `JSONRPCMessageSchema` zod parse that its transport does on every message). Native Rust is not what runs in the browser: the wasm build of the same code is slower (the end-to-end stream figure above is the real one).");
+  out.push("Same input on both sides: the `stream` tool's body (10 000 `notifications/message` events, ~1.6 MB) fed in 4 KiB chunks, and the 1 MiB `big` result body. `bench/native/parsers.rs` (criterion) vs `bench/parser.mjs` (the TS SDK's pipeline: `TextDecoderStream` → `EventSourceParserStream`, then `JSON.parse`, and with the SDK 1.x's `JSONRPCMessageSchema` zod parse that its transport does on every message). Native Rust is not what runs in the browser: the wasm build of the same code is slower (the end-to-end stream figure above is the real one).");
   out.push("");
   const c = R.criterion ?? {};
   const j = R.parserJs ?? {};

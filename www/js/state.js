@@ -1,0 +1,23 @@
+// The page's mutable state, in one object. Writers: session.js (client, tools, busy),
+// tools.js (selected), roots.js (roots), dialogs.js (modalChain); the counters go through next*().
+
+/** Roots shared with the server before the user adds any. */
+export const DEFAULT_ROOTS = [{ uri: "file:///home/demo/projects/mcp-wasm-client", name: "mcp-wasm-client" }];
+
+/** Everything that changes while the page runs. */
+export const state = {
+  client: null, // the connected Client, or null
+  tools: [], // tools/list of the connected server
+  selected: null, // the tool whose arguments form is shown
+  busy: false, // a connect or disconnect is under way
+  roots: DEFAULT_ROOTS.map((r) => ({ ...r })),
+  modalChain: Promise.resolve(), // dialogs run one at a time
+  callSeq: 0,
+  elicitSeq: 0,
+};
+
+/** A fresh id for a tool call in the transcript. */
+export const nextCallId = () => ++state.callSeq;
+
+/** A fresh prefix for the element ids of an elicitation form. */
+export const nextFormId = () => `el${++state.elicitSeq}`;
