@@ -10,7 +10,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PORT="${DEMO_PORT:-8080}"
-MCP_PORT="${DEMO_MCP_PORT:-8081}"   # www/app.js defaults to http://127.0.0.1:8081/mcp
+MCP_PORT="${DEMO_MCP_PORT:-8081}"   # www/js/main.js defaults to http://127.0.0.1:8081/mcp
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 say() { printf '\033[1m[demo]\033[0m %s\n' "$*"; }
 http_code() { curl -s -o /dev/null -m 2 -w '%{http_code}' "$1" 2>/dev/null || true; }
