@@ -3,6 +3,7 @@
 pub mod capabilities;
 pub mod elicitation;
 pub mod error;
+pub mod header_value;
 pub mod jsonrpc;
 pub mod output_schema;
 pub mod tool_headers;

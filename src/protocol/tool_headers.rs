@@ -5,7 +5,7 @@
 //! chain of `properties`; its token must be an RFC 9110 token, unique (case-insensitively) in the
 //! tool; the property's `type` must be exactly `"string"`, `"integer"` or `"boolean"`.
 
-use crate::transport::headers::encode_header_value;
+use crate::protocol::header_value::encode_header_value;
 use serde_json::{Map, Value};
 
 /// The annotation keyword.

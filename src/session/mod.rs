@@ -7,6 +7,7 @@ pub mod mrtr;
 pub mod negotiate;
 pub mod reconnect;
 pub mod results;
+pub mod retry;
 pub mod server_requests;
 pub mod stamp;
 pub mod state;

@@ -2,9 +2,9 @@
 //! session and version headers.
 
 use super::state::{ClientConfig, SessionState};
+use crate::protocol::header_value::encode_header_value;
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::Era;
-use crate::transport::headers::encode_header_value;
 use serde_json::{Map, Value};
 
 /// `_meta` key: protocol version (2026).

@@ -3,7 +3,10 @@
 //! plus `resources/subscribe`).
 
 use crate::protocol::error::McpError;
+use futures::channel::oneshot;
 use serde_json::{json, Map, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 
 /// `_meta` key naming the listen request a notification belongs to.
 pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
@@ -107,6 +110,70 @@ pub fn matches(honoured: &Value, method: &str, params: &Value) -> bool {
     }
 }
 
+/// One subscription's queue of notifications (or the error that ended it), read in order by
+/// `next()`; filled by whichever stream delivers them.
+#[derive(Debug, Default)]
+pub struct ListenQueue {
+    queue: RefCell<VecDeque<Result<Value, McpError>>>,
+    waiter: RefCell<Option<oneshot::Sender<()>>>,
+    done: Cell<bool>,
+    /// What the server will deliver (the acknowledged or legacy-honoured filter).
+    pub honoured: RefCell<Value>,
+}
+
+impl ListenQueue {
+    /// Queues a notification (or the error that ends the stream); ignored once finished.
+    pub fn push(&self, item: Result<Value, McpError>) {
+        if self.done.get() {
+            return;
+        }
+        self.queue.borrow_mut().push_back(item);
+        self.wake();
+    }
+
+    /// No more items will come; `next()` drains what is queued, then ends.
+    pub fn finish(&self) {
+        self.done.set(true);
+        self.wake();
+    }
+
+    /// True once finished.
+    pub fn is_done(&self) -> bool {
+        self.done.get()
+    }
+
+    /// Takes the first queued item, if any (without waiting).
+    pub fn pop(&self) -> Option<Result<Value, McpError>> {
+        self.queue.borrow_mut().pop_front()
+    }
+
+    fn wake(&self) {
+        if let Some(w) = self.waiter.borrow_mut().take() {
+            let _ = w.send(());
+        }
+    }
+
+    /// True when a notification falls under this subscription.
+    pub fn wants(&self, method: &str, params: &Value) -> bool {
+        !self.done.get() && matches(&self.honoured.borrow(), method, params)
+    }
+
+    /// The next notification; `Ok(None)` once finished and drained.
+    pub async fn next(&self) -> Result<Option<Value>, McpError> {
+        loop {
+            if let Some(item) = self.pop() {
+                return item.map(Some);
+            }
+            if self.done.get() {
+                return Ok(None);
+            }
+            let (tx, rx) = oneshot::channel();
+            *self.waiter.borrow_mut() = Some(tx);
+            let _ = rx.await;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,5 +236,19 @@ mod tests {
             &json!({"uri": "file:///dirt"})
         ));
         assert!(!matches(&h, "notifications/message", &Value::Null));
+    }
+
+    #[test]
+    fn the_queue_delivers_in_order_then_ends() {
+        let q = ListenQueue::default();
+        q.push(Ok(json!(1)));
+        q.push(Err(McpError::input("x")));
+        q.finish();
+        q.push(Ok(json!(3)));
+        futures::executor::block_on(async {
+            assert_eq!(q.next().await.unwrap(), Some(json!(1)));
+            assert!(q.next().await.is_err());
+            assert_eq!(q.next().await.unwrap(), None);
+        });
     }
 }

@@ -1,0 +1,220 @@
+//! What to do after an exchange failed: the retry policies of one call, as verdicts. The
+//! engine only carries them out; every rule (and its once-per-call budget) lives here.
+
+use crate::protocol::error::{ErrorKind, McpError, HEADER_MISMATCH};
+use crate::protocol::version::Era;
+use crate::session::reconnect::is_stream_break;
+use serde_json::Value;
+
+/// What the engine does after one failed exchange of a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Retry {
+    /// 2026: the `Mcp-Param-*` headers disagreed with the server's view of the tool (-32020):
+    /// re-list the tools, then send the call again.
+    RelistTools,
+    /// Legacy: the session expired (HTTP 404): start a new session, then send the call again.
+    Reinitialize,
+    /// 2026: the response stream broke: send the same call again with a new id.
+    Reissue,
+    /// Nothing helps: the call fails with the error.
+    Fail,
+}
+
+/// The retries one call has used; each policy applies at most once per call.
+#[derive(Debug, Clone, Default)]
+pub struct RetryBudget {
+    relisted: bool,
+    reinitialized: bool,
+    reissued: bool,
+}
+
+impl RetryBudget {
+    /// Decides what follows `error` for a `method` call with `params` in `era`, and spends
+    /// the budget of the policy it picks.
+    pub fn after_failure(
+        &mut self,
+        error: &McpError,
+        method: &str,
+        params: &Value,
+        era: Option<Era>,
+    ) -> Retry {
+        if error.code == HEADER_MISMATCH && method == "tools/call" && !self.relisted {
+            self.relisted = true;
+            return Retry::RelistTools;
+        }
+        if error.kind() == Some(ErrorKind::SessionExpired) && !self.reinitialized {
+            self.reinitialized = true;
+            return Retry::Reinitialize;
+        }
+        // Re-issuing would replay the callbacks' answers without the server's requestState:
+        // only when the round carried none, or carried the state too.
+        let replay_safe =
+            params.get("inputResponses").is_none() || params.get("requestState").is_some();
+        if era == Some(Era::Modern) && !self.reissued && is_stream_break(error) && replay_safe {
+            self.reissued = true;
+            return Retry::Reissue;
+        }
+        Retry::Fail
+    }
+}
+
+/// What a reader does when a resumable SSE stream ended or broke.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Resume {
+    /// Reconnect with `Last-Event-ID` set to this id.
+    From(String),
+    /// Reconnect without `Last-Event-ID` (a stream that may start over: the GET stream).
+    Fresh,
+    /// Give up with this error.
+    Fail(McpError),
+}
+
+/// Whether a request's stream that failed with `error` can be resumed: only a broken or ended
+/// stream of a legacy session, and only from an event id the stream carried.
+pub fn resume_request_stream(error: McpError, last_event_id: Option<&str>) -> Resume {
+    if !is_stream_break(&error) {
+        return Resume::Fail(error);
+    }
+    match last_event_id {
+        Some(id) => Resume::From(id.to_string()),
+        None => Resume::Fail(
+            error.with_suffix("; the stream carried no event ids, so it cannot be resumed"),
+        ),
+    }
+}
+
+/// Where the standalone GET stream reconnects from: the newest event id seen, else afresh.
+pub fn resume_listen_stream(last_event_id: Option<&str>) -> Resume {
+    match last_event_id {
+        Some(id) => Resume::From(id.to_string()),
+        None => Resume::Fresh,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::error::{ErrorKind, INVALID_PARAMS};
+    use crate::transport::http::stream_ended;
+    use serde_json::json;
+
+    fn expired() -> McpError {
+        McpError::local(-32001, ErrorKind::SessionExpired, "gone", Value::Null)
+    }
+
+    #[test]
+    fn header_mismatch_relists_once_and_only_for_tool_calls() {
+        let e = McpError::new(HEADER_MISMATCH, "Mcp-Param-Region disagrees");
+        let mut b = RetryBudget::default();
+        let p = json!({ "name": "t" });
+        assert_eq!(
+            b.after_failure(&e, "prompts/get", &p, Some(Era::Modern)),
+            Retry::Fail
+        );
+        assert_eq!(
+            b.after_failure(&e, "tools/call", &p, Some(Era::Modern)),
+            Retry::RelistTools
+        );
+        assert_eq!(
+            b.after_failure(&e, "tools/call", &p, Some(Era::Modern)),
+            Retry::Fail
+        );
+    }
+
+    #[test]
+    fn an_expired_session_reinitializes_once() {
+        let mut b = RetryBudget::default();
+        let p = json!({});
+        assert_eq!(
+            b.after_failure(&expired(), "tools/list", &p, Some(Era::Legacy)),
+            Retry::Reinitialize
+        );
+        assert_eq!(
+            b.after_failure(&expired(), "tools/list", &p, Some(Era::Legacy)),
+            Retry::Fail
+        );
+    }
+
+    #[test]
+    fn a_broken_modern_stream_is_reissued_once() {
+        let mut b = RetryBudget::default();
+        let e = stream_ended("tools/call", true, None);
+        let p = json!({ "name": "slow" });
+        assert_eq!(
+            b.after_failure(&e, "tools/call", &p, Some(Era::Modern)),
+            Retry::Reissue
+        );
+        assert_eq!(
+            b.after_failure(&e, "tools/call", &p, Some(Era::Modern)),
+            Retry::Fail
+        );
+    }
+
+    #[test]
+    fn a_broken_legacy_stream_is_not_reissued() {
+        let mut b = RetryBudget::default();
+        let e = stream_ended("tools/call", false, None);
+        assert_eq!(
+            b.after_failure(&e, "tools/call", &json!({}), Some(Era::Legacy)),
+            Retry::Fail
+        );
+    }
+
+    #[test]
+    fn answers_without_request_state_are_not_replayed() {
+        let e = stream_ended("tools/call", true, None);
+        let without_state = json!({ "name": "t", "inputResponses": { "a": {} } });
+        assert_eq!(
+            RetryBudget::default().after_failure(
+                &e,
+                "tools/call",
+                &without_state,
+                Some(Era::Modern)
+            ),
+            Retry::Fail
+        );
+        let with_state = json!({ "name": "t", "inputResponses": { "a": {} }, "requestState": "s" });
+        assert_eq!(
+            RetryBudget::default().after_failure(&e, "tools/call", &with_state, Some(Era::Modern)),
+            Retry::Reissue
+        );
+    }
+
+    #[test]
+    fn other_errors_fail() {
+        let e = McpError::new(INVALID_PARAMS, "Unknown tool");
+        assert_eq!(
+            RetryBudget::default().after_failure(&e, "tools/call", &json!({}), Some(Era::Modern)),
+            Retry::Fail
+        );
+        let t = McpError::timeout("tools/call", 10);
+        assert_eq!(
+            RetryBudget::default().after_failure(&t, "tools/call", &json!({}), Some(Era::Modern)),
+            Retry::Fail
+        );
+    }
+
+    #[test]
+    fn request_streams_resume_from_their_newest_id_only() {
+        let e = stream_ended("tools/call", true, None);
+        assert_eq!(
+            resume_request_stream(e.clone(), Some("7")),
+            Resume::From("7".into())
+        );
+        match resume_request_stream(e, None) {
+            Resume::Fail(e) => assert!(e.message.contains("carried no event ids")),
+            other => panic!("{other:?}"),
+        }
+        let refused = McpError::new(INVALID_PARAMS, "no");
+        assert_eq!(
+            resume_request_stream(refused.clone(), Some("7")),
+            Resume::Fail(refused)
+        );
+    }
+
+    #[test]
+    fn the_listen_stream_resumes_or_starts_afresh() {
+        assert_eq!(resume_listen_stream(Some("3")), Resume::From("3".into()));
+        assert_eq!(resume_listen_stream(None), Resume::Fresh);
+    }
+}
