@@ -15,6 +15,10 @@ Tools: register_attendee (form elicitation with every field kind), connect_accou
 elicitation), write_haiku (sampling), list_workspace (roots), long_task (progress + logs),
 echo, add (structured content), make_badge (image content), fail (isError).
 GET /connect?id=... serves the page the URL elicitation points at.
+
+CORS, startup, `echo` and the sampling-reply text come from tests/peers/mcp_common.py, which
+the two Python test peers share; it lives with them, next to the requirements.txt that pins
+this server's dependencies too, and is imported through sys.path.
 """
 
 from __future__ import annotations
@@ -26,11 +30,10 @@ import sys
 import uuid
 import warnings
 import zlib
+from pathlib import Path
 from typing import Annotated, Any
 
-import uvicorn
 from pydantic import BaseModel
-from starlette.middleware.cors import CORSMiddleware
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import (
@@ -53,6 +56,9 @@ from mcp.types import (
 )
 from mcp_types import ElicitRequest, ElicitRequestURLParams, ElicitResult, InputRequiredResult
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "peers"))
+from mcp_common import HOST, echo, port_from_argv, sampled_text, serve, streamable_http_app  # noqa: E402
+
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 try:  # ctx.info / ctx.log are marked deprecated for 2026 (SEP-2577); they still work.
     from mcp.shared.exceptions import MCPDeprecationWarning
@@ -61,8 +67,7 @@ try:  # ctx.info / ctx.log are marked deprecated for 2026 (SEP-2577); they still
 except ImportError:  # pragma: no cover
     pass
 
-HOST = "127.0.0.1"
-PORT = int(sys.argv[1]) if len(sys.argv) > 1 else 18601
+PORT = port_from_argv(18601)
 
 mcp = MCPServer(
     name="mcp-wasm-demo-server",
@@ -78,10 +83,7 @@ mcp = MCPServer(
 # --- plain tools -------------------------------------------------------------------
 
 
-@mcp.tool()
-def echo(text: str) -> str:
-    """Return the given text unchanged."""
-    return text
+mcp.tool()(echo)  # from mcp_common.py; first in tools/list
 
 
 class Sum(BaseModel):
@@ -216,7 +218,7 @@ CONNECT_KEY = "connect_account"
 
 
 def _connect_url(elicitation_id: str) -> str:
-    return f"http://127.0.0.1:{PORT}/connect?id={elicitation_id}"
+    return f"http://{HOST}:{PORT}/connect?id={elicitation_id}"
 
 
 def _is_modern(ctx: Context) -> bool:
@@ -264,9 +266,7 @@ def ask_for_haiku(topic: str) -> Sample:
 @mcp.tool()
 def write_haiku(topic: str, reply: Annotated[CreateMessageResult, Resolve(ask_for_haiku)]) -> str:
     """Ask the client's model for a haiku (sampling/createMessage)."""
-    content = reply.content
-    text = content.text if isinstance(content, TextContent) else repr(content)
-    return f"Haiku about {topic} (by {reply.model}):\n{text}"
+    return f"Haiku about {topic} (by {reply.model}):\n{sampled_text(reply)}"
 
 
 def fetch_roots() -> ListRoots:
@@ -308,15 +308,7 @@ CONNECT_PAGE = """<!doctype html><meta charset="utf-8"><title>DemoCloud sign-in<
 
 
 def build_app():
-    inner = mcp.streamable_http_app(streamable_http_path="/mcp", host=HOST)
-    cors = CORSMiddleware(
-        inner,
-        allow_origins=["*"],
-        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
-        allow_headers=["*"],
-        expose_headers=["Mcp-Session-Id", "WWW-Authenticate"],
-        max_age=600,
-    )
+    cors = streamable_http_app(mcp)
 
     async def app(scope, receive, send):
         if scope["type"] == "http" and scope["path"] == "/connect":
@@ -336,4 +328,4 @@ def build_app():
 app = build_app()
 
 if __name__ == "__main__":
-    uvicorn.run(app, host=HOST, port=PORT, log_level="warning")
+    serve(app, PORT, log_level="warning")

@@ -14,17 +14,17 @@ Elicitation / sampling / roots on both eras use the SDK's resolver mechanism
 returns `resultType: "input_required"` with `inputRequests` + `requestState` and
 the client retries with `inputResponses`. A bare `ctx.elicit()` only works on the
 legacy era (it needs a back-channel); see `issue_card_legacy`.
+
+CORS, startup and the `echo`/`add` tools come from mcp_common.py (shared with
+python_sse_server.py and demo/server.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
 from typing import Annotated
 
-import uvicorn
 from pydantic import BaseModel, Field
-from starlette.middleware.cors import CORSMiddleware
 
 from mcp.server import MCPServer
 from mcp.server.caching import CacheHint
@@ -49,7 +49,7 @@ from mcp.types import (
     TextContent,
 )
 
-HOST = "127.0.0.1"
+from mcp_common import add, echo, port_from_argv, sampled_text, serve, streamable_http_app
 
 mcp = MCPServer(
     cache_hints={"prompts/list": CacheHint(ttl_ms=60_000, scope="private")},
@@ -62,20 +62,8 @@ mcp = MCPServer(
 # --- plain tools -------------------------------------------------------------
 
 
-@mcp.tool()
-def echo(text: str) -> str:
-    """Return the given text unchanged."""
-    return text
-
-
-class AddResult(BaseModel):
-    sum: int
-
-
-@mcp.tool()
-def add(a: int, b: int) -> AddResult:
-    """Add two integers; structured output {"sum": a+b}."""
-    return AddResult(sum=a + b)
+mcp.tool()(echo)  # from mcp_common.py, like add; both come first in tools/list
+mcp.tool()(add)
 
 
 @mcp.tool()
@@ -188,9 +176,7 @@ def ask_llm_for_poem(topic: str) -> Sample:
 @mcp.tool()
 def ask_llm(topic: str, reply: Annotated[CreateMessageResult, Resolve(ask_llm_for_poem)]) -> str:
     """Sample the client's LLM (sampling/createMessage) and return "<model>: <text>". Both eras."""
-    content = reply.content
-    text = content.text if isinstance(content, TextContent) else repr(content)
-    return f"{reply.model}: {text}"
+    return f"{reply.model}: {sampled_text(reply)}"
 
 
 def fetch_roots() -> ListRoots:
@@ -219,26 +205,7 @@ def greet(name: str) -> str:
 
 # --- app ------------------------------------------------------------------------
 
-
-def build_app():
-    # streamable_http_app() returns a Starlette app whose lifespan runs the session
-    # manager's task group; CORSMiddleware passes non-http scopes (lifespan) straight
-    # through, so wrapping the ASGI app from the outside keeps the lifespan intact.
-    # host=127.0.0.1 turns on the SDK's DNS-rebinding guard: Host must be
-    # 127.0.0.1:*/localhost:*/[::1]:* and a present Origin must be http://(127.0.0.1|localhost|[::1]):*.
-    inner = mcp.streamable_http_app(streamable_http_path="/mcp", host=HOST)
-    return CORSMiddleware(
-        inner,
-        allow_origins=["*"],
-        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
-        allow_headers=["*"],
-        expose_headers=["Mcp-Session-Id", "WWW-Authenticate"],
-        max_age=600,
-    )
-
-
-app = build_app()
+app = streamable_http_app(mcp)
 
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 18101
-    uvicorn.run(app, host=HOST, port=port, log_level="info")
+    serve(app, port_from_argv(18101))

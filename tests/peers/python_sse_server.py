@@ -14,20 +14,15 @@ URL layout (the SDK's defaults, sse_path="/sse", message_path="/messages/"):
                                         which is the fallback signal a dual-era client sees
                                         when it first POSTs to the SSE URL.
 Tools: echo(text), add(a, b) (structured {"sum": a+b}).
-CORS: permissive, as for the streamable-HTTP python peer.
+The tools, the CORS (permissive, as for the streamable-HTTP python peer) and the startup
+come from mcp_common.py, shared with python_server.py and demo/server.py.
 """
 
 from __future__ import annotations
 
-import sys
-
-import uvicorn
-from pydantic import BaseModel
-from starlette.middleware.cors import CORSMiddleware
-
 from mcp.server import MCPServer
 
-HOST = "127.0.0.1"
+from mcp_common import HOST, add, echo, port_from_argv, serve, with_cors
 
 mcp = MCPServer(
     name="python-sse-peer",
@@ -35,39 +30,11 @@ mcp = MCPServer(
     instructions="Deprecated HTTP+SSE (2024-11-05) test peer for the Rust/WASM MCP client.",
 )
 
+mcp.tool()(echo)
+mcp.tool()(add)
 
-@mcp.tool()
-def echo(text: str) -> str:
-    """Return the given text unchanged."""
-    return text
-
-
-class AddResult(BaseModel):
-    sum: int
-
-
-@mcp.tool()
-def add(a: int, b: int) -> AddResult:
-    """Add two integers; structured output {"sum": a+b}."""
-    return AddResult(sum=a + b)
-
-
-def build_app():
-    # host=127.0.0.1 turns on the SDK's DNS-rebinding guard (Host must be 127.0.0.1:*,
-    # localhost:* or [::1]:*; a present Origin must be http://(127.0.0.1|localhost|[::1]):*).
-    inner = mcp.sse_app(sse_path="/sse", message_path="/messages/", host=HOST)
-    return CORSMiddleware(
-        inner,
-        allow_origins=["*"],
-        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
-        allow_headers=["*"],
-        expose_headers=["Mcp-Session-Id", "WWW-Authenticate"],
-        max_age=600,
-    )
-
-
-app = build_app()
+# host=127.0.0.1 turns on the SDK's DNS-rebinding guard, as in mcp_common.streamable_http_app.
+app = with_cors(mcp.sse_app(sse_path="/sse", message_path="/messages/", host=HOST))
 
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 18105
-    uvicorn.run(app, host=HOST, port=port, log_level="info")
+    serve(app, port_from_argv(18105))
