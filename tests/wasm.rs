@@ -83,7 +83,7 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 /// Constructs a client: the ONLY place the suite calls `Client::new`, so a change of the
 /// constructor's signature is one line here. `options` may be `undefined` (no options).
 fn new_client(url: &str, options: JsValue) -> Result<Client, JsValue> {
-    Client::new(url.to_string(), Some(options))
+    Client::new(JsValue::from_str(url), Some(options))
 }
 
 /// Connects a client in `mode`.
@@ -426,7 +426,7 @@ async fn a_thousand_server_pings_are_all_answered() {
 
 #[wasm_bindgen_test]
 fn mcp_error_is_an_error() {
-    let e = mcp_wasm_client::js::McpError::new(-1.0, "boom".into(), Some(JsValue::NULL));
+    let e = mcp_wasm_client::js::McpError::new((-1.0).into(), "boom".into(), Some(JsValue::NULL));
     assert!(e.is_instance_of::<js_sys::Error>());
     assert_eq!(get(&e, "message").as_string().as_deref(), Some("boom"));
 }

@@ -1,78 +1,63 @@
-//! Futures for JS time and cancellation: a timer, and an `AbortSignal` that resolves when
-//! aborted; both clean up after themselves when dropped.
+//! JS time and cancellation for the engine: a timer future, a link from a caller's
+//! `AbortSignal` to an engine [`Cancel`], and a controller that aborts a fetch when dropped.
 
-use crate::protocol::error::McpError;
-use futures::channel::oneshot;
-use futures::FutureExt;
-use std::cell::RefCell;
-use std::rc::Rc;
+use crate::engine::Cancel;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::AbortSignal;
+use web_sys::{AbortController, AbortSignal};
 
 /// Sleeps `ms` milliseconds on the JS event loop (cleared when dropped).
 pub async fn sleep(ms: u64) {
     gloo_timers::future::TimeoutFuture::new(ms.min(u32::MAX as u64) as u32).await;
 }
 
-/// Runs `fut`, or fails with a timeout error naming `what` after `ms` milliseconds (the
-/// future is dropped then).
-pub async fn within<T>(
-    ms: u64,
-    what: &str,
-    fut: impl std::future::Future<Output = Result<T, McpError>>,
-) -> Result<T, McpError> {
-    let work = fut.fuse();
-    let timer = sleep(ms).fuse();
-    futures::pin_mut!(work, timer);
-    futures::select! {
-        r = work => r,
-        _ = timer => Err(McpError::timeout(what, ms)),
-    }
-}
-
-/// Resolves with the abort reason text when `signal` fires; removes its listener when dropped.
-pub struct AbortWait {
+/// Keeps a caller's `AbortSignal` linked to a [`Cancel`]; removes its listener when dropped,
+/// so one signal reused for many calls collects no listeners.
+#[derive(Debug)]
+pub struct SignalLink {
     signal: AbortSignal,
-    closure: Option<Closure<dyn FnMut()>>,
-    rx: oneshot::Receiver<()>,
+    listener: Option<Closure<dyn FnMut()>>,
 }
 
-impl AbortWait {
-    /// Watches `signal`.
-    pub fn new(signal: AbortSignal) -> Self {
-        let (tx, rx) = oneshot::channel();
-        let tx = Rc::new(RefCell::new(Some(tx)));
-        let closure = Closure::<dyn FnMut()>::new(move || {
-            if let Some(tx) = tx.borrow_mut().take() {
-                let _ = tx.send(());
-            }
-        });
-        let _ = signal.add_event_listener_with_callback("abort", closure.as_ref().unchecked_ref());
-        AbortWait {
+impl SignalLink {
+    /// A token that fires (with the signal's reason as text) when `signal` aborts.
+    pub fn new(signal: AbortSignal) -> (Cancel, SignalLink) {
+        let cancel = Cancel::new();
+        if signal.aborted() {
+            cancel.fire(reason_text(&signal.reason()));
+            let link = SignalLink {
+                signal,
+                listener: None,
+            };
+            return (cancel, link);
+        }
+        let (c, s) = (cancel.clone(), signal.clone());
+        let listener = Closure::<dyn FnMut()>::new(move || c.fire(reason_text(&s.reason())));
+        let _ = signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+        let link = SignalLink {
             signal,
-            closure: Some(closure),
-            rx,
-        }
-    }
-
-    /// Waits for the abort; returns the reason as text, if it has one.
-    pub async fn fired(&mut self) -> Option<String> {
-        if !self.signal.aborted() {
-            let _ = (&mut self.rx).await;
-        }
-        reason_text(&self.signal.reason())
+            listener: Some(listener),
+        };
+        (cancel, link)
     }
 }
 
-impl Drop for AbortWait {
+impl Drop for SignalLink {
     fn drop(&mut self) {
-        if let Some(c) = self.closure.take() {
+        if let Some(l) = self.listener.take() {
             let _ = self
                 .signal
-                .remove_event_listener_with_callback("abort", c.as_ref().unchecked_ref());
+                .remove_event_listener_with_callback("abort", l.as_ref().unchecked_ref());
         }
     }
+}
+
+/// An `AbortSignal` that aborts when `cancel` fires (a callback's `context.signal`).
+pub fn signal_for(cancel: &Cancel) -> Option<AbortSignal> {
+    let controller = AbortController::new().ok()?;
+    let signal = controller.signal();
+    cancel.on_fire(move || controller.abort());
+    Some(signal)
 }
 
 fn reason_text(reason: &JsValue) -> Option<String> {
@@ -88,19 +73,25 @@ fn reason_text(reason: &JsValue) -> Option<String> {
         .filter(|m| !m.is_empty())
 }
 
-/// Aborts its controller when dropped: ends the fetch and its body stream with the call.
+/// Aborts its controller when dropped: ends the fetch and its body stream with the exchange.
+#[derive(Debug)]
 pub struct AbortOnDrop {
-    controller: web_sys::AbortController,
+    controller: AbortController,
     armed: bool,
 }
 
 impl AbortOnDrop {
     /// Aborts `controller` when dropped, unless disarmed.
-    pub fn new(controller: web_sys::AbortController) -> Self {
+    pub fn new(controller: AbortController) -> Self {
         AbortOnDrop {
             controller,
             armed: true,
         }
+    }
+
+    /// The signal of the guarded controller.
+    pub fn signal(&self) -> AbortSignal {
+        self.controller.signal()
     }
 
     /// The request and its body are finished: nothing to abort (aborting costs a DOMException).

@@ -1,152 +1,194 @@
-//! The exported `Client` class: options in, promises of plain wire-shape objects out.
+//! The exported `Client` class: arguments checked synchronously, then one generic path from
+//! the engine's future to a promise of plain wire-shape objects.
 
-use crate::js::callbacks::Callbacks;
-use crate::js::driver::{self, Call, Handlers, Inner, Limits, Shared};
-use crate::js::options::{self, CallOptions, DEFAULT_TIMEOUT_MS};
+use crate::engine::{Engine, Limits, RequestOptions};
+use crate::js::abort::SignalLink;
+use crate::js::host::JsHost;
+use crate::js::options::{self, DEFAULT_TIMEOUT_MS};
+use crate::js::streamable_http::StreamableHttp;
 use crate::js::{error as jserr, http::Http, interop};
-use crate::protocol::error::McpError;
+use crate::protocol::error::{McpError, METHOD_NOT_FOUND};
+use crate::protocol::version::Era;
 use crate::session::ClientConfig;
 use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
 use js_sys::Promise;
 use serde_json::{json, Value};
-use std::future::Future;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
+
+/// How long the `server/discover` probe (and opening a fallback stream) may take at most.
+const OPEN_TIMEOUT_MS: u64 = 10_000;
+
+/// What a method call does once its arguments are read.
+enum Op {
+    /// A request with these params.
+    Request(String, Option<Value>),
+    /// A list method: one page or (`all`) every page up to a cap.
+    List {
+        method: &'static str,
+        key: &'static str,
+        cursor: Option<String>,
+        all: Option<u32>,
+    },
+    /// A legacy notification.
+    Notify(&'static str),
+}
+
+/// A URL argument: a string, or an object with a string `href` (a `URL`).
+fn url_text(v: &JsValue) -> Option<String> {
+    v.as_string().or_else(|| {
+        v.is_object()
+            .then(|| js_sys::Reflect::get(v, &"href".into()).ok())
+            .flatten()
+            .and_then(|h| h.as_string())
+    })
+}
+
+/// A non-empty string argument, or the error naming it.
+fn non_empty(v: &JsValue, what: &str, arg: &str) -> Result<String, McpError> {
+    v.as_string()
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| McpError::input(format!("{what}: {arg} must be a non-empty string")))
+}
+
+/// An optional plain-object argument (absent: `None`), or the error naming it.
+fn optional_object(v: &JsValue, what: &str, arg: &str) -> Result<Option<Value>, McpError> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match interop::from_js(v) {
+        Ok(o @ Value::Object(_)) if !js_sys::Array::is_array(v) => Ok(Some(o)),
+        Ok(_) => Err(McpError::input(format!("{what}: {arg} must be an object"))),
+        Err(e) => Err(McpError::input(format!(
+            "{what}: {arg} are not JSON-serializable: {e}"
+        ))),
+    }
+}
 
 /// An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras.
 /// (Its TypeScript declaration is hand-written in `js::types`.)
 #[wasm_bindgen(skip_typescript)]
+#[derive(Debug)]
 pub struct Client {
-    inner: Shared,
+    engine: Rc<Engine>,
 }
 
-fn promise<F>(fut: F) -> Promise
-where
-    F: Future<Output = Result<Value, McpError>> + 'static,
-{
-    future_to_promise(async move { fut.await.map(|v| interop::to_js(&v)).map_err(jserr::to_js) })
+fn read_client(url: &JsValue, options: &JsValue) -> Result<Client, McpError> {
+    let url = url_text(url).ok_or_else(|| {
+        McpError::input(
+            "Client url must be a string or a URL object (an absolute http: or https: URL)",
+        )
+    })?;
+    let parsed = web_sys::Url::new(&url)
+        .map_err(|_| McpError::input(format!("Client url {url:?} is not an absolute URL")))?;
+    let scheme = parsed.protocol();
+    if scheme != "http:" && scheme != "https:" {
+        return Err(McpError::input(format!(
+            "Client url {url:?} must be http: or https:, not {scheme}"
+        )));
+    }
+    if !options.is_undefined() && !options.is_null() && !options.is_object() {
+        return Err(McpError::input("Client options must be an object"));
+    }
+    let mut cfg = ClientConfig {
+        mode: options::mode(options)?,
+        ..Default::default()
+    };
+    if let Some(info) = options::json_object(options, "clientInfo", "options")? {
+        if info.get("name").and_then(Value::as_str).is_none()
+            || info.get("version").and_then(Value::as_str).is_none()
+        {
+            return Err(McpError::input(
+                "options.clientInfo needs string name and version",
+            ));
+        }
+        cfg.client_info = info;
+    }
+    cfg.log_level = options::string(options, "logLevel", "options")?;
+    let host = JsHost {
+        elicitation: options::function(options, "elicitationCallback", "options")?,
+        sampling: options::function(options, "samplingCallback", "options")?,
+        roots: options::function(options, "listRootsCallback", "options")?,
+        message_handler: options::function(options, "messageHandler", "options")?,
+        logging_callback: options::function(options, "loggingCallback", "options")?,
+    };
+    let sampling_caps = options::json_object(options, "samplingCapabilities", "options")?;
+    cfg.registered = host.registered(sampling_caps);
+    let count = |key: &str| options::positive_number(options, key, "options");
+    let limits = Limits {
+        timeout_ms: count("timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS),
+        max_message_bytes: count("maxMessageBytes")?
+            .map_or(DEFAULT_MAX_EVENT_BYTES, |n| n as usize),
+        max_rounds: count("inputRequiredMaxRounds")?.map_or(10, |n| n.min(u32::MAX as u64) as u32),
+        cache: options::boolean(options, "cache", "options")?.unwrap_or(true),
+    };
+    let http = Http::new(
+        url,
+        options::function(options, "fetch", "options")?,
+        options::headers(options, "options")?,
+    )?;
+    let open_timeout = OPEN_TIMEOUT_MS.min(limits.timeout_ms);
+    let transport = StreamableHttp::new(http, limits.max_message_bytes, open_timeout);
+    Ok(Client {
+        engine: Engine::new(cfg, limits, Rc::new(host), Rc::new(transport)),
+    })
 }
 
 #[wasm_bindgen]
 impl Client {
-    /// `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, maxMessageBytes, messageHandler, loggingCallback })`.
+    /// `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, maxMessageBytes, messageHandler, loggingCallback, ... })`;
+    /// `url` is a string or a `URL`.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        url: String,
+        #[wasm_bindgen(unchecked_param_type = "string | URL")] url: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: Option<JsValue>,
     ) -> Result<Client, JsValue> {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let parsed = web_sys::Url::new(&url).map_err(|_| {
-            jserr::to_js(McpError::input(format!(
-                "Client url {url:?} is not an absolute URL"
-            )))
-        })?;
-        let scheme = parsed.protocol();
-        if scheme != "http:" && scheme != "https:" {
-            return Err(jserr::to_js(McpError::input(format!(
-                "Client url {url:?} must be http: or https:, not {scheme}"
-            ))));
-        }
-        if !options.is_undefined() && !options.is_null() && !options.is_object() {
-            return Err(jserr::to_js(McpError::input(
-                "Client options must be an object",
-            )));
-        }
-        let read = || -> Result<Client, McpError> {
-            let mode = options::mode(&options)?;
-            let mut cfg = ClientConfig {
-                mode,
-                ..Default::default()
-            };
-            if let Some(info) = options::json_object(&options, "clientInfo", "options")? {
-                if info.get("name").and_then(Value::as_str).is_none()
-                    || info.get("version").and_then(Value::as_str).is_none()
-                {
-                    return Err(McpError::input(
-                        "options.clientInfo needs string name and version",
-                    ));
-                }
-                cfg.client_info = info;
-            }
-            cfg.log_level = options::string(&options, "logLevel", "options")?;
-            let callbacks = Callbacks {
-                elicitation: options::function(&options, "elicitationCallback", "options")?,
-                sampling: options::function(&options, "samplingCallback", "options")?,
-                roots: options::function(&options, "listRootsCallback", "options")?,
-            };
-            let sampling_caps = options::json_object(&options, "samplingCapabilities", "options")?;
-            cfg.registered = callbacks.registered(sampling_caps);
-            let limits = Limits {
-                timeout_ms: options::millis(&options, "timeoutMs", "options")?
-                    .unwrap_or(DEFAULT_TIMEOUT_MS),
-                max_message_bytes: options::millis(&options, "maxMessageBytes", "options")?
-                    .map_or(DEFAULT_MAX_EVENT_BYTES, |n| n as usize),
-                max_rounds: options::millis(&options, "inputRequiredMaxRounds", "options")?
-                    .map_or(10, |n| n.min(u32::MAX as u64) as u32),
-                cache: options::boolean(&options, "cache", "options")?.unwrap_or(true),
-            };
-            let handlers = Handlers {
-                message_handler: options::function(&options, "messageHandler", "options")?,
-                logging_callback: options::function(&options, "loggingCallback", "options")?,
-            };
-            let http = Http::new(
-                url.clone(),
-                options::function(&options, "fetch", "options")?,
-                options::headers(&options, "options")?,
-            )?;
-            Ok(Client {
-                inner: Inner::new(cfg, http, limits, handlers, callbacks),
-            })
-        };
-        read().map_err(jserr::to_js)
+        read_client(&url, &options.unwrap_or(JsValue::UNDEFINED)).map_err(jserr::to_js)
     }
 
     /// Connects: probes the era (`auto`), initializes (`legacy`), or adopts a pinned version.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn connect(&self) -> Promise {
-        let inner = self.inner.clone();
-        promise(async move { driver::connect(&inner).await.map(|_| Value::Null) })
+        let engine = self.engine.clone();
+        future_to_promise(async move {
+            engine.connect().await.map_err(jserr::to_js)?;
+            Ok(JsValue::NULL)
+        })
     }
 
     /// The negotiated protocol version (`undefined` before connect).
     #[wasm_bindgen(getter, js_name = protocolVersion)]
     pub fn protocol_version(&self) -> Option<String> {
-        self.inner.state.borrow().protocol_version.clone()
+        self.engine.state.borrow().protocol_version.clone()
     }
 
     /// `"legacy"` or `"modern"` once connected.
     #[wasm_bindgen(getter, unchecked_return_type = "\"legacy\" | \"modern\" | undefined")]
     pub fn era(&self) -> Option<String> {
-        self.inner.state.borrow().era.map(|e| match e {
-            crate::protocol::Era::Legacy => "legacy".to_string(),
-            crate::protocol::Era::Modern => "modern".to_string(),
+        self.engine.era().map(|e| match e {
+            Era::Legacy => "legacy".to_string(),
+            Era::Modern => "modern".to_string(),
         })
     }
 
     /// Requests waiting for a response right now.
     #[wasm_bindgen(getter, js_name = pendingRequests)]
     pub fn pending_requests(&self) -> u32 {
-        self.inner.inflight.borrow().len() as u32
+        self.engine.inflight.borrow().len() as u32
     }
 
     /// `"streamable-http"`, or `"http+sse"` after falling back to the deprecated transport.
     #[wasm_bindgen(getter, unchecked_return_type = "\"streamable-http\" | \"http+sse\"")]
     pub fn transport(&self) -> String {
-        if self.inner.http.endpoint().is_some() {
-            "http+sse"
-        } else {
-            "streamable-http"
-        }
-        .to_string()
+        self.engine.transport_name().to_string()
     }
 
     /// The server's `Implementation` (name, version...), when it sent one.
     #[wasm_bindgen(getter, js_name = serverInfo, unchecked_return_type = "Implementation | undefined")]
     pub fn server_info(&self) -> JsValue {
-        self.inner
-            .state
-            .borrow()
-            .server_info
+        let st = self.engine.state.borrow();
+        st.server_info
             .as_ref()
             .map_or(JsValue::UNDEFINED, interop::to_js)
     }
@@ -154,10 +196,8 @@ impl Client {
     /// The server's capabilities.
     #[wasm_bindgen(getter, js_name = serverCapabilities, unchecked_return_type = "JsonObject | undefined")]
     pub fn server_capabilities(&self) -> JsValue {
-        self.inner
-            .state
-            .borrow()
-            .server_capabilities
+        let st = self.engine.state.borrow();
+        st.server_capabilities
             .as_ref()
             .map_or(JsValue::UNDEFINED, interop::to_js)
     }
@@ -165,13 +205,13 @@ impl Client {
     /// The server's instructions, if any.
     #[wasm_bindgen(getter)]
     pub fn instructions(&self) -> Option<String> {
-        self.inner.state.borrow().instructions.clone()
+        self.engine.state.borrow().instructions.clone()
     }
 
     /// The legacy `Mcp-Session-Id`, if the server issued one.
     #[wasm_bindgen(getter, js_name = sessionId)]
     pub fn session_id(&self) -> Option<String> {
-        self.inner.state.borrow().session_id.clone()
+        self.engine.state.borrow().session_id.clone()
     }
 
     /// `listTools({ cursor, all, maxPages, signal, timeoutMs })` → `{ tools, nextCursor? }`.
@@ -180,7 +220,6 @@ impl Client {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.list("tools/list", "tools", options)
     }
 
@@ -190,7 +229,6 @@ impl Client {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.list("resources/list", "resources", options)
     }
 
@@ -200,7 +238,6 @@ impl Client {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.list("resources/templates/list", "resourceTemplates", options)
     }
 
@@ -210,20 +247,24 @@ impl Client {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.list("prompts/list", "prompts", options)
     }
 
-    fn list(&self, method: &'static str, key: &'static str, options: JsValue) -> Promise {
-        let inner = self.inner.clone();
-        promise(async move {
-            let call = read_call(&inner, &options)?;
+    fn list(&self, method: &'static str, key: &'static str, options: Option<JsValue>) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let op = (|| {
             let cursor = options::string(&options, "cursor", "options")?;
             let all = options::boolean(&options, "all", "options")?.unwrap_or(false);
-            let max_pages = options::millis(&options, "maxPages", "options")?
+            let max_pages = options::positive_number(&options, "maxPages", "options")?
                 .map_or(64, |n| n.min(u32::MAX as u64) as u32);
-            driver::list(&inner, method, key, cursor, all.then_some(max_pages), call).await
-        })
+            Ok(Op::List {
+                method,
+                key,
+                cursor,
+                all: all.then_some(max_pages),
+            })
+        })();
+        self.run(op, &options)
     }
 
     /// `readResource(uri, options)` → `{ contents }`.
@@ -233,10 +274,9 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        self.with_string("readResource", "uri", uri, options, |uri| {
-            ("resources/read", json!({ "uri": uri }))
-        })
+        let op = non_empty(&uri, "readResource", "uri")
+            .map(|uri| Op::Request("resources/read".into(), Some(json!({ "uri": uri }))));
+        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
     /// `getPrompt(name, args, options)` → `{ description?, messages }`.
@@ -248,15 +288,15 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
         let args = args.unwrap_or(JsValue::UNDEFINED);
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let arguments = interop::from_js(&args);
-        self.with_string("getPrompt", "name", name, options, move |name| {
+        let op = (|| {
+            let name = non_empty(&name, "getPrompt", "name")?;
             let mut p = json!({ "name": name });
-            if let Ok(a @ Value::Object(_)) = &arguments {
-                p["arguments"] = a.clone();
+            if let Some(a) = optional_object(&args, "getPrompt", "arguments")? {
+                p["arguments"] = a;
             }
-            ("prompts/get", p)
-        })
+            Ok(Op::Request("prompts/get".into(), Some(p)))
+        })();
+        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
     /// `complete(ref, argument, context?, options)` → `{ completion: { values, total?, hasMore? } }`.
@@ -270,21 +310,19 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
         let context = context.unwrap_or(JsValue::UNDEFINED);
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let inner = self.inner.clone();
-        promise(async move {
-            let call = read_call(&inner, &options)?;
+        let op = (|| {
             let reference = interop::from_js(&reference).ok().filter(Value::is_object).ok_or_else(|| McpError::input("complete: ref must be { type: \"ref/prompt\", name } or { type: \"ref/resource\", uri }"))?;
             let argument = interop::from_js(&argument)
                 .ok()
                 .filter(|a| a.get("name").and_then(Value::as_str).is_some())
                 .ok_or_else(|| McpError::input("complete: argument must be { name, value }"))?;
             let mut params = json!({ "ref": reference, "argument": argument });
-            if let Ok(c @ Value::Object(_)) = interop::from_js(&context) {
+            if let Some(c) = optional_object(&context, "complete", "context")? {
                 params["context"] = c;
             }
-            driver::request(&inner, "completion/complete", Some(params), call).await
-        })
+            Ok(Op::Request("completion/complete".into(), Some(params)))
+        })();
+        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
     /// `listen({ toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions }, options)`
@@ -295,17 +333,20 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "SubscriptionFilter")] filter: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let inner = self.inner.clone();
+        let engine = self.engine.clone();
+        let read = (|| {
+            let call = options::call_options(
+                &options.unwrap_or(JsValue::UNDEFINED),
+                engine.limits.timeout_ms,
+            )?;
+            let filter = interop::from_js(&filter)
+                .map_err(|e| McpError::input(format!("listen: the filter is not JSON: {e}")))?;
+            Ok::<_, McpError>((call, filter))
+        })();
         future_to_promise(async move {
-            let run = async {
-                let call = read_call(&inner, &options)?;
-                let filter = interop::from_js(&filter)
-                    .map_err(|e| McpError::input(format!("listen: the filter is not JSON: {e}")))?;
-                let state = crate::js::listen::listen(&inner, &filter, call.clone()).await?;
-                Ok::<_, McpError>(crate::js::listen::to_js(&inner, state, call))
-            };
-            run.await.map_err(jserr::to_js)
+            let ((opts, _link), filter) = read.map_err(jserr::to_js)?;
+            let sub = engine.listen(&filter, &opts).await.map_err(jserr::to_js)?;
+            Ok(crate::js::listen::to_js(&engine, sub, opts))
         })
     }
 
@@ -315,17 +356,13 @@ impl Client {
         &self,
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let inner = self.inner.clone();
-        promise(async move {
-            legacy_only(
-                &inner,
+        let op = self
+            .legacy_only(
                 "ping",
                 "2026 removed ping; any request shows the server is alive",
-            )?;
-            let call = read_call(&inner, &options)?;
-            driver::request(&inner, "ping", None, call).await
-        })
+            )
+            .map(|()| Op::Request("ping".into(), None));
+        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
     /// `subscribeResource(uri, options)`: legacy only; updates reach `messageHandler`.
@@ -335,7 +372,6 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.legacy_uri("subscribeResource", "resources/subscribe", uri, options)
     }
 
@@ -346,7 +382,6 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
         self.legacy_uri("unsubscribeResource", "resources/unsubscribe", uri, options)
     }
 
@@ -355,40 +390,13 @@ impl Client {
         what: &'static str,
         method: &'static str,
         uri: JsValue,
-        options: JsValue,
+        options: Option<JsValue>,
     ) -> Promise {
-        let inner = self.inner.clone();
-        promise(async move {
-            legacy_only(
-                &inner,
-                what,
-                "use a subscriptions/listen stream (issue: listen())",
-            )?;
-            let call = read_call(&inner, &options)?;
-            let uri = uri.as_string().filter(|u| !u.is_empty()).ok_or_else(|| {
-                McpError::input(format!("{what}: uri must be a non-empty string"))
-            })?;
-            driver::request(&inner, method, Some(json!({ "uri": uri })), call).await
-        })
-    }
-
-    fn with_string(
-        &self,
-        what: &'static str,
-        arg: &'static str,
-        value: JsValue,
-        options: JsValue,
-        build: impl FnOnce(String) -> (&'static str, Value) + 'static,
-    ) -> Promise {
-        let inner = self.inner.clone();
-        promise(async move {
-            let call = read_call(&inner, &options)?;
-            let v = value.as_string().filter(|v| !v.is_empty()).ok_or_else(|| {
-                McpError::input(format!("{what}: {arg} must be a non-empty string"))
-            })?;
-            let (method, params) = build(v);
-            driver::request(&inner, method, Some(params), call).await
-        })
+        let op = self
+            .legacy_only(what, "use a subscriptions/listen stream (issue: listen())")
+            .and_then(|()| non_empty(&uri, what, "uri"))
+            .map(|uri| Op::Request(method.into(), Some(json!({ "uri": uri }))));
+        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
     /// `callTool(name, args, { signal, timeoutMs })` → `CallToolResult` (wire shape).
@@ -400,28 +408,15 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
         let args = args.unwrap_or(JsValue::UNDEFINED);
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let inner = self.inner.clone();
-        promise(async move {
-            let call = read_call(&inner, &options)?;
-            let name = name
-                .as_string()
-                .filter(|n| !n.is_empty())
-                .ok_or_else(|| McpError::input("callTool: name must be a non-empty string"))?;
+        let op = (|| {
+            let name = non_empty(&name, "callTool", "name")?;
             let mut params = json!({ "name": name });
-            if !args.is_undefined() && !args.is_null() {
-                match interop::from_js(&args) {
-                    Ok(Value::Object(o)) => params["arguments"] = Value::Object(o),
-                    Ok(_) => return Err(McpError::input("callTool: arguments must be an object")),
-                    Err(e) => {
-                        return Err(McpError::input(format!(
-                            "callTool: arguments are not JSON-serializable: {e}"
-                        )))
-                    }
-                }
+            if let Some(a) = optional_object(&args, "callTool", "arguments")? {
+                params["arguments"] = a;
             }
-            driver::request(&inner, "tools/call", Some(params), call).await
-        })
+            Ok(Op::Request("tools/call".into(), Some(params)))
+        })();
+        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
     /// `request(method, params, { signal, timeoutMs })`: any method, result as sent.
@@ -433,21 +428,13 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
         let params = params.unwrap_or(JsValue::UNDEFINED);
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let inner = self.inner.clone();
-        promise(async move {
-            let call = read_call(&inner, &options)?;
-            let method = method
-                .as_string()
-                .filter(|m| !m.is_empty())
-                .ok_or_else(|| McpError::input("request: method must be a non-empty string"))?;
-            let params = match interop::from_js(&params) {
-                Ok(Value::Null) => None,
-                Ok(v @ Value::Object(_)) => Some(v),
-                _ => return Err(McpError::input("request: params must be an object")),
-            };
-            driver::request(&inner, &method, params, call).await
-        })
+        let op = (|| {
+            let method = non_empty(&method, "request", "method")?;
+            let params = optional_object(&params, "request", "params")
+                .map_err(|_| McpError::input("request: params must be an object"))?;
+            Ok(Op::Request(method, params))
+        })();
+        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
     /// `setLoggingLevel(level)`: legacy `logging/setLevel` (2026: use the `logLevel` option).
@@ -457,80 +444,80 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "LoggingLevel")] level: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let inner = self.inner.clone();
-        promise(async move {
-            legacy_only(
-                &inner,
-                "setLoggingLevel",
-                "pass the logLevel option instead",
-            )?;
-            let call = read_call(&inner, &options)?;
-            let level = level
-                .as_string()
-                .ok_or_else(|| McpError::input("setLoggingLevel: level must be a string"))?;
-            driver::request(
-                &inner,
-                "logging/setLevel",
-                Some(json!({ "level": level })),
-                call,
-            )
-            .await
-        })
+        let op = self
+            .legacy_only("setLoggingLevel", "pass the logLevel option instead")
+            .and_then(|()| {
+                level
+                    .as_string()
+                    .ok_or_else(|| McpError::input("setLoggingLevel: level must be a string"))
+            })
+            .map(|level| Op::Request("logging/setLevel".into(), Some(json!({ "level": level }))));
+        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
     /// `sendRootsListChanged()`: legacy `notifications/roots/list_changed`.
     #[wasm_bindgen(js_name = sendRootsListChanged, unchecked_return_type = "Promise<void>")]
     pub fn send_roots_list_changed(&self) -> Promise {
-        let inner = self.inner.clone();
-        promise(async move {
-            legacy_only(
-                &inner,
+        let op = self
+            .legacy_only(
                 "sendRootsListChanged",
                 "2026 servers ask for roots in each input_required round",
-            )?;
-            driver::notify(&inner, "notifications/roots/list_changed", None)
-                .await
-                .map(|_| Value::Null)
-        })
+            )
+            .map(|()| Op::Notify("notifications/roots/list_changed"));
+        self.run(op, &JsValue::UNDEFINED)
     }
 
     /// Closes the client: pending calls fail, a legacy session is DELETEd.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
-        let inner = self.inner.clone();
-        promise(async move {
-            driver::close(&inner).await;
-            Ok(Value::Null)
+        let engine = self.engine.clone();
+        future_to_promise(async move {
+            engine.close().await;
+            Ok(JsValue::NULL)
         })
     }
 }
 
-fn legacy_only(inner: &Inner, what: &str, instead: &str) -> Result<(), McpError> {
-    match inner.state.borrow().era {
-        Some(crate::protocol::Era::Modern) => Err(McpError::local(
-            crate::protocol::error::METHOD_NOT_FOUND,
-            crate::protocol::error::ErrorKind::Input,
-            format!(
-                "{what} exists only in the legacy era; this session speaks 2026-07-28: {instead}"
-            ),
-            Value::Null,
-        )),
-        None => Err(McpError::closed(
-            "Client is not connected: await client.connect() first",
-        )),
-        _ => Ok(()),
+impl Client {
+    /// The one path from a method call to its promise: per-call options read now, the
+    /// operation run by the engine, the result converted once.
+    fn run(&self, op: Result<Op, McpError>, options: &JsValue) -> Promise {
+        let engine = self.engine.clone();
+        let ready = op.and_then(|op| {
+            Ok((
+                op,
+                options::call_options(options, engine.limits.timeout_ms)?,
+            ))
+        });
+        future_to_promise(async move {
+            let (op, (opts, _link)): (Op, (RequestOptions, Option<SignalLink>)) =
+                ready.map_err(jserr::to_js)?;
+            let result = match op {
+                Op::Request(method, params) => engine.request(&method, params, &opts).await,
+                Op::List {
+                    method,
+                    key,
+                    cursor,
+                    all,
+                } => engine.list(method, key, cursor, all, &opts).await,
+                Op::Notify(method) => engine.notify(method, None).await.map(|()| Value::Null),
+            };
+            result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
+        })
     }
-}
 
-fn read_call(inner: &Inner, options: &JsValue) -> Result<Call, McpError> {
-    let o = CallOptions::read(options)?;
-    Ok(Call {
-        timeout_ms: o.timeout_ms.unwrap_or(inner.timeout_ms),
-        signal: o.signal,
-        on_progress: o.on_progress,
-        reset_timeout_on_progress: o.reset_timeout_on_progress,
-        max_total_timeout_ms: o.max_total_timeout_ms,
-        progress_bump: None,
-    })
+    fn legacy_only(&self, what: &str, instead: &str) -> Result<(), McpError> {
+        match self.engine.era() {
+            Some(Era::Modern) => Err(McpError::local(
+                METHOD_NOT_FOUND,
+                crate::protocol::error::ErrorKind::Input,
+                format!(
+                    "{what} exists only in the legacy era; this session speaks 2026-07-28: {instead}"
+                ),
+                Value::Null,
+            )),
+            None => Err(McpError::not_connected()),
+            Some(Era::Legacy) => Ok(()),
+        }
+    }
 }

@@ -17,19 +17,20 @@ pub struct McpError {
 
 #[wasm_bindgen]
 impl McpError {
-    /// `new McpError(code, message, data?)`.
+    /// `new McpError(code, message, data?)`: `code` as by `Number(code)` (-32603 when that is
+    /// not a number), `message` as by `String(message)` like `Error` (empty when absent).
     // Returns the wrapped object so the stack trace is captured on construction.
     #[allow(clippy::new_ret_no_self)]
     #[wasm_bindgen(constructor)]
     pub fn new(
-        code: f64,
-        message: String,
+        #[wasm_bindgen(unchecked_param_type = "number")] code: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
         #[wasm_bindgen(unchecked_param_type = "unknown")] data: Option<JsValue>,
     ) -> JsValue {
         let data = data.unwrap_or(JsValue::UNDEFINED);
         wrap(McpError {
-            code,
-            message,
+            code: coerce_code(&code),
+            message: coerce_message(&message),
             data,
         })
     }
@@ -59,8 +60,38 @@ impl McpError {
     }
 }
 
+/// `Number(code)` without throwing (a Symbol or an object whose conversion throws is NaN);
+/// NaN becomes -32603, like an error of unknown cause.
+fn coerce_code(code: &JsValue) -> f64 {
+    let n = code
+        .as_f64()
+        .or_else(|| (!code.is_symbol()).then(|| js_number(code).ok()).flatten())
+        .unwrap_or(f64::NAN);
+    if n.is_nan() {
+        INTERNAL_ERROR as f64
+    } else {
+        n
+    }
+}
+
+/// `String(message)` as `Error` does (empty when absent); a value that cannot be made a
+/// string (its `toString` throws) reads `"[unprintable]"`.
+fn coerce_message(message: &JsValue) -> String {
+    if message.is_undefined() {
+        return String::new();
+    }
+    message
+        .as_string()
+        .or_else(|| js_string(message).ok())
+        .unwrap_or_else(|| "[unprintable]".into())
+}
+
 #[wasm_bindgen]
 extern "C" {
+    #[wasm_bindgen(js_name = Number, catch)]
+    fn js_number(v: &JsValue) -> Result<f64, JsValue>;
+    #[wasm_bindgen(js_name = String, catch)]
+    fn js_string(v: &JsValue) -> Result<String, JsValue>;
     #[wasm_bindgen(js_namespace = Error, js_name = captureStackTrace, catch)]
     fn capture_stack_trace(target: &JsValue) -> Result<(), JsValue>;
 }

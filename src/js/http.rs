@@ -27,6 +27,17 @@ pub struct Http {
     endpoint: std::cell::RefCell<Option<String>>,
 }
 
+impl std::fmt::Debug for Http {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Header values may be credentials: only their names are shown.
+        f.debug_struct("Http")
+            .field("url", &self.url)
+            .field("in_browser", &self.in_browser)
+            .field("endpoint", &self.endpoint.borrow())
+            .finish_non_exhaustive()
+    }
+}
+
 /// The head of a response; the body is read with [`read_text`] or [`byte_stream`].
 pub struct Head {
     /// HTTP status.
@@ -85,11 +96,6 @@ impl Http {
             in_browser: detect_browser(),
             endpoint: Default::default(),
         })
-    }
-
-    /// The HTTP+SSE POST endpoint, once the transport fell back to it.
-    pub fn endpoint(&self) -> Option<String> {
-        self.endpoint.borrow().clone()
     }
 
     /// Resolves and adopts the `endpoint` event's URL; it must be on the server's origin, so

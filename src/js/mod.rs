@@ -1,16 +1,19 @@
-//! The only wasm-bindgen surface: the `Client` class, `McpError`, and the fetch transport.
-//! Everything here moves bytes and JS values; protocol rules live in `protocol`/`session`.
+//! The only wasm-bindgen surface: the `Client` class, `McpError`, the engine's JS host, and
+//! the fetch transports. Everything here moves bytes and JS values; protocol rules live in
+//! `protocol`/`session`, sequencing in `engine`.
 
 mod abort;
-mod callbacks;
 mod client;
-mod driver;
 mod error;
 mod forms;
+mod host;
 mod http;
+mod http_sse;
 mod interop;
 mod listen;
 mod options;
+mod sse_body;
+mod streamable_http;
 mod types;
 
 pub use client::Client;

@@ -1,11 +1,15 @@
 //! Reading the options objects JS passes (`new Client(url, options)`, per-call options), with
 //! errors that name the offending option.
 
+use crate::engine::RequestOptions;
+use crate::js::abort::SignalLink;
+use crate::js::host::call_handler;
 use crate::js::interop;
 use crate::protocol::error::McpError;
 use crate::protocol::version::Mode;
 use js_sys::{Function, Object, Reflect};
 use serde_json::Value;
+use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
@@ -46,8 +50,8 @@ pub fn function(obj: &JsValue, key: &str, scope: &str) -> Result<Option<Function
         .map_err(|_| McpError::input(format!("{scope}.{key} must be a function")))
 }
 
-/// Reads an optional positive millisecond count.
-pub fn millis(obj: &JsValue, key: &str, scope: &str) -> Result<Option<u64>, McpError> {
+/// Reads an optional positive number (milliseconds, bytes, a count), rounded up.
+pub fn positive_number(obj: &JsValue, key: &str, scope: &str) -> Result<Option<u64>, McpError> {
     let v = get(obj, key);
     if absent(&v) {
         return Ok(None);
@@ -55,7 +59,7 @@ pub fn millis(obj: &JsValue, key: &str, scope: &str) -> Result<Option<u64>, McpE
     match v.as_f64() {
         Some(n) if n.is_finite() && n > 0.0 => Ok(Some(n.ceil() as u64)),
         _ => Err(McpError::input(format!(
-            "{scope}.{key} must be a positive number of milliseconds"
+            "{scope}.{key} must be a positive number"
         ))),
     }
 }
@@ -135,34 +139,27 @@ pub fn boolean(obj: &JsValue, key: &str, scope: &str) -> Result<Option<bool>, Mc
         .ok_or_else(|| McpError::input(format!("{scope}.{key} must be a boolean")))
 }
 
-/// Options of one call: `{ signal, timeoutMs, onProgress, resetTimeoutOnProgress, maxTotalTimeoutMs }`.
-#[derive(Default)]
-pub struct CallOptions {
-    /// Aborts the call.
-    pub signal: Option<AbortSignal>,
-    /// Overrides the client's timeout.
-    pub timeout_ms: Option<u64>,
-    /// Receives `notifications/progress` params for this call.
-    pub on_progress: Option<Function>,
-    /// Progress restarts the timeout (default true).
-    pub reset_timeout_on_progress: bool,
-    /// Hard cap on the whole call, progress or not.
-    pub max_total_timeout_ms: Option<u64>,
-}
-
-impl CallOptions {
-    /// Reads per-call options.
-    pub fn read(obj: &JsValue) -> Result<CallOptions, McpError> {
-        if !absent(obj) && !obj.is_object() {
-            return Err(McpError::input("call options must be an object"));
-        }
-        Ok(CallOptions {
-            signal: signal(obj, "signal", "options")?,
-            timeout_ms: millis(obj, "timeoutMs", "options")?,
-            on_progress: function(obj, "onProgress", "options")?,
-            reset_timeout_on_progress: boolean(obj, "resetTimeoutOnProgress", "options")?
-                .unwrap_or(true),
-            max_total_timeout_ms: millis(obj, "maxTotalTimeoutMs", "options")?,
-        })
+/// Reads per-call options `{ signal, timeoutMs, onProgress, resetTimeoutOnProgress,
+/// maxTotalTimeoutMs }`; the link keeps `signal` wired to the call's cancel token while alive.
+pub fn call_options(
+    obj: &JsValue,
+    default_timeout_ms: u64,
+) -> Result<(RequestOptions, Option<SignalLink>), McpError> {
+    if !absent(obj) && !obj.is_object() {
+        return Err(McpError::input("call options must be an object"));
     }
+    let link = signal(obj, "signal", "options")?.map(SignalLink::new);
+    let on_progress = function(obj, "onProgress", "options")?.map(|f| {
+        Rc::new(move |params: &Value| call_handler(&Some(f.clone()), &interop::to_js(params)))
+            as Rc<dyn Fn(&Value)>
+    });
+    let opts = RequestOptions {
+        timeout_ms: positive_number(obj, "timeoutMs", "options")?.unwrap_or(default_timeout_ms),
+        cancel: link.as_ref().map(|(c, _)| c.clone()),
+        on_progress,
+        reset_timeout_on_progress: boolean(obj, "resetTimeoutOnProgress", "options")?
+            .unwrap_or(true),
+        max_total_timeout_ms: positive_number(obj, "maxTotalTimeoutMs", "options")?,
+    };
+    Ok((opts, link.map(|(_, l)| l)))
 }

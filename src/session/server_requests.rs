@@ -19,6 +19,18 @@ pub enum Answerer {
     Ping,
 }
 
+impl Answerer {
+    /// The server request method this answerer answers.
+    pub fn method(self) -> &'static str {
+        match self {
+            Answerer::Elicitation => "elicitation/create",
+            Answerer::Sampling => "sampling/createMessage",
+            Answerer::Roots => "roots/list",
+            Answerer::Ping => "ping",
+        }
+    }
+}
+
 /// Routes a server request method to its answerer; unknown methods are -32601.
 pub fn route(method: &str) -> Result<Answerer, McpError> {
     match method {

@@ -5,6 +5,7 @@ use crate::protocol::error::McpError;
 use crate::protocol::output_schema::{check_result, OutputValidator, PatternMatcher};
 use crate::protocol::tool_headers::{filter_tools, param_headers, validate_tool, ParamHeader};
 use crate::protocol::version::Era;
+use crate::session::results::{result_kind, ResultKind};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -96,6 +97,45 @@ impl ToolRegistry {
             .get(name)
             .map(|t| param_headers(&t.param_headers, arguments))
             .unwrap_or_default()
+    }
+
+    /// The headers a 2026 request needs from what listings showed: `Mcp-Param-*` for a
+    /// `tools/call`, nothing for other methods.
+    pub fn request_headers(&self, method: &str, params: &Value) -> Vec<(String, String)> {
+        if method != "tools/call" {
+            return Vec::new();
+        }
+        let name = params
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let args = params.get("arguments").unwrap_or(&Value::Null);
+        self.call_headers(name, args)
+    }
+
+    /// What a result teaches or must pass: a `tools/list` page is absorbed (2026: invalid
+    /// tools dropped), a final `tools/call` result is checked against its `outputSchema`.
+    /// Returns the warnings to surface; an output that fails its schema is the error.
+    pub fn after_result(
+        &mut self,
+        era: Era,
+        method: &str,
+        params: &Value,
+        result: &mut Value,
+    ) -> Result<Vec<String>, McpError> {
+        match method {
+            "tools/list" => Ok(self.absorb(era, result)),
+            "tools/call"
+                if !matches!(result_kind(method, result), Ok(ResultKind::InputRequired)) =>
+            {
+                let name = params
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                Ok(self.check_output(name, result)?.into_iter().collect())
+            }
+            _ => Ok(Vec::new()),
+        }
     }
 
     /// Forgets every tool (on `notifications/tools/list_changed`).

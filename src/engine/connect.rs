@@ -1,0 +1,219 @@
+//! Connecting: the era probe (`server/discover`), `initialize` with the fallback to an older
+//! transport, and renewing an expired legacy session. The verdicts are
+//! `session::negotiate`'s (its module doc is the era-negotiation policy).
+
+use super::request::RequestOptions;
+use super::transport::FirstReply;
+use super::Engine;
+use crate::protocol::error::McpError;
+use crate::protocol::jsonrpc::Message;
+use crate::protocol::version::{Era, Mode, LATEST_LEGACY, LATEST_MODERN};
+use crate::session::negotiate::{
+    adopt_discover, adopt_initialize, classify_probe_network_error, classify_probe_reply,
+    suggests_http_sse, Adopted, ProbeVerdict,
+};
+use crate::session::stamp::{self, Outgoing};
+use crate::session::SessionState;
+use crate::transport::http::error_for_status;
+use serde_json::json;
+
+/// How long the `server/discover` probe may take at most.
+const PROBE_TIMEOUT_MS: u64 = 10_000;
+
+fn adopt(st: &mut SessionState, era: Era, a: Adopted) {
+    st.era = Some(era);
+    st.protocol_version = Some(a.version);
+    st.server_info = a.server_info;
+    st.server_capabilities = Some(a.capabilities);
+    st.instructions = a.instructions;
+}
+
+impl Engine {
+    /// Connects according to `mode`; a no-op when already connected.
+    pub async fn connect(&self) -> Result<(), McpError> {
+        {
+            let st = self.state.borrow();
+            if st.closed {
+                return Err(McpError::closed(
+                    "Client is closed: create a new Client to reconnect",
+                ));
+            }
+            if st.era.is_some() {
+                return Ok(());
+            }
+        }
+        if self.connecting.replace(true) {
+            return Err(McpError::closed("connect() is already in progress"));
+        }
+        let result = match self.cfg.mode.clone() {
+            Mode::Pinned(v) => {
+                let mut st = self.state.borrow_mut();
+                st.era = Some(Era::Modern);
+                st.protocol_version = Some(v.to_string());
+                st.server_capabilities = Some(json!({}));
+                Ok(())
+            }
+            Mode::Legacy => self.initialize().await,
+            Mode::Auto => self.negotiate_auto().await,
+        };
+        self.connecting.set(false);
+        result
+    }
+
+    async fn negotiate_auto(&self) -> Result<(), McpError> {
+        let mut version = LATEST_MODERN;
+        let mut reprobed = false;
+        loop {
+            let id = self.state.borrow_mut().next_id();
+            let out = stamp::modern_request(&self.cfg, version, id, "server/discover", None);
+            let what = "connect (server/discover probe)";
+            let timeout = PROBE_TIMEOUT_MS.min(self.limits.timeout_ms);
+            let verdict = match self.first_reply(&out, what, timeout).await {
+                Ok(r) => classify_probe_reply(r.status, r.message.as_ref(), reprobed),
+                Err(e) if e.kind().is_some_and(|k| k.is_unreachable()) => {
+                    classify_probe_network_error(e, self.transport().in_browser())
+                }
+                Err(e) => ProbeVerdict::Fail(e),
+            };
+            match verdict {
+                ProbeVerdict::Modern { version, discover } => {
+                    let adopted = adopt_discover(version, &discover);
+                    let mut st = self.state.borrow_mut();
+                    adopt(&mut st, Era::Modern, adopted);
+                    st.discover_result = Some(discover);
+                    return Ok(());
+                }
+                ProbeVerdict::Reprobe(v) => {
+                    version = v;
+                    reprobed = true;
+                }
+                ProbeVerdict::Legacy(_) => return self.initialize().await,
+                ProbeVerdict::Fail(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Sends a handshake request and returns its first reply whatever the status: through the
+    /// transport's own handshake path, or (transports without statuses) as a plain exchange.
+    async fn first_reply(
+        &self,
+        out: &Outgoing,
+        what: &str,
+        timeout_ms: u64,
+    ) -> Result<FirstReply, McpError> {
+        let transport = self.transport();
+        if let Some(reply) = transport.first_reply(out, what, self.inbox()) {
+            return self.within(timeout_ms, what, reply).await;
+        }
+        let message = match self.handshake_exchange(out, what, timeout_ms).await {
+            Ok((id, result)) => Message::Result { id, result },
+            Err(e) if !e.is_local() => Message::Error { id: None, error: e },
+            Err(e) => return Err(e),
+        };
+        Ok(FirstReply {
+            status: 200,
+            session_id: None,
+            message: Some(message),
+        })
+    }
+
+    /// Sends a stamped handshake request as a plain exchange; the id is read from its body.
+    async fn handshake_exchange(
+        &self,
+        out: &Outgoing,
+        what: &str,
+        timeout_ms: u64,
+    ) -> Result<(crate::protocol::jsonrpc::RequestId, serde_json::Value), McpError> {
+        let id = serde_json::from_str::<serde_json::Value>(&out.body)
+            .ok()
+            .and_then(|v| {
+                v.get("id")
+                    .and_then(crate::protocol::jsonrpc::RequestId::from_value)
+            })
+            .ok_or_else(|| McpError::input(format!("{what}: the request has no id")))?;
+        let opts = RequestOptions::with_timeout(timeout_ms);
+        let result = self.exchange(&id, out, what, &opts, None).await?;
+        Ok((id, result))
+    }
+
+    async fn initialize(&self) -> Result<(), McpError> {
+        let id = self.state.borrow_mut().next_id();
+        let out = stamp::initialize(&self.cfg, id, LATEST_LEGACY);
+        let reply = self
+            .first_reply(&out, "initialize", self.limits.timeout_ms)
+            .await?;
+        if suggests_http_sse(reply.status, reply.message.as_ref()) {
+            if let Some(opening) = self.transport().fallback(self.inbox()) {
+                match opening.await {
+                    Ok(older) => {
+                        *self.transport.borrow_mut() = older;
+                        return self.initialize_after_fallback().await;
+                    }
+                    Err(e) => self.report(e),
+                }
+            }
+        }
+        let adopted = match reply.message {
+            Some(Message::Result { result, .. }) if (200..300).contains(&reply.status) => {
+                adopt_initialize(&result)?
+            }
+            Some(Message::Error { error, .. }) => return Err(error),
+            _ => return Err(error_for_status(reply.status, "", "", "initialize", false)),
+        };
+        {
+            let mut st = self.state.borrow_mut();
+            adopt(&mut st, Era::Legacy, adopted);
+            st.session_id = reply.session_id;
+        }
+        if let Err(e) = self.notify("notifications/initialized", None).await {
+            self.state.borrow_mut().reset();
+            return Err(e);
+        }
+        let headers = {
+            let st = self.state.borrow();
+            st.session_id.is_some().then(|| stamp::legacy_headers(&st))
+        };
+        if let Some(headers) = headers {
+            self.transport().listen(headers, self.inbox());
+        }
+        Ok(())
+    }
+
+    /// `initialize` over the transport fallen back to: responses arrive on its stream.
+    async fn initialize_after_fallback(&self) -> Result<(), McpError> {
+        let id = self.state.borrow_mut().next_id();
+        let out = stamp::initialize(&self.cfg, id.clone(), LATEST_LEGACY);
+        let opts = RequestOptions::with_timeout(self.limits.timeout_ms);
+        let result = self.exchange(&id, &out, "initialize", &opts, None).await?;
+        let adopted = adopt_initialize(&result)?;
+        adopt(&mut self.state.borrow_mut(), Era::Legacy, adopted);
+        self.notify("notifications/initialized", None).await
+    }
+
+    /// Starts a new legacy session after the server answered 404 for `expired` (unless a
+    /// concurrent call already did), and tells `messageHandler`.
+    pub(super) async fn reinitialize(
+        &self,
+        expired: Option<String>,
+        why: &McpError,
+    ) -> Result<(), McpError> {
+        while self.connecting.get() {
+            self.host.sleep(20).await;
+        }
+        if self.state.borrow().session_id != expired {
+            return Ok(());
+        }
+        self.transport().stop_listening();
+        self.state.borrow_mut().reset();
+        self.report(McpError::local(
+            crate::protocol::error::INVALID_REQUEST,
+            crate::protocol::error::ErrorKind::SessionExpired,
+            format!("{} — starting a new session and retrying once", why.message),
+            json!({ "expiredSessionId": expired }),
+        ));
+        self.connecting.set(true);
+        let r = self.initialize().await;
+        self.connecting.set(false);
+        r
+    }
+}

@@ -1,0 +1,221 @@
+//! What the server sends: responses to their waiting calls, notifications to the caches,
+//! progress receivers, listeners and handlers, server requests to the user's callbacks.
+
+use super::host::Cancel;
+use super::transport::Inbox;
+use super::{Answering, Engine};
+use crate::protocol::error::{McpError, INVALID_REQUEST};
+use crate::protocol::jsonrpc::{Message, RequestId};
+use crate::protocol::version::Era;
+use crate::session::server_requests::{
+    check_request, check_result, is_registered, not_supported, route, Answerer,
+};
+use futures::FutureExt;
+use serde_json::{json, Value};
+use std::rc::Rc;
+
+impl Inbox for Engine {
+    fn deliver(&self, message: Message, carrier: Option<&RequestId>) -> bool {
+        self.dispatch(message, carrier);
+        carrier.is_some_and(|id| !self.inflight.borrow().contains(id))
+    }
+
+    fn report(&self, error: McpError) {
+        self.host.report(error);
+    }
+
+    fn lost(&self, error: McpError) {
+        if !self.state.borrow().closed {
+            self.inflight.borrow_mut().fail_all(&error);
+            self.host.report(error);
+        }
+    }
+}
+
+/// Counts a callback in progress while alive (request timers pause meanwhile).
+struct CallbackPending<'a>(&'a Engine);
+
+impl<'a> CallbackPending<'a> {
+    fn new(engine: &'a Engine) -> Self {
+        engine
+            .callbacks_pending
+            .set(engine.callbacks_pending.get() + 1);
+        CallbackPending(engine)
+    }
+}
+
+impl Drop for CallbackPending<'_> {
+    fn drop(&mut self) {
+        let n = &self.0.callbacks_pending;
+        n.set(n.get().saturating_sub(1));
+    }
+}
+
+impl Engine {
+    /// Routes one incoming message; `carrier` is the request whose stream carried it.
+    fn dispatch(&self, message: Message, carrier: Option<&RequestId>) {
+        match message {
+            Message::Result { id, result } => {
+                if !self.inflight.borrow_mut().deliver(&id, Ok(result)) {
+                    self.report(McpError::protocol(INVALID_REQUEST, format!("Server sent a response for request id {id}, which is not in flight (unknown or duplicate); ignored")));
+                }
+            }
+            Message::Error { id, error } => {
+                let target = id.or_else(|| carrier.cloned());
+                let delivered = match &target {
+                    Some(t) => self.inflight.borrow_mut().deliver(t, Err(error.clone())),
+                    None => false,
+                };
+                if !delivered {
+                    self.report(error);
+                }
+            }
+            Message::Notification { method, params } => self.on_notification(&method, params),
+            Message::Request { id, method, params } => {
+                let engine = self.rc();
+                let carrier = carrier.cloned();
+                self.host.spawn(
+                    async move {
+                        engine
+                            .answer_server_request(id, &method, params, carrier)
+                            .await
+                    }
+                    .boxed_local(),
+                );
+            }
+        }
+    }
+
+    /// Applies a notification (cache, tools, progress, legacy listeners) and hands it to the
+    /// handlers.
+    pub fn on_notification(&self, method: &str, params: Option<Value>) {
+        let p = params.as_ref().unwrap_or(&Value::Null);
+        if method == "notifications/cancelled" {
+            // Applied, not surfaced: the callback answering that request sees its signal fire.
+            if let Some(target) = p.get("requestId").and_then(RequestId::from_value) {
+                if let Some(a) = self.answering.borrow().get(&target) {
+                    a.cancel.fire(None);
+                }
+            }
+            return;
+        }
+        if let Some(cache) = &self.cache {
+            cache.borrow_mut().invalidate_for_notification(method, p);
+        }
+        if method == "notifications/tools/list_changed" {
+            self.tools.borrow_mut().clear();
+        }
+        if self.era() == Some(Era::Legacy) {
+            let listeners: Vec<_> = self
+                .legacy_listeners
+                .borrow()
+                .iter()
+                .filter_map(std::rc::Weak::upgrade)
+                .collect();
+            for l in listeners.iter().filter(|l| l.wants(method, p)) {
+                l.push(Ok(json!({ "method": method, "params": p })));
+            }
+        }
+        if method == "notifications/progress" {
+            self.on_progress(p);
+        }
+        if method == "notifications/message" {
+            self.host.log(p);
+        }
+        let mut n = json!({ "method": method });
+        if let Some(params) = params {
+            n["params"] = params;
+        }
+        self.host.notification(&n);
+    }
+
+    fn on_progress(&self, params: &Value) {
+        let token = match params.get("progressToken") {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+            None => return,
+        };
+        let slot = self
+            .progress
+            .borrow()
+            .get(&token)
+            .map(|s| (s.on_progress.clone(), s.count.clone()));
+        if let Some((on_progress, count)) = slot {
+            count.set(count.get() + 1);
+            on_progress(params);
+        }
+    }
+
+    /// Answers one server request with the user's callback: `{}` for ping; refused when the
+    /// capability was not declared or the request is malformed; the answer checked.
+    /// `request_id` goes into the callback's context with a signal that fires with `cancel`.
+    pub async fn answer(
+        &self,
+        method: &str,
+        params: Value,
+        request_id: &Value,
+        cancel: &Cancel,
+    ) -> Result<Value, McpError> {
+        let answerer = route(method)?;
+        if answerer == Answerer::Ping {
+            return Ok(json!({}));
+        }
+        if !is_registered(answerer, &self.cfg.registered) {
+            return Err(not_supported(answerer));
+        }
+        check_request(answerer, &params, &self.cfg.registered)?;
+        let _pending = CallbackPending::new(self);
+        let result = self
+            .host
+            .call_back(answerer, &params, request_id, cancel)
+            .await?;
+        check_result(answerer, &params, result)
+    }
+
+    /// Legacy: answers a JSON-RPC request from the server and POSTs the response, unless the
+    /// server cancelled it or the call whose stream carried it ended first.
+    async fn answer_server_request(
+        self: Rc<Self>,
+        id: RequestId,
+        method: &str,
+        params: Option<Value>,
+        carrier: Option<RequestId>,
+    ) {
+        let cancel = Cancel::new();
+        self.answering.borrow_mut().insert(
+            id.clone(),
+            Answering {
+                carrier,
+                cancel: cancel.clone(),
+            },
+        );
+        let request_id = id.to_value();
+        let work = self
+            .answer(
+                method,
+                params.unwrap_or_else(|| json!({})),
+                &request_id,
+                &cancel,
+            )
+            .fuse();
+        let cancelled = cancel.fired().fuse();
+        futures::pin_mut!(work, cancelled);
+        let outcome = futures::select! {
+            o = work => Some(o),
+            _ = cancelled => None,
+        };
+        self.answering.borrow_mut().remove(&id);
+        // A request the server cancelled (or whose call ended) gets no response.
+        let Some(outcome) = outcome else { return };
+        let reply = match outcome {
+            Ok(result) => Message::Result { id, result },
+            Err(error) => Message::Error {
+                id: Some(id),
+                error,
+            },
+        };
+        if let Err(e) = self.post(&reply, "a response to a server request").await {
+            self.report(e);
+        }
+    }
+}

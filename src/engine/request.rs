@@ -1,0 +1,412 @@
+//! One request path for every method: progress registration, the overall cap, the 2026
+//! `input_required` rounds, the retry verdicts, and the exchange (response, timeout, abort).
+
+use super::host::{fired_or_never, Cancel};
+use super::transport::{Exchange, Sent};
+use super::{Engine, ProgressSlot};
+use crate::protocol::error::{McpError, INVALID_REQUEST};
+use crate::protocol::jsonrpc::RequestId;
+use crate::protocol::version::Era;
+use crate::session::cache::key_of;
+use crate::session::mrtr;
+use crate::session::results::{next_cursor, result_kind, Pages, ResultKind};
+use crate::session::retry::{Retry, RetryBudget};
+use crate::session::stamp::{self, Outgoing};
+use futures::future::LocalBoxFuture;
+use futures::FutureExt;
+use serde_json::{json, Map, Value};
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// Receives a call's `notifications/progress` params.
+pub type ProgressReceiver = Rc<dyn Fn(&Value)>;
+
+/// How one call may run: its timeout, the caller's cancellation, progress.
+#[derive(Clone)]
+pub struct RequestOptions {
+    /// Timeout for this call (restarted by progress when `reset_timeout_on_progress`).
+    pub timeout_ms: u64,
+    /// The caller's cancellation (its `AbortSignal`).
+    pub cancel: Option<Cancel>,
+    /// Receives this call's `notifications/progress` params.
+    pub on_progress: Option<ProgressReceiver>,
+    /// Progress restarts the timeout.
+    pub reset_timeout_on_progress: bool,
+    /// Hard cap on the whole call.
+    pub max_total_timeout_ms: Option<u64>,
+}
+
+impl std::fmt::Debug for RequestOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RequestOptions")
+            .field("timeout_ms", &self.timeout_ms)
+            .field("cancel", &self.cancel)
+            .field("on_progress", &self.on_progress.is_some())
+            .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
+            .field("max_total_timeout_ms", &self.max_total_timeout_ms)
+            .finish()
+    }
+}
+
+impl RequestOptions {
+    /// Only a timeout (internal requests).
+    pub fn with_timeout(timeout_ms: u64) -> Self {
+        RequestOptions {
+            timeout_ms,
+            cancel: None,
+            on_progress: None,
+            reset_timeout_on_progress: true,
+            max_total_timeout_ms: None,
+        }
+    }
+}
+
+/// Removes a progress registration when the call settles.
+struct ProgressGuard<'a> {
+    engine: &'a Engine,
+    token: String,
+}
+
+impl Drop for ProgressGuard<'_> {
+    fn drop(&mut self) {
+        self.engine.progress.borrow_mut().remove(&self.token);
+    }
+}
+
+/// Fires the round's callback tokens unless the round completed.
+struct CancelUnlessDone {
+    tokens: Vec<Cancel>,
+    done: bool,
+}
+
+impl Drop for CancelUnlessDone {
+    fn drop(&mut self) {
+        if !self.done {
+            for c in &self.tokens {
+                c.fire(None);
+            }
+        }
+    }
+}
+
+impl Engine {
+    /// Sends a request in the negotiated era and returns its final result.
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        opts: &RequestOptions,
+    ) -> Result<Value, McpError> {
+        self.ensure_connected()?;
+        let mut params = params.unwrap_or_else(|| json!({}));
+        let mut progress_count = None;
+        let _progress = opts.on_progress.clone().map(|on_progress| {
+            let n = self.next_progress_token.get() + 1;
+            self.next_progress_token.set(n);
+            let token = format!("progress-{n}");
+            if let Some(Value::Object(meta)) = params
+                .as_object_mut()
+                .map(|o| o.entry("_meta").or_insert_with(|| json!({})))
+            {
+                meta.insert("progressToken".into(), Value::String(token.clone()));
+            }
+            let count = Rc::new(Cell::new(0));
+            if opts.reset_timeout_on_progress {
+                progress_count = Some(count.clone());
+            }
+            self.progress
+                .borrow_mut()
+                .insert(token.clone(), ProgressSlot { on_progress, count });
+            ProgressGuard {
+                engine: self,
+                token,
+            }
+        });
+        let work = self
+            .rounds(method, params, opts, progress_count.as_ref())
+            .fuse();
+        let cap = async {
+            match opts.max_total_timeout_ms {
+                Some(ms) => self.host.sleep(ms).await,
+                None => futures::future::pending().await,
+            }
+        }
+        .fuse();
+        futures::pin_mut!(work, cap);
+        futures::select! {
+            r = work => r,
+            _ = cap => {
+                let ms = opts.max_total_timeout_ms.unwrap_or_default();
+                let mut e = McpError::timeout(method, ms);
+                e.message = format!("Request timed out: {method} ran past maxTotalTimeoutMs ({ms} ms)");
+                Err(e)
+            },
+        }
+    }
+
+    /// A list method: one page (`cursor`), or every page (`all`, at most that many pages).
+    pub async fn list(
+        &self,
+        method: &str,
+        key: &str,
+        cursor: Option<String>,
+        all: Option<u32>,
+        opts: &RequestOptions,
+    ) -> Result<Value, McpError> {
+        let params = |c: Option<String>| match c {
+            Some(c) => json!({ "cursor": c }),
+            None => json!({}),
+        };
+        let Some(max_pages) = all else {
+            return self.request(method, Some(params(cursor)), opts).await;
+        };
+        let mut pages = Pages::default();
+        let mut next = cursor;
+        loop {
+            let page = self.request(method, Some(params(next)), opts).await?;
+            match pages.add(method, key, &page, max_pages)? {
+                Some(c) => next = Some(c),
+                None => return Ok(pages.finish(key, page)),
+            }
+        }
+    }
+
+    /// The request loop: the 2026 cache, `input_required` rounds, and the retry verdicts.
+    fn rounds<'a>(
+        &'a self,
+        method: &'a str,
+        original: Value,
+        opts: &'a RequestOptions,
+        progress: Option<&'a Rc<Cell<u64>>>,
+    ) -> LocalBoxFuture<'a, Result<Value, McpError>> {
+        async move {
+            let modern = self.era() == Some(Era::Modern);
+            let cache_key = key_of(method, &original);
+            if let (true, Some(cache)) = (modern, &self.cache) {
+                let hit = cache
+                    .borrow()
+                    .get(method, cache_key.as_deref(), self.host.now_ms());
+                if let Some(hit) = hit {
+                    return Ok(hit);
+                }
+            }
+            let mut params = original.clone();
+            let mut rounds: u32 = 0;
+            let mut state_only_streak = 0;
+            let mut budget = RetryBudget::default();
+            loop {
+                let id = self.state.borrow_mut().next_id();
+                let (mut out, session_used) = {
+                    let st = self.state.borrow();
+                    let out = stamp::request(&self.cfg, &st, id.clone(), method, Some(params.clone()));
+                    (out, st.session_id.clone())
+                };
+                if modern {
+                    out.headers
+                        .extend(self.tools.borrow().request_headers(method, &params));
+                }
+                let mut result = match self.exchange(&id, &out, method, opts, progress).await {
+                    Ok(r) => r,
+                    Err(e) => match budget.after_failure(&e, method, &params, self.era()) {
+                        Retry::RelistTools => {
+                            self.relist_tools(opts).await?;
+                            continue;
+                        }
+                        Retry::Reinitialize => {
+                            self.reinitialize(session_used, &e).await?;
+                            continue;
+                        }
+                        Retry::Reissue => continue,
+                        Retry::Fail => return Err(e),
+                    },
+                };
+                let era = self.era().unwrap_or(Era::Legacy);
+                for warning in self
+                    .tools
+                    .borrow_mut()
+                    .after_result(era, method, &params, &mut result)?
+                {
+                    self.report(McpError::warning(warning));
+                }
+                if !modern {
+                    return Ok(result);
+                }
+                match result_kind(method, &result)? {
+                    ResultKind::Complete => {
+                        if let (0, Some(cache)) = (rounds, &self.cache) {
+                            cache.borrow_mut().put(
+                                method,
+                                cache_key.as_deref(),
+                                &params,
+                                &result,
+                                self.host.now_ms(),
+                            );
+                        }
+                        return Ok(result);
+                    }
+                    ResultKind::InputRequired if !mrtr::MRTR_METHODS.contains(&method) => {
+                        return Err(McpError::protocol(
+                            INVALID_REQUEST,
+                            format!("The server answered {method} with input_required, which only tools/call, prompts/get and resources/read may return"),
+                        ))
+                    }
+                    ResultKind::InputRequired => {}
+                }
+                rounds += 1;
+                if rounds > self.limits.max_rounds {
+                    return Err(mrtr::rounds_exceeded(method, self.limits.max_rounds));
+                }
+                let round = mrtr::parse(method, &result)?;
+                let responses = if round.requests.is_empty() {
+                    self.host.sleep(mrtr::backoff_ms(state_only_streak)).await;
+                    state_only_streak += 1;
+                    None
+                } else {
+                    state_only_streak = 0;
+                    Some(self.answer_round(&round.requests, opts).await?)
+                };
+                params = mrtr::retry_params(&original, responses, round.request_state.as_deref());
+            }
+        }
+        .boxed_local()
+    }
+
+    /// Re-reads every page of `tools/list` (the registry absorbs them), bypassing the cache.
+    async fn relist_tools(&self, opts: &RequestOptions) -> Result<(), McpError> {
+        if let Some(cache) = &self.cache {
+            cache.borrow_mut().drop_method("tools/list");
+        }
+        let mut cursor: Option<String> = None;
+        for _ in 0..100 {
+            let params = cursor.map_or_else(|| json!({}), |c| json!({ "cursor": c }));
+            let page = self.rounds("tools/list", params, opts, None).await?;
+            match next_cursor(&page) {
+                Some(c) => cursor = Some(c),
+                None => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Answers every entry of one `input_required` round concurrently; the first failure
+    /// cancels the others (their signals fire) and fails the call, as does the caller's abort.
+    async fn answer_round(
+        &self,
+        requests: &[mrtr::InputRequest],
+        opts: &RequestOptions,
+    ) -> Result<Map<String, Value>, McpError> {
+        let mut guard = CancelUnlessDone {
+            tokens: requests.iter().map(|_| Cancel::new()).collect(),
+            done: false,
+        };
+        let answers = requests
+            .iter()
+            .zip(guard.tokens.iter())
+            .map(|(r, cancel)| async move {
+                let key = Value::String(r.key.clone());
+                let v = self
+                    .answer(&r.method, r.params.clone(), &key, cancel)
+                    .await?;
+                Ok::<_, McpError>((r.key.clone(), v))
+            });
+        let all = futures::future::try_join_all(answers)
+            .map(|r| r.map(|pairs| pairs.into_iter().collect::<Map<_, _>>()));
+        let user_abort = fired_or_never(opts.cancel.as_ref()).fuse();
+        let all = all.fuse();
+        futures::pin_mut!(all, user_abort);
+        let outcome = futures::select! {
+            r = all => r,
+            reason = user_abort => Err(McpError::aborted("an input_required round", reason)),
+        };
+        guard.done = outcome.is_ok();
+        outcome
+    }
+
+    /// Sends one stamped request and waits for its response, its timeout, or its abort.
+    pub(super) async fn exchange(
+        &self,
+        id: &RequestId,
+        out: &Outgoing,
+        method: &str,
+        opts: &RequestOptions,
+        progress: Option<&Rc<Cell<u64>>>,
+    ) -> Result<Value, McpError> {
+        let mut rx = self.inflight.borrow_mut().register(id.clone());
+        let resume_headers =
+            (self.era() == Some(Era::Legacy)).then(|| stamp::legacy_headers(&self.state.borrow()));
+        let transport = self.transport();
+        let exchange = Exchange {
+            id,
+            out,
+            what: method,
+            resume_headers: resume_headers.as_deref(),
+        };
+        let sent = transport.request(exchange, self.inbox()).fuse();
+        let timer = self.call_timer(opts.timeout_ms, progress).fuse();
+        let user_abort = fired_or_never(opts.cancel.as_ref()).fuse();
+        futures::pin_mut!(sent, timer, user_abort);
+        let outcome = loop {
+            futures::select! {
+                r = rx => break r.unwrap_or_else(|_| Err(McpError::closed_while("the request was in flight"))),
+                s = sent => {
+                    if let Ok(Some(delivered)) = rx.try_recv() {
+                        break delivered;
+                    }
+                    match s {
+                        Err(e) => break Err(e),
+                        // The response arrives on another stream: keep waiting for it.
+                        Ok(Sent::Elsewhere) => continue,
+                        Ok(Sent::Answered) => break Err(McpError::protocol(INVALID_REQUEST, format!("The server's response stream for {method} ended without a response"))),
+                    }
+                },
+                _ = timer => {
+                    self.cancel_answering(|carrier| carrier == Some(id));
+                    self.cancel_on_server(id, "timeout");
+                    break Err(McpError::timeout(method, opts.timeout_ms));
+                },
+                reason = user_abort => {
+                    self.cancel_answering(|carrier| carrier == Some(id));
+                    self.cancel_on_server(id, reason.as_deref().unwrap_or("aborted"));
+                    break Err(McpError::aborted(method, reason));
+                },
+            }
+        };
+        self.inflight.borrow_mut().forget(id);
+        outcome
+    }
+
+    /// Sleeps `ms` of request time: time while a user callback is pending does not count (a
+    /// person filling a form is not a slow server), and progress restarts it. Checked in
+    /// slices of at most one second.
+    async fn call_timer(&self, ms: u64, progress: Option<&Rc<Cell<u64>>>) {
+        let mut remaining = ms;
+        let mut seen = progress.map_or(0, |p| p.get());
+        while remaining > 0 {
+            let slice = remaining.min(1000);
+            self.host.sleep(slice).await;
+            let now = progress.map_or(0, |p| p.get());
+            if now != seen {
+                seen = now;
+                remaining = ms;
+            } else if self.callbacks_pending.get() == 0 {
+                remaining -= slice;
+            }
+        }
+    }
+
+    /// Legacy: tells the server to stop working on `id`; 2026: dropping the exchange is the
+    /// cancellation.
+    fn cancel_on_server(&self, id: &RequestId, reason: &str) {
+        if self.era() != Some(Era::Legacy) {
+            return;
+        }
+        let params = json!({ "requestId": id.to_value(), "reason": reason });
+        let engine = self.rc();
+        self.host.spawn(
+            async move {
+                let _ = engine.notify("notifications/cancelled", Some(params)).await;
+            }
+            .boxed_local(),
+        );
+    }
+}

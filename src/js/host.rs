@@ -1,0 +1,140 @@
+//! The engine's host in JavaScript: timers and tasks on the event loop, and the user's
+//! functions (callbacks that answer the server, handlers that hear it).
+
+use crate::engine::{Cancel, Host};
+use crate::js::abort::{signal_for, sleep};
+use crate::js::{error as jserr, interop};
+use crate::protocol::capabilities::Registered;
+use crate::protocol::error::{ErrorKind, McpError, INVALID_PARAMS};
+use crate::protocol::output_schema::PatternMatcher;
+use crate::session::server_requests::{not_supported, Answerer};
+use futures::future::LocalBoxFuture;
+use futures::FutureExt;
+use js_sys::{Function, Object, Reflect};
+use serde_json::Value;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+
+/// The user's functions.
+#[derive(Debug, Default)]
+pub struct JsHost {
+    /// `elicitationCallback(context, params)`.
+    pub elicitation: Option<Function>,
+    /// `samplingCallback(context, params)`.
+    pub sampling: Option<Function>,
+    /// `listRootsCallback(context)`.
+    pub roots: Option<Function>,
+    /// `messageHandler(notificationOrError)`.
+    pub message_handler: Option<Function>,
+    /// `loggingCallback(params)`.
+    pub logging_callback: Option<Function>,
+}
+
+impl JsHost {
+    /// What registering these callbacks declares (plus `samplingCapabilities`).
+    pub fn registered(&self, sampling_capabilities: Option<Value>) -> Registered {
+        Registered {
+            elicitation: self.elicitation.is_some(),
+            sampling: self.sampling.is_some(),
+            sampling_capabilities: self.sampling.as_ref().and(sampling_capabilities),
+            roots: self.roots.is_some(),
+        }
+    }
+
+    fn callback(&self, a: Answerer) -> Option<&Function> {
+        match a {
+            Answerer::Elicitation => self.elicitation.as_ref(),
+            Answerer::Sampling => self.sampling.as_ref(),
+            Answerer::Roots => self.roots.as_ref(),
+            Answerer::Ping => None,
+        }
+    }
+}
+
+/// Calls a handler; a Promise it returns is awaited in the background (and its rejection
+/// ignored: a handler cannot fail a call).
+pub fn call_handler(f: &Option<Function>, arg: &JsValue) {
+    let Some(f) = f else { return };
+    if let Ok(ret) = f.call1(&JsValue::UNDEFINED, arg) {
+        if let Ok(p) = ret.dyn_into::<js_sys::Promise>() {
+            spawn_local(async move {
+                let _ = JsFuture::from(p).await;
+            });
+        }
+    }
+}
+
+impl Host for JsHost {
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
+        sleep(ms).boxed_local()
+    }
+
+    fn now_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
+
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        spawn_local(task);
+    }
+
+    fn call_back(
+        &self,
+        answerer: Answerer,
+        params: &Value,
+        request_id: &Value,
+        cancel: &Cancel,
+    ) -> LocalBoxFuture<'static, Result<Value, McpError>> {
+        let Some(f) = self.callback(answerer).cloned() else {
+            return futures::future::ready(Err(not_supported(answerer))).boxed_local();
+        };
+        let meta = params.get("_meta").unwrap_or(&Value::Null);
+        let context = Object::new();
+        let _ = Reflect::set(&context, &"requestId".into(), &interop::to_js(request_id));
+        let _ = Reflect::set(&context, &"meta".into(), &interop::to_js(meta));
+        let signal = signal_for(cancel).map_or(JsValue::UNDEFINED, JsValue::from);
+        let _ = Reflect::set(&context, &"signal".into(), &signal);
+        let returned = match answerer {
+            Answerer::Roots => f.call1(&JsValue::UNDEFINED, &context),
+            _ => f.call2(&JsValue::UNDEFINED, &context, &interop::to_js(params)),
+        };
+        let method = answerer.method();
+        async move {
+            let returned = returned.map_err(|e| jserr::from_js(&e))?;
+            let value = match returned.dyn_into::<js_sys::Promise>() {
+                Ok(p) => JsFuture::from(p).await.map_err(|e| jserr::from_js(&e))?,
+                Err(v) => v,
+            };
+            interop::from_js(&value).map_err(|e| {
+                McpError::local(
+                    INVALID_PARAMS,
+                    ErrorKind::Callback,
+                    format!("{method} callback returned a value that is not JSON: {e}"),
+                    Value::Null,
+                )
+            })
+        }
+        .boxed_local()
+    }
+
+    fn notification(&self, message: &Value) {
+        if self.message_handler.is_some() {
+            call_handler(&self.message_handler, &interop::to_js(message));
+        }
+    }
+
+    fn log(&self, params: &Value) {
+        if self.logging_callback.is_some() {
+            call_handler(&self.logging_callback, &interop::to_js(params));
+        }
+    }
+
+    fn report(&self, error: McpError) {
+        if self.message_handler.is_some() {
+            call_handler(&self.message_handler, &jserr::to_js(error));
+        }
+    }
+
+    fn pattern_matcher(&self) -> Option<PatternMatcher> {
+        Some(interop::regex_test)
+    }
+}

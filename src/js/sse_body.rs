@@ -1,0 +1,43 @@
+//! Reading a response body as a stream of JSON-RPC messages: SSE parsed incrementally, or one
+//! JSON text; shared by both HTTP transports.
+
+use crate::js::http::{byte_stream, Head};
+use crate::protocol::error::{McpError, INVALID_REQUEST};
+use crate::protocol::jsonrpc::{decode, Message};
+use crate::transport::http::stream_ended;
+use crate::transport::sse::SseParser;
+use futures::StreamExt;
+
+/// Reads an SSE body, handing each message to `on_message` until it returns true; a stream
+/// that ends or breaks before that is an error saying how it ended. `parser` keeps the last
+/// event id and `retry:` for resuming.
+pub async fn read_sse_messages(
+    head: &Head,
+    what: &str,
+    parser: &mut SseParser,
+    on_message: &mut dyn FnMut(Message) -> bool,
+) -> Result<(), McpError> {
+    let stream = byte_stream(head, what);
+    futures::pin_mut!(stream);
+    while let Some(chunk) = stream.next().await {
+        let chunk =
+            chunk.map_err(|e| stream_ended(what, parser.has_partial_event(), Some(&e.message)))?;
+        let events = parser.feed(&chunk).map_err(|e| {
+            McpError::protocol(
+                INVALID_REQUEST,
+                format!("{e} in the response stream for {what}"),
+            )
+        })?;
+        for ev in events {
+            if ev.data.trim().is_empty() {
+                continue;
+            }
+            for m in decode(&ev.data)? {
+                if on_message(m) {
+                    return Ok(());
+                }
+            }
+        }
+    }
+    Err(stream_ended(what, parser.has_partial_event(), None))
+}

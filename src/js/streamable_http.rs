@@ -1,0 +1,449 @@
+//! The Streamable HTTP transport over fetch: every message is a POST whose body (JSON or SSE)
+//! carries the response; legacy sessions add the standalone GET stream, resumption with
+//! `Last-Event-ID`, and DELETE on close. Falls back to the deprecated HTTP+SSE transport.
+
+use crate::engine::{Exchange, FirstReply, Inbox, Sent, Transport};
+use crate::js::abort::{sleep, AbortOnDrop};
+use crate::js::http::{error_text, read_text, Head, Http};
+use crate::js::http_sse::HttpSse;
+use crate::js::sse_body::read_sse_messages;
+use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
+use crate::protocol::jsonrpc::{decode, Message};
+use crate::session::reconnect::{self, Reconnect};
+use crate::session::retry::{resume_listen_stream, resume_request_stream, Resume};
+use crate::session::stamp::Outgoing;
+use crate::transport::http::{
+    accepted_for_request, body_kind, error_for_status, unexpected_content_type, BodyKind,
+};
+use crate::transport::sse::SseParser;
+use futures::future::LocalBoxFuture;
+use futures::FutureExt;
+use gloo_net::http::Method;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+use web_sys::{AbortController, AbortSignal};
+
+/// Largest error body read from a non-2xx response.
+const MAX_ERROR_BODY: usize = 64 * 1024;
+/// How long a session DELETE on close may take.
+const DELETE_TIMEOUT_MS: u64 = 5_000;
+
+/// Streamable HTTP (the default transport).
+#[derive(Debug)]
+pub struct StreamableHttp {
+    http: Rc<Http>,
+    max_message_bytes: usize,
+    /// How long opening the fallback transport's stream may take.
+    open_timeout_ms: u64,
+    /// The standalone GET stream, while one runs.
+    listening: RefCell<Option<AbortController>>,
+}
+
+/// A new `AbortController`, or the error saying the host has none.
+pub fn new_controller() -> Result<AbortController, McpError> {
+    AbortController::new().map_err(|e| {
+        McpError::local(
+            INVALID_REQUEST,
+            ErrorKind::Network,
+            format!("AbortController unavailable: {}", error_text(&e)),
+            Value::Null,
+        )
+    })
+}
+
+/// The error for a non-2xx response, with its body's detail; `headers` are the ones sent
+/// (a `Mcp-Session-Id` among them makes a 404 an expired session).
+pub async fn status_error(
+    http: &Http,
+    head: &Head,
+    what: &str,
+    headers: &[(String, String)],
+) -> McpError {
+    let body = read_text(head, MAX_ERROR_BODY, what)
+        .await
+        .unwrap_or_default();
+    let sent = |name: &str| headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
+    let has_session = sent("mcp-session-id");
+    let legacy = !sent("mcp-method");
+    let e = error_for_status(head.status, &head.status_text, &body, what, has_session);
+    if http.in_browser && legacy && !has_session && head.status == 400 {
+        return e.with_suffix(" — no Mcp-Session-Id was readable after initialize: a cross-origin server must list Mcp-Session-Id in Access-Control-Expose-Headers");
+    }
+    e
+}
+
+/// How a resumable stream carries on after it ends or breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Resuming {
+    /// A legacy request's stream: resumed from its newest event id, a bounded number of
+    /// times in a row; anything else is the request's error.
+    Request,
+    /// The standalone GET stream: reconnected (from the newest event id, if any) until
+    /// stopped; 404/405/406 mean the server offers none.
+    Listen,
+}
+
+/// Reads an SSE stream (`first`, or a GET opened here) and keeps it going across breaks with
+/// GET + `Last-Event-ID` on the schedule of `session::reconnect`; the one loop behind request
+/// resumption and the GET stream.
+struct Resumable<'a> {
+    http: &'a Http,
+    max_message_bytes: usize,
+    what: &'a str,
+    /// The session headers every reconnect sends.
+    headers: &'a [(String, String)],
+    mode: Resuming,
+    signal: &'a AbortSignal,
+    inbox: &'a dyn Inbox,
+}
+
+impl Resumable<'_> {
+    async fn read(
+        &self,
+        first: Option<Head>,
+        deliver: &mut dyn FnMut(Message) -> bool,
+    ) -> Result<(), McpError> {
+        let Resumable {
+            http,
+            max_message_bytes,
+            what,
+            headers,
+            mode,
+            signal,
+            inbox,
+        } = *self;
+        let mut first = first;
+        let limit = (mode == Resuming::Request).then_some(reconnect::RESUME_ATTEMPTS);
+        let mut schedule = Reconnect::new(limit);
+        let mut last_id: Option<String> = None;
+        let mut retry: Option<u64> = None;
+        let mut failure: Option<McpError> = None;
+        loop {
+            if let Some(head) = first.take() {
+                let mut parser = SseParser::new(max_message_bytes);
+                let opened = js_sys::Date::now();
+                let read = read_sse_messages(&head, what, &mut parser, deliver).await;
+                retry = parser.retry_ms().or(retry);
+                let newer = parser.last_event_id().map(str::to_string);
+                let Err(e) = read else { return Ok(()) };
+                if mode == Resuming::Listen {
+                    if js_sys::Date::now() - opened >= reconnect::HEALTHY_STREAM_MS {
+                        schedule.reset();
+                    }
+                    last_id = newer.or(last_id);
+                } else {
+                    if newer.is_some() && newer != last_id {
+                        last_id = newer;
+                        schedule.reset();
+                    }
+                    if let Resume::Fail(e) = resume_request_stream(e.clone(), last_id.as_deref()) {
+                        return Err(e);
+                    }
+                    failure = Some(e);
+                }
+            }
+            if signal.aborted() {
+                return Ok(());
+            }
+            let Some(delay) = schedule.next_delay(retry) else {
+                let e = failure.unwrap_or_else(|| McpError::protocol(INVALID_REQUEST, what));
+                return Err(e.with_suffix(format!(
+                    " (gave up after {} attempts to resume from event {last_id:?})",
+                    schedule.attempts()
+                )));
+            };
+            sleep(delay).await;
+            if signal.aborted() {
+                return Ok(());
+            }
+            let mut with_id = headers.to_vec();
+            if mode == Resuming::Listen {
+                with_id.push(("Cache-Control".into(), "no-store".into()));
+            }
+            let from = match mode {
+                Resuming::Request => Resume::From(last_id.clone().unwrap_or_default()),
+                Resuming::Listen => resume_listen_stream(last_id.as_deref()),
+            };
+            if let Resume::From(id) = &from {
+                with_id.push(("Last-Event-ID".into(), id.clone()));
+            }
+            let head = match http.send(Method::GET, None, &with_id, signal, what).await {
+                Ok(h) => h,
+                Err(e) if e.kind() == Some(ErrorKind::Aborted) || signal.aborted() => {
+                    return match mode {
+                        Resuming::Listen => Ok(()),
+                        Resuming::Request => Err(e),
+                    }
+                }
+                Err(e) => {
+                    match mode {
+                        Resuming::Listen => inbox.report(e),
+                        Resuming::Request if e.kind() == Some(ErrorKind::Network) => {
+                            failure = Some(e)
+                        }
+                        Resuming::Request => return Err(e),
+                    }
+                    continue;
+                }
+            };
+            let is_stream = (200..300).contains(&head.status)
+                && body_kind(head.content_type.as_deref()) == BodyKind::Sse;
+            match mode {
+                _ if is_stream => first = Some(head),
+                Resuming::Listen if (404..=406).contains(&head.status) => return Ok(()),
+                Resuming::Listen => inbox.report(status_error(http, &head, what, headers).await),
+                Resuming::Request => {
+                    let e = status_error(http, &head, what, headers).await;
+                    return Err(e.with_context(format!(
+                        "Could not resume the stream of {what} from event {last_id:?}"
+                    )));
+                }
+            }
+        }
+    }
+}
+
+impl StreamableHttp {
+    /// The transport for `http`'s URL.
+    pub fn new(http: Http, max_message_bytes: usize, open_timeout_ms: u64) -> Self {
+        StreamableHttp {
+            http: Rc::new(http),
+            max_message_bytes,
+            open_timeout_ms,
+            listening: RefCell::new(None),
+        }
+    }
+
+    async fn first_reply_inner(
+        &self,
+        out: &Outgoing,
+        what: &str,
+        inbox: Rc<dyn Inbox>,
+    ) -> Result<FirstReply, McpError> {
+        let guard = AbortOnDrop::new(new_controller()?);
+        let head = self
+            .http
+            .send(
+                Method::POST,
+                Some(&out.body),
+                &out.headers,
+                &guard.signal(),
+                what,
+            )
+            .await?;
+        let status = head.status;
+        let is_sse = (200..300).contains(&status)
+            && body_kind(head.content_type.as_deref()) == BodyKind::Sse;
+        let message = if is_sse {
+            let mut found = None;
+            let mut parser = SseParser::new(self.max_message_bytes);
+            read_sse_messages(&head, what, &mut parser, &mut |m| match m {
+                Message::Result { .. } | Message::Error { .. } => {
+                    found = Some(m);
+                    true
+                }
+                other => {
+                    inbox.deliver(other, None);
+                    false
+                }
+            })
+            .await?;
+            found
+        } else {
+            let text = read_text(&head, self.max_message_bytes, what)
+                .await
+                .unwrap_or_default();
+            decode(&text).ok().and_then(|msgs| {
+                msgs.into_iter()
+                    .find(|m| matches!(m, Message::Result { .. } | Message::Error { .. }))
+            })
+        };
+        Ok(FirstReply {
+            status,
+            session_id: head.session_id.clone(),
+            message,
+        })
+    }
+
+    async fn request_inner(&self, x: Exchange<'_>, inbox: Rc<dyn Inbox>) -> Result<Sent, McpError> {
+        let guard = AbortOnDrop::new(new_controller()?);
+        let signal = guard.signal();
+        let head = self
+            .http
+            .send(
+                Method::POST,
+                Some(&x.out.body),
+                &x.out.headers,
+                &signal,
+                x.what,
+            )
+            .await?;
+        if head.status == 202 {
+            return Err(accepted_for_request(x.what));
+        }
+        if !(200..300).contains(&head.status) {
+            return Err(status_error(&self.http, &head, x.what, &x.out.headers).await);
+        }
+        let mut deliver = |m: Message| inbox.deliver(m, Some(x.id));
+        match body_kind(head.content_type.as_deref()) {
+            BodyKind::Json => {
+                let text = read_text(&head, self.max_message_bytes, x.what).await?;
+                for m in decode(&text)? {
+                    deliver(m);
+                }
+                guard.disarm();
+            }
+            BodyKind::Sse => match x.resume_headers {
+                Some(headers) => {
+                    let resumable = Resumable {
+                        http: &self.http,
+                        max_message_bytes: self.max_message_bytes,
+                        what: x.what,
+                        headers,
+                        mode: Resuming::Request,
+                        signal: &signal,
+                        inbox: &*inbox,
+                    };
+                    resumable.read(Some(head), &mut deliver).await?
+                }
+                None => {
+                    let mut parser = SseParser::new(self.max_message_bytes);
+                    read_sse_messages(&head, x.what, &mut parser, &mut deliver).await?
+                }
+            },
+            BodyKind::Unexpected(kind) => return Err(unexpected_content_type(&kind, x.what)),
+        }
+        Ok(Sent::Answered)
+    }
+
+    async fn post_inner(&self, out: &Outgoing, what: &str) -> Result<(), McpError> {
+        let guard = AbortOnDrop::new(new_controller()?);
+        let head = self
+            .http
+            .send(
+                Method::POST,
+                Some(&out.body),
+                &out.headers,
+                &guard.signal(),
+                what,
+            )
+            .await?;
+        if (200..300).contains(&head.status) {
+            Ok(())
+        } else {
+            Err(status_error(&self.http, &head, what, &out.headers).await)
+        }
+    }
+}
+
+impl Transport for StreamableHttp {
+    fn name(&self) -> &'static str {
+        "streamable-http"
+    }
+
+    fn in_browser(&self) -> bool {
+        self.http.in_browser
+    }
+
+    fn first_reply<'a>(
+        &'a self,
+        out: &'a Outgoing,
+        what: &'a str,
+        inbox: Rc<dyn Inbox>,
+    ) -> Option<LocalBoxFuture<'a, Result<FirstReply, McpError>>> {
+        Some(self.first_reply_inner(out, what, inbox).boxed_local())
+    }
+
+    fn request<'a>(
+        &'a self,
+        exchange: Exchange<'a>,
+        inbox: Rc<dyn Inbox>,
+    ) -> LocalBoxFuture<'a, Result<Sent, McpError>> {
+        self.request_inner(exchange, inbox).boxed_local()
+    }
+
+    fn post<'a>(
+        &'a self,
+        out: &'a Outgoing,
+        what: &'a str,
+    ) -> LocalBoxFuture<'a, Result<(), McpError>> {
+        self.post_inner(out, what).boxed_local()
+    }
+
+    fn listen(&self, headers: Vec<(String, String)>, inbox: Rc<dyn Inbox>) {
+        let Ok(controller) = new_controller() else {
+            return;
+        };
+        if let Some(old) = self.listening.replace(Some(controller.clone())) {
+            old.abort();
+        }
+        let (http, max) = (self.http.clone(), self.max_message_bytes);
+        wasm_bindgen_futures::spawn_local(async move {
+            let guard = AbortOnDrop::new(controller);
+            let signal = guard.signal();
+            let what = "the GET stream";
+            let mut deliver = |m: Message| inbox.deliver(m, None);
+            let resumable = Resumable {
+                http: &http,
+                max_message_bytes: max,
+                what,
+                headers: &headers,
+                mode: Resuming::Listen,
+                signal: &signal,
+                inbox: &*inbox,
+            };
+            let _ = resumable.read(None, &mut deliver).await;
+        });
+    }
+
+    fn stop_listening(&self) {
+        if let Some(c) = self.listening.take() {
+            c.abort();
+        }
+    }
+
+    fn fallback(
+        &self,
+        inbox: Rc<dyn Inbox>,
+    ) -> Option<LocalBoxFuture<'_, Result<Rc<dyn Transport>, McpError>>> {
+        let opening = HttpSse::open(
+            self.http.clone(),
+            self.max_message_bytes,
+            self.open_timeout_ms,
+            inbox,
+        );
+        Some(
+            opening
+                .map(|r| r.map(|t| Rc::new(t) as Rc<dyn Transport>))
+                .boxed_local(),
+        )
+    }
+
+    fn close(&self, session_headers: Option<Vec<(String, String)>>) -> LocalBoxFuture<'_, ()> {
+        self.stop_listening();
+        async move {
+            let Some(headers) = session_headers else {
+                return;
+            };
+            let Ok(controller) = new_controller() else {
+                return;
+            };
+            let guard = AbortOnDrop::new(controller);
+            let signal = guard.signal();
+            let what = "session DELETE";
+            let send = self
+                .http
+                .send(Method::DELETE, None, &headers, &signal, what)
+                .fuse();
+            // Best effort: 405 and failures are fine, a hang is cut.
+            let timer = sleep(DELETE_TIMEOUT_MS).fuse();
+            futures::pin_mut!(send, timer);
+            futures::select! {
+                _ = send => {},
+                _ = timer => {},
+            }
+        }
+        .boxed_local()
+    }
+}
