@@ -3,7 +3,7 @@
 //! `Last-Event-ID`, and DELETE on close. Falls back to the deprecated HTTP+SSE transport.
 
 use crate::engine::{Exchange, FirstReply, Inbox, Sent, Transport};
-use crate::js::abort::{sleep, AbortOnDrop};
+use crate::js::abort::{sleep, AbortOnDrop, SignalLink};
 use crate::js::http::{error_text, read_text, Head, Http};
 use crate::js::http_sse::HttpSse;
 use crate::js::sse_body::read_sse_messages;
@@ -113,7 +113,9 @@ impl Resumable<'_> {
             signal,
             inbox,
         } = *self;
+        let mut opening = first.is_none();
         let mut first = first;
+        let (stopped, _link) = SignalLink::new(signal.clone());
         let limit = (mode == Resuming::Request).then_some(reconnect::RESUME_ATTEMPTS);
         let mut schedule = Reconnect::new(limit);
         let mut last_id: Option<String> = None;
@@ -146,16 +148,27 @@ impl Resumable<'_> {
             if signal.aborted() {
                 return Ok(());
             }
-            let Some(delay) = schedule.next_delay(retry) else {
+            // The first GET of the standalone stream goes out at once; reconnects wait.
+            let delay = if std::mem::take(&mut opening) {
+                Some(0)
+            } else {
+                schedule.next_delay(retry)
+            };
+            let Some(delay) = delay else {
                 let e = failure.unwrap_or_else(|| McpError::protocol(INVALID_REQUEST, what));
                 return Err(e.with_suffix(format!(
                     " (gave up after {} attempts to resume from event {last_id:?})",
                     schedule.attempts()
                 )));
             };
-            sleep(delay).await;
-            if signal.aborted() {
-                return Ok(());
+            if delay > 0 {
+                let wait = sleep(delay).fuse();
+                let stop = stopped.fired().fuse();
+                futures::pin_mut!(wait, stop);
+                futures::select! {
+                    _ = wait => {},
+                    _ = stop => return Ok(()),
+                }
             }
             let mut with_id = headers.to_vec();
             if mode == Resuming::Listen {
