@@ -3,6 +3,8 @@
 //! Everything MCP means lives in pure Rust (`protocol`, `session`, `transport::sse`) and is
 //! tested natively; the `js` module (wasm32 only) is the thin wasm-bindgen surface.
 
+#![warn(missing_docs, missing_debug_implementations)]
+
 pub mod engine;
 pub mod protocol;
 pub mod session;

@@ -88,7 +88,7 @@ impl Host for TestHost {
 
     fn log(&self, _params: &Value) {}
 
-    fn report(&self, error: McpError) {
+    fn surface_error(&self, error: McpError) {
         self.reports.borrow_mut().push(error);
     }
 

@@ -2,9 +2,9 @@
 //! transport, and renewing an expired legacy session. The verdicts are
 //! `session::negotiate`'s (its module doc is the era-negotiation policy).
 
+use super::core::Engine;
 use super::request::RequestOptions;
 use super::transport::FirstReply;
-use super::Engine;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::Message;
 use crate::protocol::version::{Era, Mode, LATEST_LEGACY, LATEST_MODERN};
@@ -149,7 +149,7 @@ impl Engine {
                         *self.transport.borrow_mut() = older;
                         return self.initialize_after_fallback().await;
                     }
-                    Err(e) => self.report(e),
+                    Err(e) => self.surface_error(e),
                 }
             }
         }
@@ -205,7 +205,7 @@ impl Engine {
         }
         self.transport().stop_listening();
         self.state.borrow_mut().reset();
-        self.report(McpError::local(
+        self.surface_error(McpError::local(
             crate::protocol::error::INVALID_REQUEST,
             crate::protocol::error::ErrorKind::SessionExpired,
             format!("{} — starting a new session and retrying once", why.message),

@@ -13,6 +13,9 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
+/// Receives a call's `notifications/progress` params.
+pub type ProgressReceiver = Rc<dyn Fn(&Value)>;
+
 /// The engine's environment.
 pub trait Host {
     /// Resolves after `ms` milliseconds (the timer is cleared when the future is dropped).
@@ -35,7 +38,7 @@ pub trait Host {
     /// Hands `notifications/message` params to `loggingCallback`.
     fn log(&self, params: &Value);
     /// Hands an error no call would see (transport faults, warnings) to `messageHandler`.
-    fn report(&self, error: McpError);
+    fn surface_error(&self, error: McpError);
     /// The `pattern` matcher for output schemas (the host's regular expressions), if any.
     fn pattern_matcher(&self) -> Option<PatternMatcher>;
 }

@@ -1,9 +1,9 @@
 //! What the server sends: responses to their waiting calls, notifications to the caches,
 //! progress receivers, listeners and handlers, server requests to the user's callbacks.
 
+use super::core::{Answering, Engine};
 use super::host::Cancel;
 use super::transport::Inbox;
-use super::{Answering, Engine};
 use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::Era;
@@ -20,14 +20,14 @@ impl Inbox for Engine {
         carrier.is_some_and(|id| !self.inflight.borrow().contains(id))
     }
 
-    fn report(&self, error: McpError) {
-        self.host.report(error);
+    fn surface_error(&self, error: McpError) {
+        self.host.surface_error(error);
     }
 
     fn lost(&self, error: McpError) {
         if !self.state.borrow().closed {
             self.inflight.borrow_mut().fail_all(&error);
-            self.host.report(error);
+            self.host.surface_error(error);
         }
     }
 }
@@ -57,7 +57,7 @@ impl Engine {
         match message {
             Message::Result { id, result } => {
                 if !self.inflight.borrow_mut().deliver(&id, Ok(result)) {
-                    self.report(McpError::protocol(INVALID_REQUEST, format!("Server sent a response for request id {id}, which is not in flight (unknown or duplicate); ignored")));
+                    self.surface_error(McpError::protocol(INVALID_REQUEST, format!("Server sent a response for request id {id}, which is not in flight (unknown or duplicate); ignored")));
                 }
             }
             Message::Error { id, error } => {
@@ -67,7 +67,7 @@ impl Engine {
                     None => false,
                 };
                 if !delivered {
-                    self.report(error);
+                    self.surface_error(error);
                 }
             }
             Message::Notification { method, params } => self.on_notification(&method, params),
@@ -215,7 +215,7 @@ impl Engine {
             },
         };
         if let Err(e) = self.post(&reply, "a response to a server request").await {
-            self.report(e);
+            self.surface_error(e);
         }
     }
 }

@@ -2,10 +2,10 @@
 //! `subscriptions/listen` request whose response stream carries them; legacy: the GET
 //! stream's notifications, plus `resources/subscribe` for each requested URI.
 
+use super::core::Engine;
 use super::host::Cancel;
 use super::request::RequestOptions;
 use super::transport::{Exchange, Inbox};
-use super::Engine;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::Era;
@@ -76,12 +76,12 @@ impl Inbox for ListenInbox {
         }
     }
 
-    fn report(&self, error: McpError) {
-        self.engine.report(error);
+    fn surface_error(&self, error: McpError) {
+        self.engine.surface_error(error);
     }
 
     fn lost(&self, error: McpError) {
-        self.engine.report(error);
+        self.engine.surface_error(error);
     }
 }
 

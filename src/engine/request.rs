@@ -1,9 +1,9 @@
 //! One request path for every method: progress registration, the overall cap, the 2026
 //! `input_required` rounds, the retry verdicts, and the exchange (response, timeout, abort).
 
-use super::host::{fired_or_never, Cancel};
+use super::core::{Engine, ProgressSlot};
+use super::host::{fired_or_never, Cancel, ProgressReceiver};
 use super::transport::{Exchange, Sent};
-use super::{Engine, ProgressSlot};
 use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::version::Era;
@@ -17,9 +17,6 @@ use futures::FutureExt;
 use serde_json::{json, Map, Value};
 use std::cell::Cell;
 use std::rc::Rc;
-
-/// Receives a call's `notifications/progress` params.
-pub type ProgressReceiver = Rc<dyn Fn(&Value)>;
 
 /// How one call may run: its timeout, the caller's cancellation, progress.
 #[derive(Clone)]
@@ -226,7 +223,7 @@ impl Engine {
                     .borrow_mut()
                     .after_result(era, method, &params, &mut result)?
                 {
-                    self.report(McpError::warning(warning));
+                    self.surface_error(McpError::warning(warning));
                 }
                 if !modern {
                     return Ok(result);

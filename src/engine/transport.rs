@@ -14,7 +14,7 @@ pub trait Inbox {
     /// true once `carrier`'s response has been delivered (the reader may stop).
     fn deliver(&self, message: Message, carrier: Option<&RequestId>) -> bool;
     /// A fault no call would see (a reconnecting stream, an unparsable event).
-    fn report(&self, error: McpError);
+    fn surface_error(&self, error: McpError);
     /// The stream that carried every response closed: fail what is waiting.
     fn lost(&self, error: McpError);
 }

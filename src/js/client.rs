@@ -4,7 +4,7 @@
 use crate::engine::{Engine, Limits, RequestOptions};
 use crate::js::abort::SignalLink;
 use crate::js::host::JsHost;
-use crate::js::options::{self, DEFAULT_TIMEOUT_MS};
+use crate::js::options::{self, non_empty, optional_object, url_text, DEFAULT_TIMEOUT_MS};
 use crate::js::streamable_http::StreamableHttp;
 use crate::js::{error as jserr, http::Http, interop};
 use crate::protocol::error::{McpError, METHOD_NOT_FOUND};
@@ -33,37 +33,6 @@ enum Op {
     },
     /// A legacy notification.
     Notify(&'static str),
-}
-
-/// A URL argument: a string, or an object with a string `href` (a `URL`).
-fn url_text(v: &JsValue) -> Option<String> {
-    v.as_string().or_else(|| {
-        v.is_object()
-            .then(|| js_sys::Reflect::get(v, &"href".into()).ok())
-            .flatten()
-            .and_then(|h| h.as_string())
-    })
-}
-
-/// A non-empty string argument, or the error naming it.
-fn non_empty(v: &JsValue, what: &str, arg: &str) -> Result<String, McpError> {
-    v.as_string()
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| McpError::input(format!("{what}: {arg} must be a non-empty string")))
-}
-
-/// An optional plain-object argument (absent: `None`), or the error naming it.
-fn optional_object(v: &JsValue, what: &str, arg: &str) -> Result<Option<Value>, McpError> {
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
-    }
-    match interop::from_js(v) {
-        Ok(o @ Value::Object(_)) if !js_sys::Array::is_array(v) => Ok(Some(o)),
-        Ok(_) => Err(McpError::input(format!("{what}: {arg} must be an object"))),
-        Err(e) => Err(McpError::input(format!(
-            "{what}: {arg} are not JSON-serializable: {e}"
-        ))),
-    }
 }
 
 /// An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras.

@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 
 /// An MCP error as seen from JavaScript.
 #[wasm_bindgen(skip_typescript)]
+#[derive(Debug)]
 pub struct McpError {
     code: f64,
     message: String,

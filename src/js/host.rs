@@ -128,7 +128,7 @@ impl Host for JsHost {
         }
     }
 
-    fn report(&self, error: McpError) {
+    fn surface_error(&self, error: McpError) {
         if self.message_handler.is_some() {
             call_handler(&self.message_handler, &jserr::to_js(error));
         }

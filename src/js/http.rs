@@ -1,15 +1,18 @@
-//! Streamable HTTP over `fetch`: POST/DELETE with MCP headers, response head, and the body as a
-//! text or an incremental byte stream. Binds the global `fetch` (windows, workers, Node, Deno)
-//! or the `fetch` option.
+//! HTTP over `fetch` for both HTTP transports: requests with MCP headers, the response head,
+//! the body as a text or an incremental byte stream, and the errors for failed requests and
+//! non-2xx statuses. Binds the global `fetch` (windows, workers, Node, Deno) or the `fetch`
+//! option.
 
-use crate::protocol::error::{McpError, CONNECTION_CLOSED};
-use crate::transport::http::{redirect_policy, Redirect, ACCEPT_POST};
+use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
+use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
 use futures::{Stream, StreamExt};
 use gloo_net::http::{Method, Response};
 use js_sys::{Function, Reflect};
 use serde_json::json;
+use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+use web_sys::AbortController;
 use web_sys::AbortSignal;
 
 /// The headers a browser sends without a CORS preflight (plus what fetch adds itself).
@@ -291,6 +294,9 @@ pub fn error_text(e: &JsValue) -> String {
     }
 }
 
+/// Largest error body read from a non-2xx response.
+const MAX_ERROR_BODY: usize = 64 * 1024;
+
 /// Reads the whole body as text, refusing bodies larger than `max_bytes`.
 pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<String, McpError> {
     let too_large = || {
@@ -354,4 +360,37 @@ pub fn byte_stream(
                 json!({}),
             )),
         })
+}
+
+/// A new `AbortController`, or the error saying the host has none.
+pub fn new_controller() -> Result<AbortController, McpError> {
+    AbortController::new().map_err(|e| {
+        McpError::local(
+            INVALID_REQUEST,
+            ErrorKind::Network,
+            format!("AbortController unavailable: {}", error_text(&e)),
+            Value::Null,
+        )
+    })
+}
+
+/// The error for a non-2xx response, with its body's detail; `headers` are the ones sent
+/// (a `Mcp-Session-Id` among them makes a 404 an expired session).
+pub async fn status_error(
+    http: &Http,
+    head: &Head,
+    what: &str,
+    headers: &[(String, String)],
+) -> McpError {
+    let body = read_text(head, MAX_ERROR_BODY, what)
+        .await
+        .unwrap_or_default();
+    let sent = |name: &str| headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
+    let has_session = sent("mcp-session-id");
+    let legacy = !sent("mcp-method");
+    let e = error_for_status(head.status, &head.status_text, &body, what, has_session);
+    if http.in_browser && legacy && !has_session && head.status == 400 {
+        return e.with_suffix(" — no Mcp-Session-Id was readable after initialize: a cross-origin server must list Mcp-Session-Id in Access-Control-Expose-Headers");
+    }
+    e
 }

@@ -4,8 +4,7 @@
 
 use crate::engine::{Exchange, Inbox, Sent, Transport};
 use crate::js::abort::{sleep, AbortOnDrop};
-use crate::js::http::{byte_stream, Head, Http};
-use crate::js::streamable_http::{new_controller, status_error};
+use crate::js::http::{byte_stream, new_controller, status_error, Head, Http};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::decode;
 use crate::session::stamp::Outgoing;
@@ -125,7 +124,7 @@ async fn read_stream(
                     Ok(messages) => messages.into_iter().for_each(|m| {
                         inbox.deliver(m, None);
                     }),
-                    Err(e) => inbox.report(e),
+                    Err(e) => inbox.surface_error(e),
                 }
             }
         }

@@ -28,6 +28,37 @@ fn absent(v: &JsValue) -> bool {
     v.is_undefined() || v.is_null()
 }
 
+/// A URL argument: a string, or an object with a string `href` (a `URL`).
+pub fn url_text(v: &JsValue) -> Option<String> {
+    v.as_string().or_else(|| {
+        v.is_object()
+            .then(|| js_sys::Reflect::get(v, &"href".into()).ok())
+            .flatten()
+            .and_then(|h| h.as_string())
+    })
+}
+
+/// A non-empty string argument, or the error naming it.
+pub fn non_empty(v: &JsValue, what: &str, arg: &str) -> Result<String, McpError> {
+    v.as_string()
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| McpError::input(format!("{what}: {arg} must be a non-empty string")))
+}
+
+/// An optional plain-object argument (absent: `None`), or the error naming it.
+pub fn optional_object(v: &JsValue, what: &str, arg: &str) -> Result<Option<Value>, McpError> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match interop::from_js(v) {
+        Ok(o @ Value::Object(_)) if !js_sys::Array::is_array(v) => Ok(Some(o)),
+        Ok(_) => Err(McpError::input(format!("{what}: {arg} must be an object"))),
+        Err(e) => Err(McpError::input(format!(
+            "{what}: {arg} are not JSON-serializable: {e}"
+        ))),
+    }
+}
+
 /// Reads an optional string option.
 pub fn string(obj: &JsValue, key: &str, scope: &str) -> Result<Option<String>, McpError> {
     let v = get(obj, key);

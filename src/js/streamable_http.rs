@@ -4,7 +4,7 @@
 
 use crate::engine::{Exchange, FirstReply, Inbox, Sent, Transport};
 use crate::js::abort::{sleep, AbortOnDrop, SignalLink};
-use crate::js::http::{error_text, read_text, Head, Http};
+use crate::js::http::{new_controller, read_text, status_error, Head, Http};
 use crate::js::http_sse::HttpSse;
 use crate::js::sse_body::read_sse_messages;
 use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
@@ -12,20 +12,15 @@ use crate::protocol::jsonrpc::{decode, Message};
 use crate::session::reconnect::{self, Reconnect};
 use crate::session::retry::{resume_listen_stream, resume_request_stream, Resume};
 use crate::session::stamp::Outgoing;
-use crate::transport::http::{
-    accepted_for_request, body_kind, error_for_status, unexpected_content_type, BodyKind,
-};
+use crate::transport::http::{accepted_for_request, body_kind, unexpected_content_type, BodyKind};
 use crate::transport::sse::SseParser;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use gloo_net::http::Method;
-use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::{AbortController, AbortSignal};
 
-/// Largest error body read from a non-2xx response.
-const MAX_ERROR_BODY: usize = 64 * 1024;
 /// How long a session DELETE on close may take.
 const DELETE_TIMEOUT_MS: u64 = 5_000;
 
@@ -38,39 +33,6 @@ pub struct StreamableHttp {
     open_timeout_ms: u64,
     /// The standalone GET stream, while one runs.
     listening: RefCell<Option<AbortController>>,
-}
-
-/// A new `AbortController`, or the error saying the host has none.
-pub fn new_controller() -> Result<AbortController, McpError> {
-    AbortController::new().map_err(|e| {
-        McpError::local(
-            INVALID_REQUEST,
-            ErrorKind::Network,
-            format!("AbortController unavailable: {}", error_text(&e)),
-            Value::Null,
-        )
-    })
-}
-
-/// The error for a non-2xx response, with its body's detail; `headers` are the ones sent
-/// (a `Mcp-Session-Id` among them makes a 404 an expired session).
-pub async fn status_error(
-    http: &Http,
-    head: &Head,
-    what: &str,
-    headers: &[(String, String)],
-) -> McpError {
-    let body = read_text(head, MAX_ERROR_BODY, what)
-        .await
-        .unwrap_or_default();
-    let sent = |name: &str| headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
-    let has_session = sent("mcp-session-id");
-    let legacy = !sent("mcp-method");
-    let e = error_for_status(head.status, &head.status_text, &body, what, has_session);
-    if http.in_browser && legacy && !has_session && head.status == 400 {
-        return e.with_suffix(" — no Mcp-Session-Id was readable after initialize: a cross-origin server must list Mcp-Session-Id in Access-Control-Expose-Headers");
-    }
-    e
 }
 
 /// How a resumable stream carries on after it ends or breaks.
@@ -191,7 +153,7 @@ impl Resumable<'_> {
                 }
                 Err(e) => {
                     match mode {
-                        Resuming::Listen => inbox.report(e),
+                        Resuming::Listen => inbox.surface_error(e),
                         Resuming::Request if e.kind() == Some(ErrorKind::Network) => {
                             failure = Some(e)
                         }
@@ -205,7 +167,7 @@ impl Resumable<'_> {
             match mode {
                 _ if is_stream => first = Some(head),
                 Resuming::Listen if (404..=406).contains(&head.status) => return Ok(()),
-                Resuming::Listen => inbox.report(status_error(http, &head, what, headers).await),
+                Resuming::Listen => inbox.surface_error(status_error(http, &head, what, headers).await),
                 Resuming::Request => {
                     let e = status_error(http, &head, what, headers).await;
                     return Err(e.with_context(format!(

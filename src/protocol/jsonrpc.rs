@@ -46,20 +46,32 @@ impl fmt::Display for RequestId {
 pub enum Message {
     /// A request: expects a response with the same id.
     Request {
+        /// Its id.
         id: RequestId,
+        /// The method.
         method: String,
+        /// The params, if any.
         params: Option<Value>,
     },
     /// A notification: no id, no response.
     Notification {
+        /// The method.
         method: String,
+        /// The params, if any.
         params: Option<Value>,
     },
     /// A successful response.
-    Result { id: RequestId, result: Value },
+    Result {
+        /// The id of the request it answers.
+        id: RequestId,
+        /// The result.
+        result: Value,
+    },
     /// An error response; `id` is `None` when the server could not tell which request failed.
     Error {
+        /// The id of the request it answers, if known.
         id: Option<RequestId>,
+        /// The error.
         error: McpError,
     },
 }

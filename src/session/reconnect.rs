@@ -63,7 +63,15 @@ pub fn is_stream_break(e: &McpError) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::http::stream_ended;
+
+    fn stream_ended(_method: &str, mid_event: bool, _cause: Option<&str>) -> McpError {
+        McpError::local(
+            -32000,
+            ErrorKind::StreamEnded { mid_event },
+            "SSE stream ended",
+            serde_json::Value::Null,
+        )
+    }
 
     #[test]
     fn honours_retry_then_backs_off_to_a_cap() {

@@ -95,7 +95,15 @@ pub fn resume_listen_stream(last_event_id: Option<&str>) -> Resume {
 mod tests {
     use super::*;
     use crate::protocol::error::{ErrorKind, INVALID_PARAMS};
-    use crate::transport::http::stream_ended;
+
+    fn stream_ended(_method: &str, mid_event: bool, _cause: Option<&str>) -> McpError {
+        McpError::local(
+            -32000,
+            ErrorKind::StreamEnded { mid_event },
+            "SSE stream ended",
+            serde_json::Value::Null,
+        )
+    }
     use serde_json::json;
 
     fn expired() -> McpError {
