@@ -3,7 +3,9 @@
 //! non-2xx statuses. Binds the global `fetch` (windows, workers, Node, Deno) or the `fetch`
 //! option.
 
+use crate::js::abort::AbortOnDrop;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
+use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
 use futures::{Stream, StreamExt};
 use gloo_net::http::{Method, Response};
@@ -99,6 +101,31 @@ impl Http {
             in_browser: detect_browser(),
             endpoint: Default::default(),
         })
+    }
+
+    /// POSTs a stamped message with a controller of its own; the guard aborts the request
+    /// (and its body) when dropped.
+    pub async fn post(&self, out: &Outgoing, what: &str) -> Result<(Head, AbortOnDrop), McpError> {
+        let guard = AbortOnDrop::new(new_controller()?);
+        let signal = guard.signal();
+        let head = self
+            .send(Method::POST, Some(&out.body), &out.headers, &signal, what)
+            .await?;
+        Ok((head, guard))
+    }
+
+    /// POSTs a message that gets no response (a notification, a response to the server, a
+    /// request whose response comes on another stream); any 2xx is success.
+    pub async fn post_message(&self, out: &Outgoing, what: &str) -> Result<(), McpError> {
+        let (head, guard) = self.post(out, what).await?;
+        if !(200..300).contains(&head.status) {
+            return Err(status_error(self, &head, what, &out.headers).await);
+        }
+        if head.status == 202 {
+            // No body: nothing to abort (an abort costs a DOMException).
+            guard.disarm();
+        }
+        Ok(())
     }
 
     /// Resolves and adopts the `endpoint` event's URL; it must be on the server's origin, so

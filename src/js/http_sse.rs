@@ -4,7 +4,7 @@
 
 use crate::engine::{Exchange, Inbox, Sent, Transport};
 use crate::js::abort::{sleep, AbortOnDrop};
-use crate::js::http::{byte_stream, new_controller, status_error, Head, Http};
+use crate::js::http::{byte_stream, new_controller, Head, Http};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::decode;
 use crate::session::stamp::Outgoing;
@@ -75,26 +75,6 @@ impl HttpSse {
             stream: controller,
         })
     }
-
-    async fn post_inner(&self, out: &Outgoing, what: &str) -> Result<(), McpError> {
-        let guard = AbortOnDrop::new(new_controller()?);
-        let head = self
-            .http
-            .send(
-                Method::POST,
-                Some(&out.body),
-                &out.headers,
-                &guard.signal(),
-                what,
-            )
-            .await?;
-        if (200..300).contains(&head.status) {
-            guard.disarm();
-            Ok(())
-        } else {
-            Err(status_error(&self.http, &head, what, &out.headers).await)
-        }
-    }
 }
 
 /// Reads the transport's stream: the `endpoint` event once, then every message into `inbox`;
@@ -154,7 +134,8 @@ impl Transport for HttpSse {
         _inbox: Rc<dyn Inbox>,
     ) -> LocalBoxFuture<'a, Result<Sent, McpError>> {
         // The POST only gets 202: the response arrives on the transport's stream.
-        self.post_inner(exchange.out, exchange.what)
+        self.http
+            .post_message(exchange.out, exchange.what)
             .map(|r| r.map(|()| Sent::Elsewhere))
             .boxed_local()
     }
@@ -164,7 +145,7 @@ impl Transport for HttpSse {
         out: &'a Outgoing,
         what: &'a str,
     ) -> LocalBoxFuture<'a, Result<(), McpError>> {
-        self.post_inner(out, what).boxed_local()
+        self.http.post_message(out, what).boxed_local()
     }
 
     fn close(&self, _session_headers: Option<Vec<(String, String)>>) -> LocalBoxFuture<'_, ()> {

@@ -126,19 +126,31 @@ pub fn signal(obj: &JsValue, key: &str, scope: &str) -> Result<Option<AbortSigna
     }
 }
 
-/// Reads the `headers` option: a plain object of string values.
+/// Reads the `headers` option as `fetch` takes it: a plain object of string values, a
+/// `Headers`, or any iterable of `[name, value]` pairs.
 pub fn headers(obj: &JsValue, scope: &str) -> Result<Vec<(String, String)>, McpError> {
     let v = get(obj, "headers");
     if absent(&v) {
         return Ok(Vec::new());
     }
+    let shape = || {
+        McpError::input(format!(
+            "{scope}.headers must be an object of header names to string values, a Headers, or [name, value] pairs"
+        ))
+    };
     if !v.is_object() {
-        return Err(McpError::input(format!(
-            "{scope}.headers must be an object of header names to string values"
-        )));
+        return Err(shape());
     }
+    // A Headers, a Map or an array of pairs iterates; a plain object does not.
+    let entries: Vec<JsValue> = match js_sys::try_iter(&v) {
+        Ok(Some(iter)) => iter.collect::<Result<_, _>>().map_err(|_| shape())?,
+        _ => Object::entries(v.unchecked_ref()).iter().collect(),
+    };
     let mut out = Vec::new();
-    for entry in Object::entries(v.unchecked_ref()).iter() {
+    for entry in entries {
+        if !js_sys::Array::is_array(&entry) {
+            return Err(shape());
+        }
         let pair: js_sys::Array = entry.unchecked_into();
         let name = pair.get(0).as_string().unwrap_or_default();
         let Some(value) = pair.get(1).as_string() else {

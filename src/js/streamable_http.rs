@@ -167,7 +167,9 @@ impl Resumable<'_> {
             match mode {
                 _ if is_stream => first = Some(head),
                 Resuming::Listen if (404..=406).contains(&head.status) => return Ok(()),
-                Resuming::Listen => inbox.surface_error(status_error(http, &head, what, headers).await),
+                Resuming::Listen => {
+                    inbox.surface_error(status_error(http, &head, what, headers).await)
+                }
                 Resuming::Request => {
                     let e = status_error(http, &head, what, headers).await;
                     return Err(e.with_context(format!(
@@ -196,17 +198,7 @@ impl StreamableHttp {
         what: &str,
         inbox: Rc<dyn Inbox>,
     ) -> Result<FirstReply, McpError> {
-        let guard = AbortOnDrop::new(new_controller()?);
-        let head = self
-            .http
-            .send(
-                Method::POST,
-                Some(&out.body),
-                &out.headers,
-                &guard.signal(),
-                what,
-            )
-            .await?;
+        let (head, _guard) = self.http.post(out, what).await?;
         let status = head.status;
         let is_sse = (200..300).contains(&status)
             && body_kind(head.content_type.as_deref()) == BodyKind::Sse;
@@ -242,18 +234,8 @@ impl StreamableHttp {
     }
 
     async fn request_inner(&self, x: Exchange<'_>, inbox: Rc<dyn Inbox>) -> Result<Sent, McpError> {
-        let guard = AbortOnDrop::new(new_controller()?);
+        let (head, guard) = self.http.post(x.out, x.what).await?;
         let signal = guard.signal();
-        let head = self
-            .http
-            .send(
-                Method::POST,
-                Some(&x.out.body),
-                &x.out.headers,
-                &signal,
-                x.what,
-            )
-            .await?;
         if head.status == 202 {
             return Err(accepted_for_request(x.what));
         }
@@ -291,25 +273,6 @@ impl StreamableHttp {
         }
         Ok(Sent::Answered)
     }
-
-    async fn post_inner(&self, out: &Outgoing, what: &str) -> Result<(), McpError> {
-        let guard = AbortOnDrop::new(new_controller()?);
-        let head = self
-            .http
-            .send(
-                Method::POST,
-                Some(&out.body),
-                &out.headers,
-                &guard.signal(),
-                what,
-            )
-            .await?;
-        if (200..300).contains(&head.status) {
-            Ok(())
-        } else {
-            Err(status_error(&self.http, &head, what, &out.headers).await)
-        }
-    }
 }
 
 impl Transport for StreamableHttp {
@@ -343,7 +306,7 @@ impl Transport for StreamableHttp {
         out: &'a Outgoing,
         what: &'a str,
     ) -> LocalBoxFuture<'a, Result<(), McpError>> {
-        self.post_inner(out, what).boxed_local()
+        self.http.post_message(out, what).boxed_local()
     }
 
     fn listen(&self, headers: Vec<(String, String)>, inbox: Rc<dyn Inbox>) {

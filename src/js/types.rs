@@ -130,7 +130,7 @@ export interface ClientOptions {
   mode?: ClientMode;
   clientInfo?: Implementation;
   /** Sent on every request (same origin only). */
-  headers?: { [name: string]: string };
+  headers?: { [name: string]: string } | Headers | Iterable<[string, string]>;
   /** A `fetch` to use instead of the global one. */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Per-request timeout in ms (default 60 000). */

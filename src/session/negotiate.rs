@@ -1,5 +1,6 @@
 //! Era negotiation: reading the `server/discover` probe's reply, and adopting a discover or
-//! initialize result. The policy (also in docs/ARCHITECTURE.md):
+//! initialize result. The policy of `mode: "auto"`, written here once (docs/ARCHITECTURE.md
+//! links to it):
 //!
 //! * a result listing a modern version we speak → modern, no `initialize`;
 //! * a result listing none → legacy;

@@ -122,6 +122,20 @@ describe("era negotiation", () => {
     assert.equal(discover.headers["mcp-method"], "server/discover");
     await c.close();
   });
+
+  test("headers may be given as fetch takes them: a Headers object or [name, value] pairs", async () => {
+    const url = fault("modern-ok");
+    for (const [headers, team] of [[new Headers({ "X-Team": "green" }), "green"], [[["x-team", "red"]], "red"], [new Map([["x-team", "gold"]]), "gold"]]) {
+      await fetch(url.replace(/mcp$/, "header-log"), { method: "DELETE" });
+      const c = await connected(url, { headers });
+      await c.callTool("echo", { text: "hi" });
+      const log = await (await fetch(url.replace(/mcp$/, "header-log"))).json();
+      assert.equal(log.find((r) => r.method === "tools/call").headers["x-team"], team);
+      await c.close();
+    }
+    assert.throws(() => new Client(PY, { headers: [["x-a"]] }), /options\.headers\["x-a"\] must be a string/);
+    assert.throws(() => new Client(PY, { headers: [42] }), /options\.headers must be/);
+  });
 });
 
 for (const [name, url, mode] of [
