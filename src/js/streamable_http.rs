@@ -167,7 +167,9 @@ impl Resumable<'_> {
             match mode {
                 _ if is_stream => first = Some(head),
                 Resuming::Listen if (404..=406).contains(&head.status) => return Ok(()),
-                Resuming::Listen => inbox.surface_error(status_error(http, &head, what, headers).await),
+                Resuming::Listen => {
+                    inbox.surface_error(status_error(http, &head, what, headers).await)
+                }
                 Resuming::Request => {
                     let e = status_error(http, &head, what, headers).await;
                     return Err(e.with_context(format!(

@@ -1,0 +1,14 @@
+//! OAuth authorization for MCP, client side, as pure rules (no I/O): parsing challenges,
+//! the discovery order, validating metadata, choosing scopes, PKCE, the authorization
+//! request and its callback, registration and token lifecycle decisions. The HTTP layer
+//! (a later floor) fetches what these functions name and feeds the answers back.
+//!
+//! Identifiers (issuers, resources, `iss`) are kept as the exact strings received; URLs are
+//! split by [`url`], never normalized.
+
+pub mod challenge;
+pub mod discovery;
+pub mod errors;
+pub mod form;
+pub mod metadata;
+pub mod url;
