@@ -6,9 +6,14 @@
 //! Identifiers (issuers, resources, `iss`) are kept as the exact strings received; URLs are
 //! split by [`url`], never normalized.
 
+pub mod authorize;
+pub mod callback;
 pub mod challenge;
 pub mod discovery;
 pub mod errors;
 pub mod form;
 pub mod metadata;
+pub mod pkce;
+pub mod scopes;
+pub mod secret;
 pub mod url;
