@@ -9,6 +9,7 @@
 pub mod authorize;
 pub mod callback;
 pub mod challenge;
+pub mod client;
 pub mod discovery;
 pub mod errors;
 pub mod form;
@@ -16,4 +17,5 @@ pub mod metadata;
 pub mod pkce;
 pub mod scopes;
 pub mod secret;
+pub mod tokens;
 pub mod url;
