@@ -5,6 +5,7 @@
 
 #![warn(missing_docs, missing_debug_implementations)]
 
+pub mod auth;
 pub mod engine;
 pub mod protocol;
 pub mod session;

@@ -22,6 +22,8 @@ pub const RESOURCE_NOT_FOUND: i64 = -32002;
 pub const REQUEST_ABORTED: i64 = -32010;
 /// Local: the client was closed (or never connected) when the call was made.
 pub const CLIENT_CLOSED: i64 = -32011;
+/// Local: authorization (OAuth) failed or needs the user; `data.kind` says which step.
+pub const AUTHORIZATION_FAILED: i64 = -32012;
 /// 2026: `Mcp-*` headers disagree with the body.
 pub const HEADER_MISMATCH: i64 = -32020;
 /// 2026: the request needs a client capability that was not declared.
@@ -63,6 +65,31 @@ pub enum ErrorKind {
     SessionExpired,
     /// Not a failure: something the client dropped or doubted, told to `messageHandler` (`"warning"`).
     Warning,
+    /// The server requires authorization and none could be obtained (`"unauthorized"`).
+    Unauthorized,
+    /// The user must visit the authorization URL; the flow continues after the callback
+    /// (`"auth_redirect"`).
+    AuthRedirect,
+    /// The server wants scopes the client may not (or may no longer) ask for
+    /// (`"insufficient_scope"`).
+    InsufficientScope,
+    /// Protected-resource or authorization-server metadata is missing or unusable
+    /// (`"auth_metadata"`).
+    AuthMetadata,
+    /// An authorization endpoint could not be reached from the browser (no CORS) (`"auth_cors"`).
+    AuthCors,
+    /// The authorization server's `issuer` or callback `iss` is not the one expected
+    /// (`"issuer_mismatch"`).
+    IssuerMismatch,
+    /// The protected resource metadata names a resource other than this server
+    /// (`"resource_mismatch"`).
+    ResourceMismatch,
+    /// The authorization callback's `state` is not the pending one (`"state_mismatch"`).
+    StateMismatch,
+    /// Client registration was refused or is impossible (`"registration_rejected"`).
+    RegistrationRejected,
+    /// The token endpoint refused a request or answered something unusable (`"token_error"`).
+    TokenError,
 }
 
 impl ErrorKind {
@@ -80,6 +107,16 @@ impl ErrorKind {
             ErrorKind::Callback => "callback",
             ErrorKind::SessionExpired => "session_expired",
             ErrorKind::Warning => "warning",
+            ErrorKind::Unauthorized => "unauthorized",
+            ErrorKind::AuthRedirect => "auth_redirect",
+            ErrorKind::InsufficientScope => "insufficient_scope",
+            ErrorKind::AuthMetadata => "auth_metadata",
+            ErrorKind::AuthCors => "auth_cors",
+            ErrorKind::IssuerMismatch => "issuer_mismatch",
+            ErrorKind::ResourceMismatch => "resource_mismatch",
+            ErrorKind::StateMismatch => "state_mismatch",
+            ErrorKind::RegistrationRejected => "registration_rejected",
+            ErrorKind::TokenError => "token_error",
         }
     }
 

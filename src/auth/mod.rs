@@ -1,0 +1,25 @@
+//! OAuth authorization for MCP, client side, as pure rules (no I/O): the HTTP layer above
+//! fetches what these functions name and feeds the answers back. Identifiers (issuers,
+//! resources, `iss`) are kept as the exact strings received; URLs are split by [`url`], never
+//! normalized. May import `protocol` and `session` only.
+//!
+//! The flow, file by file: a 401/403's `WWW-Authenticate` ([`challenge`]) → where to look
+//! ([`discovery`]) → what was found ([`metadata`]) → who the client is ([`registration`],
+//! [`client`]) → which scopes ([`scopes`]) → the authorization URL ([`authorize`], [`pkce`])
+//! → its callback ([`callback`]) → tokens and what to do with them ([`tokens`]). Errors are
+//! `McpError`s with the auth kinds ([`errors`]); credentials are [`secret::Secret`]s.
+
+pub mod authorize;
+pub mod callback;
+pub mod challenge;
+pub mod client;
+pub mod discovery;
+pub mod errors;
+pub mod form;
+pub mod metadata;
+pub mod pkce;
+pub mod registration;
+pub mod scopes;
+pub mod secret;
+pub mod tokens;
+pub mod url;
