@@ -60,18 +60,20 @@ pub fn is_stream_break(e: &McpError) -> bool {
     matches!(e.kind(), Some(ErrorKind::StreamEnded { .. }))
 }
 
+/// A broken-stream error as the transport reports one (for tests of the rules that read it).
+#[cfg(test)]
+pub(crate) fn broken_stream(mid_event: bool) -> McpError {
+    McpError::local(
+        crate::protocol::error::CONNECTION_CLOSED,
+        ErrorKind::StreamEnded { mid_event },
+        "SSE stream ended without a response",
+        serde_json::Value::Null,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn stream_ended(_method: &str, mid_event: bool, _cause: Option<&str>) -> McpError {
-        McpError::local(
-            -32000,
-            ErrorKind::StreamEnded { mid_event },
-            "SSE stream ended",
-            serde_json::Value::Null,
-        )
-    }
 
     #[test]
     fn honours_retry_then_backs_off_to_a_cap() {
@@ -96,12 +98,8 @@ mod tests {
 
     #[test]
     fn which_errors_are_stream_breaks() {
-        assert!(is_stream_break(&stream_ended(
-            "m",
-            true,
-            Some("terminated")
-        )));
-        assert!(is_stream_break(&stream_ended("m", false, None)));
+        assert!(is_stream_break(&broken_stream(true)));
+        assert!(is_stream_break(&broken_stream(false)));
         assert!(!is_stream_break(&McpError::timeout("m", 5)));
         assert!(!is_stream_break(&McpError::new(-32000, "server said so")));
     }

@@ -95,15 +95,8 @@ pub fn resume_listen_stream(last_event_id: Option<&str>) -> Resume {
 mod tests {
     use super::*;
     use crate::protocol::error::{ErrorKind, INVALID_PARAMS};
+    use crate::session::reconnect::broken_stream;
 
-    fn stream_ended(_method: &str, mid_event: bool, _cause: Option<&str>) -> McpError {
-        McpError::local(
-            -32000,
-            ErrorKind::StreamEnded { mid_event },
-            "SSE stream ended",
-            serde_json::Value::Null,
-        )
-    }
     use serde_json::json;
 
     fn expired() -> McpError {
@@ -146,7 +139,7 @@ mod tests {
     #[test]
     fn a_broken_modern_stream_is_reissued_once() {
         let mut b = RetryBudget::default();
-        let e = stream_ended("tools/call", true, None);
+        let e = broken_stream(true);
         let p = json!({ "name": "slow" });
         assert_eq!(
             b.after_failure(&e, "tools/call", &p, Some(Era::Modern)),
@@ -161,7 +154,7 @@ mod tests {
     #[test]
     fn a_broken_legacy_stream_is_not_reissued() {
         let mut b = RetryBudget::default();
-        let e = stream_ended("tools/call", false, None);
+        let e = broken_stream(false);
         assert_eq!(
             b.after_failure(&e, "tools/call", &json!({}), Some(Era::Legacy)),
             Retry::Fail
@@ -170,7 +163,7 @@ mod tests {
 
     #[test]
     fn answers_without_request_state_are_not_replayed() {
-        let e = stream_ended("tools/call", true, None);
+        let e = broken_stream(true);
         let without_state = json!({ "name": "t", "inputResponses": { "a": {} } });
         assert_eq!(
             RetryBudget::default().after_failure(
@@ -204,7 +197,7 @@ mod tests {
 
     #[test]
     fn request_streams_resume_from_their_newest_id_only() {
-        let e = stream_ended("tools/call", true, None);
+        let e = broken_stream(true);
         assert_eq!(
             resume_request_stream(e.clone(), Some("7")),
             Resume::From("7".into())
