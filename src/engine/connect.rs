@@ -6,7 +6,7 @@ use super::core::Engine;
 use super::request::RequestOptions;
 use super::transport::FirstReply;
 use crate::protocol::error::McpError;
-use crate::protocol::jsonrpc::Message;
+use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::{Era, Mode, LATEST_LEGACY, LATEST_MODERN};
 use crate::session::negotiate::{
     adopt_discover, adopt_initialize, classify_probe_network_error, classify_probe_reply,
@@ -65,10 +65,11 @@ impl Engine {
         let mut reprobed = false;
         loop {
             let id = self.state.borrow_mut().next_id();
-            let out = stamp::modern_request(&self.cfg, version, id, "server/discover", None);
+            let out =
+                stamp::modern_request(&self.cfg, version, id.clone(), "server/discover", None);
             let what = "connect (server/discover probe)";
             let timeout = PROBE_TIMEOUT_MS.min(self.limits.timeout_ms);
-            let verdict = match self.first_reply(&out, what, timeout).await {
+            let verdict = match self.first_reply(&id, &out, what, timeout).await {
                 Ok(r) => classify_probe_reply(r.status, r.message.as_ref(), reprobed),
                 Err(e) if e.kind().is_some_and(|k| k.is_unreachable()) => {
                     classify_probe_network_error(e, self.transport().in_browser())
@@ -97,6 +98,7 @@ impl Engine {
     /// transport's own handshake path, or (transports without statuses) as a plain exchange.
     async fn first_reply(
         &self,
+        id: &RequestId,
         out: &Outgoing,
         what: &str,
         timeout_ms: u64,
@@ -105,9 +107,16 @@ impl Engine {
         if let Some(reply) = transport.first_reply(out, what, self.inbox()) {
             return self.within(timeout_ms, what, reply).await;
         }
-        let message = match self.handshake_exchange(out, what, timeout_ms).await {
-            Ok((id, result)) => Message::Result { id, result },
-            Err(e) if !e.is_local() => Message::Error { id: None, error: e },
+        let opts = RequestOptions::with_timeout(timeout_ms);
+        let message = match self.exchange(id, out, what, &opts, None).await {
+            Ok(result) => Message::Result {
+                id: id.clone(),
+                result,
+            },
+            Err(e) if !e.is_local() => Message::Error {
+                id: Some(id.clone()),
+                error: e,
+            },
             Err(e) => return Err(e),
         };
         Ok(FirstReply {
@@ -117,30 +126,11 @@ impl Engine {
         })
     }
 
-    /// Sends a stamped handshake request as a plain exchange; the id is read from its body.
-    async fn handshake_exchange(
-        &self,
-        out: &Outgoing,
-        what: &str,
-        timeout_ms: u64,
-    ) -> Result<(crate::protocol::jsonrpc::RequestId, serde_json::Value), McpError> {
-        let id = serde_json::from_str::<serde_json::Value>(&out.body)
-            .ok()
-            .and_then(|v| {
-                v.get("id")
-                    .and_then(crate::protocol::jsonrpc::RequestId::from_value)
-            })
-            .ok_or_else(|| McpError::input(format!("{what}: the request has no id")))?;
-        let opts = RequestOptions::with_timeout(timeout_ms);
-        let result = self.exchange(&id, out, what, &opts, None).await?;
-        Ok((id, result))
-    }
-
     async fn initialize(&self) -> Result<(), McpError> {
         let id = self.state.borrow_mut().next_id();
-        let out = stamp::initialize(&self.cfg, id, LATEST_LEGACY);
+        let out = stamp::initialize(&self.cfg, id.clone(), LATEST_LEGACY);
         let reply = self
-            .first_reply(&out, "initialize", self.limits.timeout_ms)
+            .first_reply(&id, &out, "initialize", self.limits.timeout_ms)
             .await?;
         if suggests_http_sse(reply.status, reply.message.as_ref()) {
             if let Some(opening) = self.transport().fallback(self.inbox()) {

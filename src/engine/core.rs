@@ -175,14 +175,7 @@ impl Engine {
         what: &str,
         work: impl std::future::Future<Output = Result<T, McpError>>,
     ) -> Result<T, McpError> {
-        use futures::FutureExt;
-        let work = work.fuse();
-        let timer = self.host.sleep(ms).fuse();
-        futures::pin_mut!(work, timer);
-        futures::select! {
-            r = work => r,
-            _ = timer => Err(McpError::timeout(what, ms)),
-        }
+        super::host::within(self.host.sleep(ms), ms, what, work).await
     }
 
     /// Closes: fails waiting calls, stops callbacks and streams, ends a legacy session.

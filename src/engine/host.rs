@@ -124,6 +124,24 @@ impl Future for Fired {
     }
 }
 
+/// Runs `work`, or fails with a timeout naming `what` once `timer` (a sleep of `ms`) ends;
+/// the one timeout race of the engine and the JS transports.
+pub async fn within<T>(
+    timer: LocalBoxFuture<'_, ()>,
+    ms: u64,
+    what: &str,
+    work: impl Future<Output = Result<T, McpError>>,
+) -> Result<T, McpError> {
+    use futures::FutureExt;
+    let work = work.fuse();
+    let timer = timer.fuse();
+    futures::pin_mut!(work, timer);
+    futures::select! {
+        r = work => r,
+        _ = timer => Err(McpError::timeout(what, ms)),
+    }
+}
+
 /// Waits for `cancel` to fire, or forever when there is none.
 pub async fn fired_or_never(cancel: Option<&Cancel>) -> Option<String> {
     match cancel {

@@ -2,6 +2,7 @@
 //! notification and server request; messages are POSTed to the URL its `endpoint` event
 //! names (same origin only). Opened as the fallback of Streamable HTTP.
 
+use crate::engine::host::within;
 use crate::engine::{Exchange, Inbox, Sent, Transport};
 use crate::js::abort::{sleep, AbortOnDrop};
 use crate::js::http::{byte_stream, new_controller, Head, Http};
@@ -36,16 +37,10 @@ impl HttpSse {
         let controller = new_controller()?;
         let signal = controller.signal();
         let what = "the HTTP+SSE stream";
-        let head = {
-            let send = http.send(Method::GET, None, &[], &signal, what).fuse();
-            let timer = sleep(timeout_ms).fuse();
-            futures::pin_mut!(send, timer);
-            futures::select! {
-                h = send => h,
-                _ = timer => Err(McpError::timeout(what, timeout_ms)),
-            }
-        }
-        .inspect_err(|_| controller.abort())?;
+        let send = http.send(Method::GET, None, &[], &signal, what);
+        let head = within(sleep(timeout_ms).boxed_local(), timeout_ms, what, send)
+            .await
+            .inspect_err(|_| controller.abort())?;
         if !(200..300).contains(&head.status)
             || body_kind(head.content_type.as_deref()) != BodyKind::Sse
         {

@@ -2,6 +2,7 @@
 //! carries the response; legacy sessions add the standalone GET stream, resumption with
 //! `Last-Event-ID`, and DELETE on close. Falls back to the deprecated HTTP+SSE transport.
 
+use crate::engine::host::within;
 use crate::engine::{Exchange, FirstReply, Inbox, Sent, Transport};
 use crate::js::abort::{sleep, AbortOnDrop, SignalLink};
 use crate::js::http::{new_controller, read_text, status_error, Head, Http};
@@ -372,15 +373,10 @@ impl Transport for StreamableHttp {
             let what = "session DELETE";
             let send = self
                 .http
-                .send(Method::DELETE, None, &headers, &signal, what)
-                .fuse();
+                .send(Method::DELETE, None, &headers, &signal, what);
             // Best effort: 405 and failures are fine, a hang is cut.
-            let timer = sleep(DELETE_TIMEOUT_MS).fuse();
-            futures::pin_mut!(send, timer);
-            futures::select! {
-                _ = send => {},
-                _ = timer => {},
-            }
+            let timer = sleep(DELETE_TIMEOUT_MS).boxed_local();
+            let _ = within(timer, DELETE_TIMEOUT_MS, what, send).await;
         }
         .boxed_local()
     }
