@@ -33,6 +33,10 @@ enum Op {
     },
     /// A legacy notification.
     Notify(&'static str),
+    /// `connect()`.
+    Connect,
+    /// `close()`.
+    Close,
 }
 
 /// An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras.
@@ -119,11 +123,7 @@ impl Client {
     /// Connects: probes the era (`auto`), initializes (`legacy`), or adopts a pinned version.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn connect(&self) -> Promise {
-        let engine = self.engine.clone();
-        future_to_promise(async move {
-            engine.connect().await.map_err(jserr::to_js)?;
-            Ok(JsValue::NULL)
-        })
+        self.run(Ok(Op::Connect), &JsValue::UNDEFINED)
     }
 
     /// The negotiated protocol version (`undefined` before connect).
@@ -439,11 +439,7 @@ impl Client {
     /// Closes the client: pending calls fail, a legacy session is DELETEd.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
-        let engine = self.engine.clone();
-        future_to_promise(async move {
-            engine.close().await;
-            Ok(JsValue::NULL)
-        })
+        self.run(Ok(Op::Close), &JsValue::UNDEFINED)
     }
 }
 
@@ -470,6 +466,11 @@ impl Client {
                     all,
                 } => engine.list(method, key, cursor, all, &opts).await,
                 Op::Notify(method) => engine.notify(method, None).await.map(|()| Value::Null),
+                Op::Connect => engine.connect().await.map(|()| Value::Null),
+                Op::Close => {
+                    engine.close().await;
+                    Ok(Value::Null)
+                }
             };
             result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
         })

@@ -53,8 +53,7 @@ impl JsHost {
 
 /// Calls a handler; a Promise it returns is awaited in the background (and its rejection
 /// ignored: a handler cannot fail a call).
-pub fn call_handler(f: &Option<Function>, arg: &JsValue) {
-    let Some(f) = f else { return };
+pub fn call_handler(f: &Function, arg: &JsValue) {
     if let Ok(ret) = f.call1(&JsValue::UNDEFINED, arg) {
         if let Ok(p) = ret.dyn_into::<js_sys::Promise>() {
             spawn_local(async move {
@@ -117,20 +116,20 @@ impl Host for JsHost {
     }
 
     fn notification(&self, message: &Value) {
-        if self.message_handler.is_some() {
-            call_handler(&self.message_handler, &interop::to_js(message));
+        if let Some(f) = &self.message_handler {
+            call_handler(f, &interop::to_js(message));
         }
     }
 
     fn log(&self, params: &Value) {
-        if self.logging_callback.is_some() {
-            call_handler(&self.logging_callback, &interop::to_js(params));
+        if let Some(f) = &self.logging_callback {
+            call_handler(f, &interop::to_js(params));
         }
     }
 
     fn surface_error(&self, error: McpError) {
-        if self.message_handler.is_some() {
-            call_handler(&self.message_handler, &jserr::to_js(error));
+        if let Some(f) = &self.message_handler {
+            call_handler(f, &jserr::to_js(error));
         }
     }
 

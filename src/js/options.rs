@@ -193,7 +193,7 @@ pub fn call_options(
     }
     let link = signal(obj, "signal", "options")?.map(SignalLink::new);
     let on_progress = function(obj, "onProgress", "options")?.map(|f| {
-        Rc::new(move |params: &Value| call_handler(&Some(f.clone()), &interop::to_js(params)))
+        Rc::new(move |params: &Value| call_handler(&f, &interop::to_js(params)))
             as Rc<dyn Fn(&Value)>
     });
     let opts = RequestOptions {
