@@ -265,6 +265,27 @@ pub fn parse_server_metadata(
     })
 }
 
+/// 2025-03-26 servers (no PRM): AS metadata fetched from the MCP server's own origin, whose
+/// `issuer` may carry a path on that origin (`<origin>/oauth`: conformance 0.1.16 serves
+/// that; 2025-03-26 defined no issuer check). The origin is the trust anchor there, so an
+/// issuer on the same origin is accepted and used as stated (callbacks' `iss` must equal it);
+/// an issuer on another origin is `issuer_mismatch`.
+pub fn parse_legacy_server_metadata(
+    body: &str,
+    origin_issuer: &str,
+) -> Result<ServerMetadata, McpError> {
+    let o = object("Authorization server metadata", body)?;
+    let stated = string(&o, "Authorization server metadata", "issuer")?;
+    let same_origin = |s: &str| {
+        let (a, b) = (url::split(s), url::split(origin_issuer));
+        matches!((a, b), (Some(a), Some(b)) if a.origin_key() == b.origin_key())
+    };
+    match stated {
+        Some(s) if s != origin_issuer && same_origin(&s) => parse_server_metadata(body, &s),
+        _ => parse_server_metadata(body, origin_issuer),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -496,5 +517,29 @@ mod tests {
         assert_eq!(m.token_endpoint, "http://localhost:3000/token");
         assert_eq!(m.code_challenge_methods_supported, vec!["S256"]);
         assert!(!m.authorization_response_iss_parameter_supported);
+    }
+
+    #[test]
+    fn legacy_metadata_accepts_an_issuer_path_on_the_server_origin_only() {
+        let doc = |issuer: &str| {
+            json!({
+                "issuer": issuer,
+                "authorization_endpoint": format!("{issuer}/authorize"),
+                "token_endpoint": format!("{issuer}/token"),
+                "code_challenge_methods_supported": ["S256"],
+            })
+            .to_string()
+        };
+        let m =
+            parse_legacy_server_metadata(&doc("http://127.0.0.1:9/oauth"), "http://127.0.0.1:9")
+                .expect("same origin");
+        assert_eq!(m.issuer, "http://127.0.0.1:9/oauth");
+        assert!(
+            parse_legacy_server_metadata(&doc("http://127.0.0.1:9"), "http://127.0.0.1:9").is_ok()
+        );
+        let e =
+            parse_legacy_server_metadata(&doc("http://127.0.0.1:10/oauth"), "http://127.0.0.1:9")
+                .expect_err("another origin");
+        assert_eq!(e.kind, Some(ErrorKind::IssuerMismatch));
     }
 }

@@ -8,6 +8,8 @@
 //! [`client`]) → which scopes ([`scopes`]) → the authorization URL ([`authorize`], [`pkce`])
 //! → its callback ([`callback`]) → tokens and what to do with them ([`tokens`]). Errors are
 //! `McpError`s with the auth kinds ([`errors`]); credentials are [`secret::Secret`]s.
+//! [`flow`] sequences all of it over an `AuthHost` (fetch, storage, crypto, the page);
+//! [`store`] is what it keeps in the application's storage.
 
 pub mod authorize;
 pub mod callback;
@@ -15,11 +17,13 @@ pub mod challenge;
 pub mod client;
 pub mod discovery;
 pub mod errors;
+pub mod flow;
 pub mod form;
 pub mod metadata;
 pub mod pkce;
 pub mod registration;
 pub mod scopes;
 pub mod secret;
+pub mod store;
 pub mod tokens;
 pub mod url;

@@ -1,0 +1,873 @@
+//! The authorization flow, sequenced: the rules of the sibling modules applied over an
+//! [`AuthHost`] that fetches, stores, hashes and shows the authorization page. Pure async,
+//! so it runs natively against a fake host (`tests/auth_flow.rs`).
+//!
+//! The HTTP transport asks [`Authorizer::before_request`] for the `Authorization` value of
+//! every MCP request (refreshing a token about to expire), reports a 2xx with
+//! [`Authorizer::accepted`], and hands a 401 or `403 insufficient_scope` to
+//! [`Authorizer::recover`]: `Ok` means "send the request again", `Err` is the call's error.
+//! Recoveries are serialized (one sign-in at a time, however many requests met the 401); a
+//! request that finds the tokens changed while it waited just retries.
+
+use std::cell::RefCell;
+
+use futures::future::LocalBoxFuture;
+use futures::lock::Mutex;
+use serde_json::{json, Value};
+
+use crate::protocol::error::{ErrorKind, McpError};
+
+use super::authorize::{AuthorizationRequest, PendingAuthorization};
+use super::challenge::AuthHint;
+use super::client::{choose_auth_method, ClientInformation};
+use super::discovery::{self, Verdict};
+use super::errors;
+use super::metadata::{self, ResourceMetadata, ServerMetadata};
+use super::pkce;
+use super::registration::{self, RegistrationPath};
+use super::scopes::{self, Budget, StepUpPolicy};
+use super::secret::Secret;
+use super::store::{self, Grant, Pending, Stored};
+use super::tokens::{self, BeforeRequest, Recovery, RefreshFailure, SentToken, TokenRequest};
+
+/// Recoveries (401/403 handled) allowed within one operation before it fails.
+pub const MAX_RECOVERIES: u32 = 4;
+
+/// An HTTP request of the flow (metadata GET, registration or token POST). The body and
+/// `authorization` are [`Secret`]s: `Debug` shows neither.
+#[derive(Debug)]
+pub struct AuthRequest {
+    /// `GET` or `POST`.
+    pub method: &'static str,
+    /// The URL, as built by the rules.
+    pub url: String,
+    /// `Content-Type` of the body.
+    pub content_type: Option<&'static str>,
+    /// The body (a form with codes or secrets, or registration JSON).
+    pub body: Option<Secret>,
+    /// `Authorization` (client_secret_basic).
+    pub authorization: Option<Secret>,
+    /// Largest body to read.
+    pub max_bytes: usize,
+}
+
+/// What came back: status and body (redirects are not followed: a 3xx is a status).
+#[derive(Debug, Clone)]
+pub struct AuthResponse {
+    /// HTTP status.
+    pub status: u16,
+    /// The body, as text.
+    pub body: String,
+}
+
+/// The authorization page's outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Authorized {
+    /// The callback URL (or its query), from a popup, a headless fetch or the application.
+    Callback(String),
+    /// The page navigated away to the AS (redirect mode): the callback arrives on another
+    /// page load, through [`Authorizer::finish`].
+    Redirected,
+}
+
+/// What the flow needs from its host.
+pub trait AuthHost {
+    /// Sends `request`. A failed fetch is an `McpError` of kind `auth_cors` (a browser hid
+    /// the reason) or `network`.
+    fn fetch(&self, request: AuthRequest) -> LocalBoxFuture<'_, Result<AuthResponse, McpError>>;
+    /// Milliseconds since the epoch.
+    fn now_ms(&self) -> u64;
+    /// `len` cryptographically random bytes.
+    fn random(&self, len: usize) -> Result<Vec<u8>, McpError>;
+    /// SHA-256 of `data`.
+    fn sha256(&self, data: Vec<u8>) -> LocalBoxFuture<'_, Result<[u8; 32], McpError>>;
+    /// The stored text under `key`.
+    fn load(&self, key: String) -> LocalBoxFuture<'_, Result<Option<String>, McpError>>;
+    /// Stores `value` under `key` (`None`: delete it).
+    fn save(&self, key: String, value: Option<String>) -> LocalBoxFuture<'_, Result<(), McpError>>;
+    /// Shows the authorization page at `url` and waits for the callback to `redirect_uri`.
+    fn authorize(
+        &self,
+        url: String,
+        state: String,
+        redirect_uri: String,
+    ) -> LocalBoxFuture<'_, Result<Authorized, McpError>>;
+}
+
+/// The application's `auth` options, read and checked.
+#[derive(Debug, Clone, Default)]
+pub struct AuthConfig {
+    /// The MCP server URL, as given.
+    pub server_url: String,
+    /// Where the AS sends the user back.
+    pub redirect_uri: String,
+    /// `clientMetadata`: the RFC 7591 body for dynamic registration.
+    pub client_metadata: Option<Value>,
+    /// `clientMetadataUrl`: the CIMD `client_id`.
+    pub client_metadata_url: Option<String>,
+    /// `clientInformation`: pre-registered credentials.
+    pub client_information: Option<ClientInformation>,
+    /// `scope`: used when neither the challenge nor the PRM names scopes.
+    pub scope: Option<String>,
+    /// `onInsufficientScope`.
+    pub step_up: StepUpPolicy,
+    /// `maxStepUp`.
+    pub max_step_up: u32,
+}
+
+impl AuthConfig {
+    /// True unless `clientMetadata.grant_types` leaves out `refresh_token`.
+    fn wants_refresh(&self) -> bool {
+        match self
+            .client_metadata
+            .as_ref()
+            .and_then(|m| m.get("grant_types"))
+        {
+            Some(Value::Array(a)) => a.iter().any(|g| g.as_str() == Some("refresh_token")),
+            _ => true,
+        }
+    }
+}
+
+/// What a request was sent with: the generation of the tokens it carried.
+#[derive(Debug, Clone)]
+pub struct Ticket {
+    /// The `Authorization` value, if any.
+    pub authorization: Option<Secret>,
+    generation: u64,
+}
+
+/// The authorization attempts of one operation (an MCP request and its retries).
+#[derive(Debug, Default)]
+pub struct Operation {
+    budget: Option<Budget>,
+    refreshed: bool,
+    recoveries: u32,
+}
+
+/// The signed-in state shown to the application (`client.authorization`): never a token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// The issuer of the tokens.
+    pub issuer: String,
+    /// The granted scope.
+    pub scope: Option<String>,
+    /// When the access token expires (ms since the epoch).
+    pub expires_at_ms: Option<u64>,
+}
+
+#[derive(Default)]
+struct State {
+    loaded: bool,
+    stored: Stored,
+    /// The server accepted the current access token at least once.
+    accepted: bool,
+    /// Bumped whenever the tokens change.
+    generation: u64,
+    prm: Option<ResourceMetadata>,
+    meta: Option<ServerMetadata>,
+}
+
+/// The authorization flow of one client.
+pub struct Authorizer<H: AuthHost> {
+    config: AuthConfig,
+    host: H,
+    state: RefCell<State>,
+    /// Held while tokens are being obtained or refreshed.
+    busy: Mutex<()>,
+}
+
+impl<H: AuthHost> std::fmt::Debug for Authorizer<H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Authorizer")
+            .field("server_url", &self.config.server_url)
+            .field("status", &self.status())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One metadata URL tried, with its status (`None`: the fetch failed).
+type Tried = Vec<(String, Option<u16>)>;
+
+fn tried_json(tried: &Tried) -> Value {
+    Value::Array(
+        tried
+            .iter()
+            .map(|(url, status)| json!({ "url": url, "status": status }))
+            .collect(),
+    )
+}
+
+impl<H: AuthHost> Authorizer<H> {
+    /// A flow for `config` over `host`; storage is read on first use.
+    pub fn new(config: AuthConfig, host: H) -> Self {
+        Authorizer {
+            config,
+            host,
+            state: RefCell::new(State::default()),
+            busy: Mutex::new(()),
+        }
+    }
+
+    /// The host (for the JS layer's own use of it).
+    pub fn host(&self) -> &H {
+        &self.host
+    }
+
+    /// The signed-in state, or `None`.
+    pub fn status(&self) -> Option<Status> {
+        let st = self.state.borrow();
+        st.stored.grant.as_ref().map(|g| Status {
+            issuer: g.tokens.issuer.clone(),
+            scope: g.tokens.scope.clone(),
+            expires_at_ms: g.tokens.expires_at_ms,
+        })
+    }
+
+    async fn load(&self) -> Result<(), McpError> {
+        if self.state.borrow().loaded {
+            return Ok(());
+        }
+        let text = self.host.load(store::key(&self.config.server_url)).await?;
+        let mut st = self.state.borrow_mut();
+        if !st.loaded {
+            st.stored = Stored::parse(text.as_deref());
+            st.loaded = true;
+            st.generation += 1;
+        }
+        Ok(())
+    }
+
+    async fn persist(&self) -> Result<(), McpError> {
+        let text = self.state.borrow().stored.to_text();
+        self.host
+            .save(store::key(&self.config.server_url), text)
+            .await
+    }
+
+    fn set_grant(&self, grant: Option<Grant>) {
+        let mut st = self.state.borrow_mut();
+        st.stored.grant = grant;
+        st.accepted = false;
+        st.generation += 1;
+    }
+
+    fn ticket(&self) -> Ticket {
+        let st = self.state.borrow();
+        Ticket {
+            authorization: st.stored.grant.as_ref().map(|g| g.tokens.authorization()),
+            generation: st.generation,
+        }
+    }
+
+    /// The `Authorization` for the next MCP request: none before sign-in; the access token,
+    /// refreshed first when it expires within a minute.
+    pub async fn before_request(&self, op: &mut Operation) -> Result<Ticket, McpError> {
+        self.load().await?;
+        let decide = || {
+            let st = self.state.borrow();
+            tokens::before_request(
+                st.stored.grant.as_ref().map(|g| &g.tokens),
+                self.host.now_ms(),
+                tokens::DEFAULT_SKEW_MS,
+            )
+        };
+        if matches!(decide(), BeforeRequest::Anonymous | BeforeRequest::Send) {
+            return Ok(self.ticket());
+        }
+        let _busy = self.busy.lock().await;
+        match decide() {
+            BeforeRequest::Refresh if !op.refreshed => {
+                op.refreshed = true;
+                if let Err(e) = self.refresh().await {
+                    // A dead refresh token leaves no grant: the server's 401 starts a sign-in.
+                    if self.state.borrow().stored.grant.is_some() {
+                        return Err(e);
+                    }
+                }
+            }
+            BeforeRequest::Authorize => {
+                // Expired and not refreshable: send without it; the 401 signs in again.
+                self.set_grant(None);
+                self.persist().await?;
+            }
+            _ => {}
+        }
+        Ok(self.ticket())
+    }
+
+    /// The server answered a request sent with `ticket` with a success.
+    pub fn accepted(&self, ticket: &Ticket) {
+        let mut st = self.state.borrow_mut();
+        if ticket.generation == st.generation && ticket.authorization.is_some() {
+            st.accepted = true;
+        }
+    }
+
+    /// Handles a 401 or `403 insufficient_scope` met by a request sent with `ticket`:
+    /// `Ok(())` means the request should be sent again (with a fresh `before_request`).
+    pub async fn recover(
+        &self,
+        ticket: &Ticket,
+        status: u16,
+        www_authenticate: Option<&str>,
+        op: &mut Operation,
+    ) -> Result<(), McpError> {
+        let hint = AuthHint::from_header(www_authenticate);
+        op.recoveries += 1;
+        if op.recoveries > MAX_RECOVERIES {
+            return Err(self.still_refused(status, &hint));
+        }
+        let _busy = self.busy.lock().await;
+        if self.state.borrow().generation != ticket.generation {
+            // Another request changed the tokens meanwhile: try with those.
+            return Ok(());
+        }
+        let budget_max = self.config.max_step_up;
+        op.budget.get_or_insert_with(|| Budget::new(budget_max));
+        if status == 403 {
+            return self.step_up(&hint, op).await;
+        }
+        let (sent, has_refresh) = {
+            let st = self.state.borrow();
+            let grant = st.stored.grant.as_ref();
+            let sent = match (&ticket.authorization, st.accepted) {
+                (None, _) => SentToken::None,
+                (Some(_), true) => SentToken::Accepted,
+                (Some(_), false) => SentToken::Unproven,
+            };
+            (
+                sent,
+                grant.is_some_and(|g| g.tokens.refresh_token.is_some()),
+            )
+        };
+        match tokens::on_unauthorized(sent, has_refresh, op.refreshed) {
+            Recovery::Discover => {
+                self.discover(&hint).await?;
+                self.sign_in(hint.scope.as_deref(), op).await
+            }
+            Recovery::Refresh => {
+                op.refreshed = true;
+                match self.refresh().await {
+                    Ok(()) => Ok(()),
+                    Err(_) if self.state.borrow().stored.grant.is_none() => {
+                        self.discover(&hint).await?;
+                        self.sign_in(hint.scope.as_deref(), op).await
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            Recovery::Rediscover | Recovery::Authorize => {
+                let old_issuer = self
+                    .state
+                    .borrow()
+                    .stored
+                    .grant
+                    .as_ref()
+                    .map(|g| g.tokens.issuer.clone());
+                self.state.borrow_mut().prm = None;
+                self.discover(&hint).await?;
+                let new_issuer = self.state.borrow().meta.as_ref().map(|m| m.issuer.clone());
+                let after = match (old_issuer, new_issuer) {
+                    (Some(old), Some(new)) => {
+                        tokens::after_rediscovery(&old, &new, has_refresh, op.refreshed)
+                    }
+                    _ => tokens::AfterRediscovery::Authorize,
+                };
+                if after == tokens::AfterRediscovery::Refresh {
+                    op.refreshed = true;
+                    if self.refresh().await.is_ok() {
+                        return Ok(());
+                    }
+                }
+                // Another AS (SEP-2352): its own registration; old credentials stay bound to
+                // the old issuer and are never sent to the new one.
+                self.set_grant(None);
+                self.sign_in(hint.scope.as_deref(), op).await
+            }
+        }
+    }
+
+    fn still_refused(&self, status: u16, hint: &AuthHint) -> McpError {
+        if status == 403 {
+            return errors::insufficient_scope(
+                "The server still refuses the request after re-authorization",
+                hint.scope.as_deref(),
+            );
+        }
+        errors::auth_error(
+            ErrorKind::Unauthorized,
+            format!("The server still answers 401 after {MAX_RECOVERIES} attempts to authorize"),
+            json!({ "resourceMetadata": hint.resource_metadata, "scope": hint.scope }),
+        )
+    }
+
+    async fn step_up(&self, hint: &AuthHint, op: &mut Operation) -> Result<(), McpError> {
+        let granted = self
+            .state
+            .borrow()
+            .stored
+            .grant
+            .as_ref()
+            .and_then(|g| g.tokens.scope.clone())
+            .unwrap_or_default();
+        let budget = op.budget.get_or_insert_with(|| Budget::new(0));
+        let scope = budget.step_up(self.config.step_up, &granted, hint.scope.as_deref())?;
+        if self.state.borrow().meta.is_none() {
+            self.discover(hint).await?;
+        }
+        self.authorize_with(Some(scope)).await
+    }
+
+    /// Fetches PRM (unless known) and the AS metadata, checking `resource` and `issuer`.
+    async fn discover(&self, hint: &AuthHint) -> Result<(), McpError> {
+        let server_url = self.config.server_url.clone();
+        let known_prm = self.state.borrow().prm.clone();
+        let prm = match known_prm {
+            Some(p) => Some(p),
+            None => self.fetch_prm(&server_url, hint).await?,
+        };
+        let meta = match &prm {
+            Some(prm) => {
+                let issuer = prm.issuer().to_string();
+                let urls = discovery::as_metadata_urls(&issuer)?;
+                let (found, tried) = self
+                    .first_document(&urls, |body| metadata::parse_server_metadata(body, &issuer))
+                    .await?;
+                found.ok_or_else(|| self.not_found("authorization server metadata", &tried))?
+            }
+            None => {
+                // 2025-03-26: no PRM; the AS is the server's origin, else default endpoints.
+                let issuer = discovery::legacy_issuer(&server_url)?;
+                let urls = discovery::as_metadata_urls(&issuer)?;
+                let (found, _) = self
+                    .first_document(&urls, |body| {
+                        metadata::parse_legacy_server_metadata(body, &issuer)
+                    })
+                    .await?;
+                match found {
+                    Some(m) => m,
+                    None => ServerMetadata::legacy_defaults(
+                        &issuer,
+                        &discovery::legacy_endpoints(&server_url)?,
+                    ),
+                }
+            }
+        };
+        let mut st = self.state.borrow_mut();
+        st.prm = prm;
+        st.meta = Some(meta);
+        Ok(())
+    }
+
+    async fn fetch_prm(
+        &self,
+        server_url: &str,
+        hint: &AuthHint,
+    ) -> Result<Option<ResourceMetadata>, McpError> {
+        let mut urls = discovery::prm_urls(server_url, hint.resource_metadata.as_deref())?;
+        if hint.resource_metadata.is_some() {
+            // A challenge's URL that fails falls back to the well-known ones.
+            for u in discovery::prm_urls(server_url, None)? {
+                if !urls.contains(&u) {
+                    urls.push(u);
+                }
+            }
+        }
+        let (found, _) = self
+            .first_document(&urls, |body| {
+                metadata::parse_resource_metadata(body, server_url)
+            })
+            .await?;
+        Ok(found)
+    }
+
+    fn not_found(&self, what: &str, tried: &Tried) -> McpError {
+        let list: Vec<String> = tried
+            .iter()
+            .map(|(u, s)| match s {
+                Some(s) => format!("{u} ({s})"),
+                None => format!("{u} (fetch failed)"),
+            })
+            .collect();
+        errors::auth_error(
+            ErrorKind::AuthMetadata,
+            format!("No {what} found; tried {}", list.join(", ")),
+            json!({ "tried": tried_json(tried) }),
+        )
+    }
+
+    /// GETs `urls` in order until one reads as a document; `Ok(None)` when none exists. A
+    /// document that exists but fails its checks is the error; so is a 5xx or 3xx; and when
+    /// every fetch failed for CORS, that `auth_cors` error.
+    async fn first_document<T>(
+        &self,
+        urls: &[String],
+        parse: impl Fn(&str) -> Result<T, McpError>,
+    ) -> Result<(Option<T>, Tried), McpError> {
+        let mut tried: Tried = Vec::new();
+        let mut cors: Option<McpError> = None;
+        for url in urls {
+            let response = self
+                .host
+                .fetch(AuthRequest {
+                    method: "GET",
+                    url: url.clone(),
+                    content_type: None,
+                    body: None,
+                    authorization: None,
+                    max_bytes: metadata::MAX_DOCUMENT_BYTES,
+                })
+                .await;
+            let status = match &response {
+                Ok(r) => Some(r.status),
+                Err(e) => {
+                    if e.kind == Some(ErrorKind::AuthCors) && cors.is_none() {
+                        cors = Some(e.clone());
+                    }
+                    None
+                }
+            };
+            tried.push((url.clone(), status));
+            match discovery::verdict(status) {
+                Verdict::Use => {
+                    let body = response.map(|r| r.body).unwrap_or_default();
+                    return Ok((Some(parse(&body)?), tried));
+                }
+                Verdict::Next => continue,
+                Verdict::Fail => {
+                    return Err(self
+                        .not_found("usable metadata", &tried)
+                        .with_context(&format!("{url} answered HTTP {}", status.unwrap_or(0))))
+                }
+            }
+        }
+        if let (Some(e), true) = (cors, tried.iter().all(|(_, s)| s.is_none())) {
+            return Err(e);
+        }
+        Ok((None, tried))
+    }
+
+    /// Counts an authorization request against the operation's budget, then signs in.
+    async fn sign_in(
+        &self,
+        challenge_scope: Option<&str>,
+        op: &mut Operation,
+    ) -> Result<(), McpError> {
+        op.budget
+            .get_or_insert_with(|| Budget::new(self.config.max_step_up))
+            .authorize()?;
+        let scope = {
+            let st = self.state.borrow();
+            let meta = st.meta.as_ref();
+            scopes::select(
+                challenge_scope,
+                st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
+                self.config.scope.as_deref(),
+                meta.and_then(|m| m.scopes_supported.as_deref()),
+                self.config.wants_refresh(),
+            )
+        };
+        self.authorize_with(scope).await
+    }
+
+    /// The client's credentials at the AS of `meta`: held ones bound to it, a CIMD URL, or a
+    /// new dynamic registration (stored).
+    async fn client_for(&self, meta: &ServerMetadata) -> Result<ClientInformation, McpError> {
+        let path = {
+            let st = self.state.borrow();
+            let mut known: Vec<&ClientInformation> = Vec::new();
+            if let Some(c) = &self.config.client_information {
+                known.push(c);
+            }
+            known.extend(st.stored.clients.iter());
+            registration::choose(&known, self.config.client_metadata_url.as_deref(), meta)?
+        };
+        match path {
+            RegistrationPath::Known(c) | RegistrationPath::MetadataDocument(c) => Ok(c),
+            RegistrationPath::Dynamic { endpoint } => {
+                let body = registration::registration_body(
+                    self.config.client_metadata.as_ref(),
+                    &self.config.redirect_uri,
+                    self.config.wants_refresh(),
+                )?;
+                let response = self
+                    .host
+                    .fetch(AuthRequest {
+                        method: "POST",
+                        url: endpoint.clone(),
+                        content_type: Some("application/json"),
+                        body: Some(Secret::new(body)),
+                        authorization: None,
+                        max_bytes: tokens::MAX_RESPONSE_BYTES,
+                    })
+                    .await
+                    .map_err(|e| e.with_context(&format!("registering at {endpoint}")))?;
+                let client = registration::parse_registration_response(
+                    response.status,
+                    &response.body,
+                    &meta.issuer,
+                )?;
+                {
+                    let mut st = self.state.borrow_mut();
+                    st.stored.clients.retain(|c| !c.usable_with(&meta.issuer));
+                    st.stored.clients.push(client.clone());
+                }
+                self.persist().await?;
+                Ok(client)
+            }
+        }
+    }
+
+    /// One authorization request with `scope`, its callback, and the code redeemed.
+    async fn authorize_with(&self, scope: Option<String>) -> Result<(), McpError> {
+        let (prm, meta) = {
+            let st = self.state.borrow();
+            (st.prm.clone(), st.meta.clone())
+        };
+        let meta = meta.ok_or_else(|| errors::metadata("No authorization server is known"))?;
+        let client = self.client_for(&meta).await?;
+        let verifier = pkce::verifier_from_random(&self.host.random(32)?)?;
+        let digest = self
+            .host
+            .sha256(verifier.expose().as_bytes().to_vec())
+            .await?;
+        let state = pkce::state_from_random(&self.host.random(16)?)?;
+        let resource = prm.map(|p| p.resource);
+        let url = AuthorizationRequest {
+            endpoint: meta.authorization_endpoint.clone(),
+            client_id: client.client_id.clone(),
+            redirect_uri: self.config.redirect_uri.clone(),
+            state: state.clone(),
+            code_challenge: pkce::s256_challenge(&verifier, |_| digest)?,
+            scope: scope.clone(),
+            resource: resource.clone(),
+        }
+        .url()?;
+        let pending = Pending {
+            request: PendingAuthorization {
+                state: state.clone(),
+                code_verifier: verifier,
+                redirect_uri: self.config.redirect_uri.clone(),
+                issuer: meta.issuer.clone(),
+                iss_supported: meta.authorization_response_iss_parameter_supported,
+                resource,
+                scope,
+                used: false,
+            },
+            token_endpoint: meta.token_endpoint.clone(),
+            auth_methods: meta.auth_methods(),
+        };
+        self.state.borrow_mut().stored.pending = Some(pending.clone());
+        self.persist().await?;
+        match self
+            .host
+            .authorize(url, state, self.config.redirect_uri.clone())
+            .await?
+        {
+            Authorized::Callback(callback) => self.redeem(pending, client, &callback).await,
+            Authorized::Redirected => Err(errors::auth_error(
+                ErrorKind::AuthRedirect,
+                "The page went to the authorization server; on the callback page call finishAuthorization(location.href), then connect()",
+                json!({ "authorizationServer": meta.issuer }),
+            )),
+        }
+    }
+
+    /// Checks `callback` against `pending` and redeems its code for tokens (stored).
+    async fn redeem(
+        &self,
+        mut pending: Pending,
+        client: ClientInformation,
+        callback: &str,
+    ) -> Result<(), McpError> {
+        // The pending request is used up whatever the callback says.
+        self.state.borrow_mut().stored.pending = None;
+        self.persist().await?;
+        let code = pending.request.accept_callback(callback)?;
+        let method = choose_auth_method(
+            client.token_endpoint_auth_method.as_deref(),
+            &pending.auth_methods,
+            client.client_secret.is_some(),
+        );
+        let request = tokens::authorization_code_request(
+            &client,
+            method,
+            &code,
+            &pending.request.code_verifier,
+            &pending.request.redirect_uri,
+            pending.request.resource.as_deref(),
+        )?;
+        let tokens = self
+            .token_request(
+                &pending.token_endpoint,
+                request,
+                pending.request.scope.as_deref(),
+                &pending.request.issuer,
+            )
+            .await
+            .map_err(|(e, _)| e)?;
+        self.set_grant(Some(Grant {
+            tokens,
+            token_endpoint: pending.token_endpoint,
+            resource: pending.request.resource,
+            auth_methods: pending.auth_methods,
+        }));
+        self.persist().await
+    }
+
+    /// POSTs a token request; the tokens, or the error with the AS's OAuth error if any.
+    async fn token_request(
+        &self,
+        endpoint: &str,
+        request: TokenRequest,
+        requested_scope: Option<&str>,
+        issuer: &str,
+    ) -> Result<tokens::TokenSet, (McpError, Option<tokens::OAuthError>)> {
+        let response = self
+            .host
+            .fetch(AuthRequest {
+                method: "POST",
+                url: endpoint.to_string(),
+                content_type: Some(tokens::CONTENT_TYPE),
+                body: Some(request.body),
+                authorization: request.authorization,
+                max_bytes: tokens::MAX_RESPONSE_BYTES,
+            })
+            .await
+            .map_err(|e| {
+                (
+                    e.with_context(&format!("token request to {endpoint}")),
+                    None,
+                )
+            })?;
+        if !(200..300).contains(&response.status) {
+            let oauth = tokens::parse_error_response(response.status, &response.body);
+            return Err((oauth.to_error(), Some(oauth)));
+        }
+        tokens::parse_token_response(&response.body, self.host.now_ms(), requested_scope, issuer)
+            .map_err(|e| (e, None))
+    }
+
+    /// Refreshes the grant. On `invalid_grant` the grant is dropped (and on `invalid_client`
+    /// the client too), so the caller can sign in again; other failures keep it.
+    async fn refresh(&self) -> Result<(), McpError> {
+        let Some(grant) = self.state.borrow().stored.grant.clone() else {
+            return Err(errors::unauthorized("No tokens to refresh"));
+        };
+        let Some(refresh_token) = grant.tokens.refresh_token.clone() else {
+            return Err(errors::unauthorized("No refresh token"));
+        };
+        let issuer = grant.tokens.issuer.clone();
+        let client = {
+            let st = self.state.borrow();
+            self.config
+                .client_information
+                .iter()
+                .chain(st.stored.clients.iter())
+                .find(|c| c.usable_with(&issuer))
+                .cloned()
+        };
+        let Some(client) = client else {
+            self.set_grant(None);
+            self.persist().await?;
+            return Err(errors::unauthorized(
+                "No client credentials for the issuer of the tokens",
+            ));
+        };
+        let method = choose_auth_method(
+            client.token_endpoint_auth_method.as_deref(),
+            &grant.auth_methods,
+            client.client_secret.is_some(),
+        );
+        let request =
+            tokens::refresh_request(&client, method, &refresh_token, grant.resource.as_deref())?;
+        match self
+            .token_request(
+                &grant.token_endpoint,
+                request,
+                grant.tokens.scope.as_deref(),
+                &issuer,
+            )
+            .await
+        {
+            Ok(fresh) => {
+                self.set_grant(Some(Grant {
+                    tokens: fresh.refreshed(&grant.tokens),
+                    ..grant
+                }));
+                self.persist().await
+            }
+            Err((e, oauth)) => {
+                match tokens::on_refresh_error(oauth.as_ref()) {
+                    RefreshFailure::DropTokens => self.set_grant(None),
+                    RefreshFailure::DropClient => {
+                        self.set_grant(None);
+                        self.state
+                            .borrow_mut()
+                            .stored
+                            .clients
+                            .retain(|c| c.issuer.as_deref() != Some(&issuer));
+                    }
+                    RefreshFailure::Fail => return Err(e),
+                }
+                self.persist().await?;
+                Err(e)
+            }
+        }
+    }
+
+    /// Redirect mode: checks the callback against the stored pending authorization and
+    /// redeems its code. A callback without a pending authorization is `state_mismatch`.
+    pub async fn finish(&self, callback: &str) -> Result<(), McpError> {
+        self.load().await?;
+        let _busy = self.busy.lock().await;
+        let Some(pending) = self.state.borrow().stored.pending.clone() else {
+            return Err(errors::state_mismatch(
+                "No authorization is pending for this server (already finished, or started by another client configuration)",
+            ));
+        };
+        let client = {
+            let st = self.state.borrow();
+            self.config
+                .client_information
+                .iter()
+                .chain(st.stored.clients.iter())
+                .find(|c| c.usable_with(&pending.request.issuer))
+                .cloned()
+                .or_else(|| {
+                    self.config
+                        .client_metadata_url
+                        .as_ref()
+                        .map(|u| ClientInformation {
+                            client_id: u.clone(),
+                            client_secret: None,
+                            token_endpoint_auth_method: Some("none".into()),
+                            issuer: Some(pending.request.issuer.clone()),
+                            client_secret_expires_at: None,
+                        })
+                })
+        };
+        let client = client.ok_or_else(|| {
+            errors::registration_rejected(
+                "The client registration of the pending authorization is gone",
+            )
+        })?;
+        self.redeem(pending, client, callback).await
+    }
+
+    /// Forgets the tokens (and with `all`, the registrations and any pending request).
+    pub async fn sign_out(&self, all: bool) -> Result<(), McpError> {
+        self.load().await?;
+        let _busy = self.busy.lock().await;
+        self.set_grant(None);
+        if all {
+            let mut st = self.state.borrow_mut();
+            st.stored.clients.clear();
+            st.stored.pending = None;
+            st.prm = None;
+            st.meta = None;
+        }
+        self.persist().await
+    }
+}
