@@ -538,7 +538,7 @@ impl<H: AuthHost> Authorizer<H> {
                 Verdict::Fail => {
                     return Err(self
                         .not_found("usable metadata", &tried)
-                        .with_context(&format!("{url} answered HTTP {}", status.unwrap_or(0))))
+                        .with_context(format!("{url} answered HTTP {}", status.unwrap_or(0))))
                 }
             }
         }
@@ -602,7 +602,7 @@ impl<H: AuthHost> Authorizer<H> {
                         max_bytes: tokens::MAX_RESPONSE_BYTES,
                     })
                     .await
-                    .map_err(|e| e.with_context(&format!("registering at {endpoint}")))?;
+                    .map_err(|e| e.with_context(format!("registering at {endpoint}")))?;
                 let client = registration::parse_registration_response(
                     response.status,
                     &response.body,
@@ -735,12 +735,7 @@ impl<H: AuthHost> Authorizer<H> {
                 max_bytes: tokens::MAX_RESPONSE_BYTES,
             })
             .await
-            .map_err(|e| {
-                (
-                    e.with_context(&format!("token request to {endpoint}")),
-                    None,
-                )
-            })?;
+            .map_err(|e| (e.with_context(format!("token request to {endpoint}")), None))?;
         if !(200..300).contains(&response.status) {
             let oauth = tokens::parse_error_response(response.status, &response.body);
             return Err((oauth.to_error(), Some(oauth)));

@@ -56,8 +56,8 @@ pub struct Engine {
     /// Requests waiting for a response.
     pub inflight: RefCell<InFlight>,
     pub(super) answering: RefCell<HashMap<RequestId, Answering>>,
-    /// Callbacks in progress (request timers do not run meanwhile).
-    pub(super) callbacks_pending: Cell<u32>,
+    /// Callbacks in progress, and sign-in pages open (request timers do not run meanwhile).
+    pub(super) callbacks_pending: Rc<Cell<u32>>,
     /// Tools seen in listings (2026 `Mcp-Param-*` headers, output schemas).
     pub(super) tools: RefCell<ToolRegistry>,
     /// 2026 list-result cache (`None` when the `cache` option is false).
@@ -81,6 +81,12 @@ impl std::fmt::Debug for Engine {
 }
 
 impl Engine {
+    /// The count of callbacks in progress, for the transport's sign-in page to join: request
+    /// timers pause while it is above zero.
+    pub fn user_waits(&self) -> Rc<Cell<u32>> {
+        self.callbacks_pending.clone()
+    }
+
     /// An unconnected engine over `transport`.
     pub fn new(
         cfg: ClientConfig,
@@ -100,7 +106,7 @@ impl Engine {
             state: RefCell::new(SessionState::new()),
             inflight: RefCell::new(InFlight::new()),
             answering: RefCell::new(HashMap::new()),
-            callbacks_pending: Cell::new(0),
+            callbacks_pending: Rc::new(Cell::new(0)),
             tools: RefCell::new(tools),
             cache: limits.cache.then(|| RefCell::new(ResponseCache::new())),
             legacy_listeners: RefCell::new(Vec::new()),

@@ -3,6 +3,7 @@
 
 use crate::engine::{Engine, Limits, RequestOptions};
 use crate::js::abort::SignalLink;
+use crate::js::auth::JsAuthorizer;
 use crate::js::host::JsHost;
 use crate::js::options::{self, non_empty, optional_object, url_text, DEFAULT_TIMEOUT_MS};
 use crate::js::streamable_http::StreamableHttp;
@@ -45,6 +46,7 @@ enum Op {
 #[derive(Debug)]
 pub struct Client {
     engine: Rc<Engine>,
+    auth: Option<Rc<JsAuthorizer>>,
 }
 
 fn read_client(url: &JsValue, options: &JsValue) -> Result<Client, McpError> {
@@ -96,16 +98,21 @@ fn read_client(url: &JsValue, options: &JsValue) -> Result<Client, McpError> {
         max_rounds: count("inputRequiredMaxRounds")?.map_or(10, |n| n.min(u32::MAX as u64) as u32),
         cache: options::boolean(options, "cache", "options")?.unwrap_or(true),
     };
-    let http = Http::new(
-        url,
+    let mut http = Http::new(
+        url.clone(),
         options::function(options, "fetch", "options")?,
         options::headers(options, "options")?,
     )?;
+    let auth =
+        crate::js::auth::options::read(options, &url, http.fetch_function(), http.in_browser)?;
+    http.auth = auth.clone();
     let open_timeout = OPEN_TIMEOUT_MS.min(limits.timeout_ms);
     let transport = StreamableHttp::new(http, limits.max_message_bytes, open_timeout);
-    Ok(Client {
-        engine: Engine::new(cfg, limits, Rc::new(host), Rc::new(transport)),
-    })
+    let engine = Engine::new(cfg, limits, Rc::new(host), Rc::new(transport));
+    if let Some(a) = &auth {
+        *a.host().waits.borrow_mut() = Some(engine.user_waits());
+    }
+    Ok(Client { engine, auth })
 }
 
 #[wasm_bindgen]
@@ -436,6 +443,62 @@ impl Client {
         self.run(op, &JsValue::UNDEFINED)
     }
 
+    /// `finishAuthorization(callbackUrl)`: redirect mode, on the callback page: checks the
+    /// callback against the pending authorization (stored) and redeems its code.
+    #[wasm_bindgen(js_name = finishAuthorization, unchecked_return_type = "Promise<void>")]
+    pub fn finish_authorization(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | URL")] callback: JsValue,
+    ) -> Promise {
+        let ready = self.auth_flow("finishAuthorization").and_then(|auth| {
+            let url = options::url_text(&callback)
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| {
+                    McpError::input("finishAuthorization: callbackUrl must be a string or a URL")
+                })?;
+            Ok((auth, url))
+        });
+        future_to_promise(async move {
+            let (auth, url) = ready.map_err(jserr::to_js)?;
+            auth.finish(&url).await.map_err(jserr::to_js)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// `{ issuer, scope, expiresAt }` while signed in, else `null`; never a token.
+    #[wasm_bindgen(getter, unchecked_return_type = "AuthorizationStatus | null")]
+    pub fn authorization(&self) -> JsValue {
+        match self.auth.as_ref().and_then(|a| a.status()) {
+            Some(s) => interop::to_js(&json!({
+                "issuer": s.issuer,
+                "scope": s.scope,
+                "expiresAt": s.expires_at_ms,
+            })),
+            None => JsValue::NULL,
+        }
+    }
+
+    /// `signOut({ all })`: forgets the tokens (with `all`, the client registrations too).
+    #[wasm_bindgen(js_name = signOut, unchecked_return_type = "Promise<void>")]
+    pub fn sign_out(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "{ all?: boolean }")] options: Option<JsValue>,
+    ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let ready = self.auth_flow("signOut").and_then(|auth| {
+            if !(options.is_undefined() || options.is_null() || options.is_object()) {
+                return Err(McpError::input("signOut: options must be an object"));
+            }
+            let all = options::boolean(&options, "all", "signOut options")?.unwrap_or(false);
+            Ok((auth, all))
+        });
+        future_to_promise(async move {
+            let (auth, all) = ready.map_err(jserr::to_js)?;
+            auth.sign_out(all).await.map_err(jserr::to_js)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
     /// Closes the client: pending calls fail, a legacy session is DELETEd.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
@@ -473,6 +536,14 @@ impl Client {
                 }
             };
             result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
+        })
+    }
+
+    fn auth_flow(&self, what: &str) -> Result<Rc<JsAuthorizer>, McpError> {
+        self.auth.clone().ok_or_else(|| {
+            McpError::input(format!(
+                "{what} needs the auth option of new Client(url, {{ auth }})"
+            ))
         })
     }
 

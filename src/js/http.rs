@@ -3,7 +3,11 @@
 //! non-2xx statuses. Binds the global `fetch` (windows, workers, Node, Deno) or the `fetch`
 //! option.
 
+use crate::auth::challenge::AuthHint;
+use crate::auth::flow::Operation;
+use crate::auth::secret::Secret;
 use crate::js::abort::AbortOnDrop;
+use crate::js::auth::JsAuthorizer;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
@@ -12,6 +16,7 @@ use gloo_net::http::{Method, Response};
 use js_sys::{Function, Reflect};
 use serde_json::json;
 use serde_json::Value;
+use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
@@ -30,6 +35,8 @@ pub struct Http {
     pub in_browser: bool,
     /// Deprecated HTTP+SSE transport: where POSTs go (from the `endpoint` event).
     endpoint: std::cell::RefCell<Option<String>>,
+    /// The authorization flow (the `auth` option): tokens on every request, 401/403 handled.
+    pub auth: Option<Rc<JsAuthorizer>>,
 }
 
 impl std::fmt::Debug for Http {
@@ -100,7 +107,13 @@ impl Http {
             extra_headers,
             in_browser: detect_browser(),
             endpoint: Default::default(),
+            auth: None,
         })
+    }
+
+    /// The fetch function requests go through.
+    pub fn fetch_function(&self) -> &Function {
+        &self.fetch
     }
 
     /// POSTs a stamped message with a controller of its own; the guard aborts the request
@@ -154,12 +167,65 @@ impl Http {
         Ok(())
     }
 
-    /// Sends one request; resolves with the response head once headers arrive.
+    /// Sends one request; resolves with the response head once headers arrive. With the
+    /// `auth` option it carries the access token, and a 401 (or `403 insufficient_scope`)
+    /// runs the authorization flow, then the request is sent again.
     pub async fn send(
         &self,
         method: Method,
         body: Option<&str>,
         headers: &[(String, String)],
+        signal: &AbortSignal,
+        what: &str,
+    ) -> Result<Head, McpError> {
+        let Some(auth) = &self.auth else {
+            return self
+                .send_once(method, body, headers, None, signal, what)
+                .await;
+        };
+        let mut op = Operation::default();
+        loop {
+            let ticket = auth.before_request(&mut op).await?;
+            let head = self
+                .send_once(
+                    method.clone(),
+                    body,
+                    headers,
+                    ticket.authorization.as_ref(),
+                    signal,
+                    what,
+                )
+                .await?;
+            let challenge = || head.response.headers().get("www-authenticate");
+            let recover = match head.status {
+                401 => true,
+                403 => AuthHint::from_header(challenge().as_deref()).is_insufficient_scope(),
+                200..=299 => {
+                    auth.accepted(&ticket);
+                    false
+                }
+                _ => false,
+            };
+            if !recover {
+                return Ok(head);
+            }
+            let www_authenticate = challenge();
+            if let Some(b) = head.response.body() {
+                // The refusal's body is not read: release its connection.
+                let _ = b.cancel();
+            }
+            auth.recover(&ticket, head.status, www_authenticate.as_deref(), &mut op)
+                .await
+                .map_err(|e| e.with_context(what))?;
+        }
+    }
+
+    async fn send_once(
+        &self,
+        method: Method,
+        body: Option<&str>,
+        headers: &[(String, String)],
+        authorization: Option<&Secret>,
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
@@ -169,7 +235,7 @@ impl Http {
         };
         // In a browser a manual redirect is opaque (no Location); follow there unless the user
         // gave headers (credentials) that must not reach another origin.
-        let manual = !self.in_browser || !self.extra_headers.is_empty();
+        let manual = !self.in_browser || !self.extra_headers.is_empty() || authorization.is_some();
         let mut hops = 0;
         loop {
             // fetch(url, init) with a plain init object: cheaper than building a Request
@@ -187,6 +253,10 @@ impl Http {
                 let name = k.to_ascii_lowercase();
                 set(&header_obj, &name, v);
                 sent_names.push(name);
+            }
+            if let Some(a) = authorization {
+                set(&header_obj, "authorization", a.expose());
+                sent_names.push("authorization".into());
             }
             let init = js_sys::Object::new();
             set(&init, "method", method.as_ref());
@@ -415,9 +485,33 @@ pub async fn status_error(
     let sent = |name: &str| headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
     let has_session = sent("mcp-session-id");
     let legacy = !sent("mcp-method");
+    if head.status == 401 {
+        return unauthorized(head, what, http.auth.is_some());
+    }
     let e = error_for_status(head.status, &head.status_text, &body, what, has_session);
     if http.in_browser && legacy && !has_session && head.status == 400 {
         return e.with_suffix(" — no Mcp-Session-Id was readable after initialize: a cross-origin server must list Mcp-Session-Id in Access-Control-Expose-Headers");
     }
     e
+}
+
+/// The error for a 401 the flow did not (or could not) resolve: `unauthorized`, with the
+/// challenge's `resource_metadata` and `scope` for a UI to act on.
+fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
+    let hint = AuthHint::from_header(head.response.headers().get("www-authenticate").as_deref());
+    let how = if has_auth {
+        "authorization did not succeed"
+    } else {
+        "pass the auth option to sign in"
+    };
+    McpError::local(
+        crate::protocol::error::AUTHORIZATION_FAILED,
+        ErrorKind::Unauthorized,
+        format!("Unauthorized: HTTP 401 for {what}; the server requires authorization ({how})"),
+        json!({
+            "status": 401,
+            "resourceMetadata": hint.resource_metadata,
+            "scope": hint.scope,
+        }),
+    )
 }

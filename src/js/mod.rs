@@ -3,6 +3,7 @@
 //! `protocol`/`session`, sequencing in `engine`.
 
 mod abort;
+mod auth;
 mod client;
 mod error;
 mod forms;

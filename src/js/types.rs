@@ -153,7 +153,41 @@ export interface ClientOptions {
   logLevel?: LoggingLevel;
   /** Cap on 2026 input_required rounds (default 10). */
   inputRequiredMaxRounds?: number;
+  /** OAuth authorization: a 401 signs in, every request carries the token. */
+  auth?: AuthOptions;
 }
+
+/** What an `authorize` function gets: open `url`, resolve with the callback URL (or "redirected"). */
+export interface AuthorizeRequest { url: string; state: string; redirectUri: string; signal: AbortSignal }
+export type Authorize = (request: AuthorizeRequest) => MaybePromise<string | URL | "redirected">;
+/** Where tokens and registrations are kept (sync or async). */
+export interface AuthStorage {
+  get(key: string): MaybePromise<string | null | undefined>;
+  set(key: string, value: string): MaybePromise<void>;
+  delete(key: string): MaybePromise<void>;
+}
+export interface AuthOptions {
+  /** A client ID metadata document URL (https), used when the AS supports it. */
+  clientMetadataUrl?: string;
+  /** RFC 7591 body for dynamic registration. */
+  clientMetadata?: { client_name?: string; redirect_uris?: string[]; application_type?: "web" | "native"; grant_types?: string[]; scope?: string; [key: string]: JsonValue | undefined };
+  /** Pre-registered credentials; `issuer` binds them to one authorization server. */
+  clientInformation?: { client_id: string; client_secret?: string; issuer?: string; token_endpoint_auth_method?: string };
+  /** Default: clientMetadata.redirect_uris[0]. */
+  redirectUri?: string;
+  /** Default: authorizeWithPopup() in a page, authorizeHeadless() elsewhere. */
+  authorize?: Authorize;
+  /** Default: memoryStorage(). */
+  storage?: AuthStorage;
+  /** Used when neither the challenge nor the resource metadata names scopes. */
+  scope?: string;
+  onInsufficientScope?: "reauthorize" | "throw";
+  /** Step-ups per operation (default 1). */
+  maxStepUp?: number;
+  /** fetch for discovery, registration and token requests only. */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+export interface AuthorizationStatus { issuer: string; scope: string | null; expiresAt: number | null }
 
 export interface SubscriptionFilter { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] }
 /** What `listen()` resolves to: `for await (const n of sub)`. */
@@ -220,6 +254,12 @@ export class Client {
   unsubscribeResource(uri: string, options?: CallOptions): Promise<EmptyResult>;
   /** Legacy only. */
   sendRootsListChanged(): Promise<void>;
+  /** Redirect mode, on the callback page, before connect(). */
+  finishAuthorization(callbackUrl: string | URL): Promise<void>;
+  /** Signed-in state (never the token), or null. */
+  readonly authorization: AuthorizationStatus | null;
+  /** Forget tokens (and registrations with `{ all: true }`). */
+  signOut(options?: { all?: boolean }): Promise<void>;
   /** Pending calls fail; a legacy session is DELETEd. */
   close(): Promise<void>;
   free(): void;

@@ -1,0 +1,139 @@
+//! The exported helpers of the `auth` option: `authorizeWithPopup`, `authorizeWithRedirect`,
+//! `authorizeHeadless`, `completeAuthorizationPopup`, `memoryStorage`, `webStorage`,
+//! `indexedDbStorage`. Arguments are checked here; the objects are built by `helpers.js`.
+
+use crate::js::error as jserr;
+use crate::js::options;
+use crate::protocol::error::McpError;
+use js_sys::{Function, Reflect};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/src/js/auth/helpers.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = popupAuthorizer)]
+    fn popup_authorizer(features: &str, timeout_ms: f64) -> JsValue;
+    #[wasm_bindgen(js_name = completePopup)]
+    fn complete_popup(close: bool) -> bool;
+    #[wasm_bindgen(js_name = redirectAuthorizer)]
+    fn redirect_authorizer() -> JsValue;
+    #[wasm_bindgen(js_name = headlessAuthorizer)]
+    fn headless_authorizer(fetch: &JsValue, max_hops: u32) -> JsValue;
+    #[wasm_bindgen(js_name = memoryStore)]
+    fn memory_store() -> JsValue;
+    #[wasm_bindgen(js_name = webStore)]
+    fn web_store(storage: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = idbStore)]
+    fn idb_store(name: &str) -> JsValue;
+}
+
+/// Default popup window features.
+const POPUP_FEATURES: &str = "popup,width=520,height=720";
+/// Default wait for the popup's callback: five minutes.
+const POPUP_TIMEOUT_MS: u64 = 300_000;
+/// Redirects a headless authorization follows on the AS before the callback.
+const HEADLESS_MAX_HOPS: u32 = 10;
+
+fn options_object(v: Option<JsValue>, what: &str) -> Result<JsValue, McpError> {
+    let v = v.unwrap_or(JsValue::UNDEFINED);
+    if !(v.is_undefined() || v.is_null() || v.is_object()) || js_sys::Array::is_array(&v) {
+        return Err(McpError::input(format!(
+            "{what}: options must be an object"
+        )));
+    }
+    Ok(v)
+}
+
+/// `authorizeWithPopup({ features, timeoutMs })`: opens the authorization page in a popup and
+/// waits for the callback page's `completeAuthorizationPopup()`.
+#[wasm_bindgen(js_name = authorizeWithPopup, unchecked_return_type = "Authorize")]
+pub fn authorize_with_popup(
+    #[wasm_bindgen(unchecked_param_type = "{ features?: string; timeoutMs?: number }")]
+    options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    (|| {
+        let o = options_object(options, "authorizeWithPopup")?;
+        let features = options::string(&o, "features", "authorizeWithPopup options")?;
+        let timeout = options::positive_number(&o, "timeoutMs", "authorizeWithPopup options")?;
+        Ok(popup_authorizer(
+            features.as_deref().unwrap_or(POPUP_FEATURES),
+            timeout.unwrap_or(POPUP_TIMEOUT_MS) as f64,
+        ))
+    })()
+    .map_err(jserr::to_js)
+}
+
+/// `authorizeWithRedirect()`: navigates the page to the authorization server; the call that
+/// needed it rejects with `data.kind === "auth_redirect"`.
+#[wasm_bindgen(js_name = authorizeWithRedirect, unchecked_return_type = "Authorize")]
+pub fn authorize_with_redirect() -> JsValue {
+    redirect_authorizer()
+}
+
+/// `authorizeHeadless({ fetch })`: fetches the authorization URL with `redirect: "manual"`
+/// and reads the callback from `Location` (Node, Deno, tests; not in a browser).
+#[wasm_bindgen(js_name = authorizeHeadless, unchecked_return_type = "Authorize")]
+pub fn authorize_headless(
+    #[wasm_bindgen(unchecked_param_type = "{ fetch?: typeof fetch }")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    (|| {
+        let o = options_object(options, "authorizeHeadless")?;
+        let fetch: Option<Function> = options::function(&o, "fetch", "authorizeHeadless options")?;
+        Ok(headless_authorizer(
+            &fetch.map_or(JsValue::UNDEFINED, JsValue::from),
+            HEADLESS_MAX_HOPS,
+        ))
+    })()
+    .map_err(jserr::to_js)
+}
+
+/// `completeAuthorizationPopup({ close })`: on the callback page, hands the callback URL to
+/// the page that opened the popup (same origin only) and closes the window. True when it
+/// was handed over.
+#[wasm_bindgen(js_name = completeAuthorizationPopup)]
+pub fn complete_authorization_popup(
+    #[wasm_bindgen(unchecked_param_type = "{ close?: boolean }")] options: Option<JsValue>,
+) -> Result<bool, JsValue> {
+    (|| {
+        let o = options_object(options, "completeAuthorizationPopup")?;
+        let close = options::boolean(&o, "close", "completeAuthorizationPopup options")?;
+        Ok(complete_popup(close.unwrap_or(true)))
+    })()
+    .map_err(jserr::to_js)
+}
+
+/// `memoryStorage()`: tokens live as long as the page or process (the default).
+#[wasm_bindgen(js_name = memoryStorage, unchecked_return_type = "AuthStorage")]
+pub fn memory_storage() -> JsValue {
+    memory_store()
+}
+
+/// `webStorage(sessionStorage | localStorage)`: a Web Storage area as auth storage.
+#[wasm_bindgen(js_name = webStorage, unchecked_return_type = "AuthStorage")]
+pub fn web_storage(
+    #[wasm_bindgen(unchecked_param_type = "Storage")] storage: JsValue,
+) -> Result<JsValue, JsValue> {
+    let ok = ["getItem", "setItem", "removeItem"].iter().all(|k| {
+        storage.is_object() && Reflect::get(&storage, &(*k).into()).is_ok_and(|f| f.is_function())
+    });
+    if !ok {
+        return Err(jserr::to_js(McpError::input(
+            "webStorage: pass a Storage object (sessionStorage or localStorage)",
+        )));
+    }
+    Ok(web_store(&storage))
+}
+
+/// `indexedDbStorage(name)`: an IndexedDB database of that name as auth storage.
+#[wasm_bindgen(js_name = indexedDbStorage, unchecked_return_type = "AuthStorage")]
+pub fn indexed_db_storage(
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+) -> Result<JsValue, JsValue> {
+    let name = options::non_empty(&name, "indexedDbStorage", "name").map_err(jserr::to_js)?;
+    let has_idb = Reflect::get(&js_sys::global(), &"indexedDB".into()).is_ok_and(|v| v.is_object());
+    if !has_idb {
+        return Err(jserr::to_js(McpError::input(
+            "indexedDbStorage: this host has no indexedDB (use memoryStorage() or your own { get, set, delete })",
+        )));
+    }
+    Ok(idb_store(&name))
+}

@@ -1,0 +1,225 @@
+// The JS side of authorization: where the authorization page is shown (popup, redirect,
+// headless fetch), the popup's callback page, and the storages. The Rust exports in
+// exports.rs check their arguments and return what these build; the flow itself is Rust
+// (src/auth/flow.rs).
+
+const CHANNEL = "mcp-wasm-client-auth";
+const MESSAGE = "mcp-wasm-client:authorization-callback";
+
+// A redirect URI without query and fragment, to compare callback URLs against.
+function base(url) {
+  return String(url).split(/[?#]/)[0];
+}
+
+function failure(name, message) {
+  const e = new Error(message);
+  e.name = name;
+  return e;
+}
+
+export function popupAuthorizer(features, timeoutMs) {
+  return ({ url, state, redirectUri, signal }) =>
+    new Promise((resolve, reject) => {
+      const w = globalThis.window;
+      if (!w || typeof w.open !== "function") {
+        reject(
+          failure(
+            "PopupUnavailable",
+            "authorizeWithPopup() needs a browser page (a worker cannot open windows): sign in from the page, or use authorizeWithRedirect() / authorizeHeadless()",
+          ),
+        );
+        return;
+      }
+      if (signal?.aborted) {
+        reject(signal.reason ?? failure("AbortError", "aborted"));
+        return;
+      }
+      const popup = w.open(url, "mcp-wasm-client-auth", features);
+      if (!popup) {
+        reject(
+          failure(
+            "PopupBlocked",
+            "The browser blocked the sign-in popup: start the call that signs in (connect()) from a click handler, or use authorizeWithRedirect()",
+          ),
+        );
+        return;
+      }
+      const expected = base(redirectUri);
+      let done = false;
+      let channel = null;
+      let closedSince = 0;
+      const finish = (error, value) => {
+        if (done) return;
+        done = true;
+        w.removeEventListener("message", onMessage);
+        channel?.close();
+        clearTimeout(timer);
+        clearInterval(poll);
+        signal?.removeEventListener("abort", onAbort);
+        if (error) {
+          try {
+            popup.close();
+          } catch {}
+          reject(error);
+        } else {
+          resolve(value);
+        }
+      };
+      // A callback for this request: the redirect URI's page, carrying our state.
+      const accept = (data, origin) => {
+        if (!data || data.type !== MESSAGE || typeof data.url !== "string") return;
+        let u;
+        try {
+          u = new URL(data.url);
+        } catch {
+          return;
+        }
+        if (origin !== undefined && origin !== u.origin) return;
+        if (base(u.href) !== expected) return;
+        if (u.searchParams.get("state") !== state) return;
+        finish(null, u.href);
+      };
+      const onMessage = (e) => accept(e.data, e.origin);
+      const onAbort = () => finish(signal.reason ?? failure("AbortError", "aborted"));
+      w.addEventListener("message", onMessage);
+      signal?.addEventListener("abort", onAbort);
+      if (typeof BroadcastChannel === "function") {
+        channel = new BroadcastChannel(CHANNEL);
+        channel.onmessage = (e) => accept(e.data);
+      }
+      const timer = setTimeout(
+        () => finish(failure("TimeoutError", `No authorization callback within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      // An AS page with Cross-Origin-Opener-Policy can make `closed` read true while the
+      // popup is open: a second of grace for the BroadcastChannel message.
+      const poll = setInterval(() => {
+        if (!popup.closed) return;
+        if (!closedSince) closedSince = Date.now();
+        else if (Date.now() - closedSince > 1000)
+          finish(failure("PopupClosed", "The sign-in window was closed before authorization finished"));
+      }, 250);
+    });
+}
+
+export function completePopup(close) {
+  const loc = globalThis.location;
+  if (!loc) return false;
+  const message = { type: MESSAGE, url: loc.href };
+  let delivered = false;
+  try {
+    if (typeof BroadcastChannel === "function") {
+      const c = new BroadcastChannel(CHANNEL);
+      c.postMessage(message);
+      c.close();
+      delivered = true;
+    }
+  } catch {}
+  try {
+    const opener = globalThis.opener;
+    if (opener && !opener.closed) {
+      // Only a same-origin opener may read the callback (it carries the code).
+      opener.postMessage(message, loc.origin);
+      delivered = true;
+    }
+  } catch {}
+  if (close && delivered) setTimeout(() => globalThis.close?.(), 100);
+  return delivered;
+}
+
+export function redirectAuthorizer() {
+  return ({ url }) => {
+    const loc = globalThis.location;
+    if (!loc || typeof loc.assign !== "function" || !globalThis.document) {
+      throw failure(
+        "RedirectUnavailable",
+        "authorizeWithRedirect() needs a browser page to navigate: use authorizeHeadless() outside pages",
+      );
+    }
+    loc.assign(url);
+    return "redirected";
+  };
+}
+
+export function headlessAuthorizer(fetchFn, maxHops) {
+  return async ({ url, redirectUri, signal }) => {
+    const f = fetchFn ?? globalThis.fetch;
+    const expected = base(redirectUri);
+    let next = url;
+    for (let hop = 0; hop <= maxHops; hop++) {
+      const r = await f(next, { redirect: "manual", signal });
+      if (r.type === "opaqueredirect") {
+        throw failure(
+          "HeadlessUnavailable",
+          "authorizeHeadless() cannot read the authorization server's redirect in a browser (fetch returns an opaque redirect): use authorizeWithPopup() or authorizeWithRedirect()",
+        );
+      }
+      const location = r.headers.get("location");
+      try {
+        await r.body?.cancel();
+      } catch {}
+      if (r.status >= 300 && r.status < 400 && location) {
+        const u = new URL(location, next);
+        if (base(u.href) === expected) return u.href;
+        next = u.href;
+        continue;
+      }
+      throw failure(
+        "HeadlessUnavailable",
+        `authorizeHeadless(): ${base(next)} answered HTTP ${r.status} instead of redirecting to ${expected} (a page that needs a person cannot be signed in headless: use authorizeWithPopup())`,
+      );
+    }
+    throw failure("HeadlessUnavailable", `authorizeHeadless(): more than ${maxHops} redirects`);
+  };
+}
+
+export function memoryStore() {
+  const m = new Map();
+  return {
+    get: (k) => (m.has(k) ? m.get(k) : null),
+    set: (k, v) => {
+      m.set(k, v);
+    },
+    delete: (k) => {
+      m.delete(k);
+    },
+  };
+}
+
+export function webStore(storage) {
+  return {
+    get: (k) => storage.getItem(k),
+    set: (k, v) => storage.setItem(k, v),
+    delete: (k) => storage.removeItem(k),
+  };
+}
+
+export function idbStore(name) {
+  let db = null;
+  const open = () =>
+    (db ??= new Promise((resolve, reject) => {
+      const r = globalThis.indexedDB.open(name, 1);
+      r.onupgradeneeded = () => r.result.createObjectStore("kv");
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    }));
+  const run = async (mode, op) => {
+    const d = await open();
+    return new Promise((resolve, reject) => {
+      const t = d.transaction("kv", mode);
+      const req = op(t.objectStore("kv"));
+      t.oncomplete = () => resolve(req.result);
+      t.onerror = () => reject(t.error);
+      t.onabort = () => reject(t.error);
+    });
+  };
+  return {
+    get: async (k) => (await run("readonly", (s) => s.get(k))) ?? null,
+    set: async (k, v) => {
+      await run("readwrite", (s) => s.put(v, k));
+    },
+    delete: async (k) => {
+      await run("readwrite", (s) => s.delete(k));
+    },
+  };
+}

@@ -1,0 +1,268 @@
+//! `JsAuthHost`: the authorization flow's I/O in JS hosts. Fetch (the `auth.fetch` option or
+//! the global one) without following redirects, `globalThis.crypto` for randomness and
+//! SHA-256, the application's storage object, and its `authorize` function. Request timers
+//! of the engine pause while the authorization page is open: a person is signing in.
+
+use crate::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
+use crate::js::abort::AbortOnDrop;
+use crate::js::http::{error_text, new_controller};
+use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTION_CLOSED};
+use futures::future::LocalBoxFuture;
+use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use serde_json::json;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// The JS side of the flow.
+pub struct JsAuthHost {
+    /// `auth.fetch`, else the global `fetch`.
+    pub fetch: Function,
+    /// `auth.storage`: `{ get, set, delete }`, sync or async.
+    pub storage: JsValue,
+    /// `auth.authorize`.
+    pub authorize: Function,
+    /// True in a browser page or worker (a failed fetch is most likely CORS).
+    pub in_browser: bool,
+    /// The engine's count of pending callbacks (timers pause while it is above zero).
+    pub waits: RefCell<Option<Rc<Cell<u32>>>>,
+}
+
+fn set(o: &Object, k: &str, v: &JsValue) {
+    let _ = Reflect::set(o, &JsValue::from_str(k), v);
+}
+
+async fn settle(v: JsValue) -> Result<JsValue, JsValue> {
+    JsFuture::from(Promise::resolve(&v)).await
+}
+
+fn crypto() -> Result<JsValue, McpError> {
+    Reflect::get(&js_sys::global(), &"crypto".into())
+        .ok()
+        .filter(JsValue::is_object)
+        .ok_or_else(|| {
+            McpError::input("globalThis.crypto is missing: authorization needs Web Crypto")
+        })
+}
+
+fn storage_error(op: &str, e: &JsValue) -> McpError {
+    McpError::input(format!("auth.storage.{op} failed: {}", error_text(e)))
+}
+
+/// Counts the authorization page as a pending callback while alive.
+struct Waiting(Option<Rc<Cell<u32>>>);
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if let Some(c) = &self.0 {
+            c.set(c.get().saturating_sub(1));
+        }
+    }
+}
+
+impl JsAuthHost {
+    fn fetch_error(&self, url: &str, e: &JsValue) -> McpError {
+        if self.in_browser {
+            return McpError::local(
+                AUTHORIZATION_FAILED,
+                ErrorKind::AuthCors,
+                format!(
+                    "Could not reach {url} for authorization: {}. The browser hides why; most often that server sends no CORS headers. Route these requests through a same-origin proxy with the auth.fetch option",
+                    error_text(e)
+                ),
+                json!({ "url": url }),
+            );
+        }
+        McpError::local(
+            CONNECTION_CLOSED,
+            ErrorKind::Network,
+            format!("Could not reach {url} for authorization: {}", error_text(e)),
+            json!({ "url": url }),
+        )
+    }
+
+    async fn fetch_inner(&self, request: AuthRequest) -> Result<AuthResponse, McpError> {
+        let url = request.url.clone();
+        let headers = Object::new();
+        if let Some(t) = request.content_type {
+            set(&headers, "content-type", &t.into());
+            set(&headers, "accept", &"application/json".into());
+        }
+        if let Some(a) = &request.authorization {
+            set(&headers, "authorization", &a.expose().into());
+        }
+        let init = Object::new();
+        set(&init, "method", &request.method.into());
+        set(&init, "headers", &headers);
+        set(&init, "redirect", &"manual".into());
+        if let Some(b) = &request.body {
+            set(&init, "body", &b.expose().into());
+        }
+        let response = self
+            .fetch
+            .call2(&JsValue::UNDEFINED, &url.as_str().into(), &init)
+            .map_err(|e| self.fetch_error(&url, &e))?;
+        let response: web_sys::Response = settle(response)
+            .await
+            .map_err(|e| self.fetch_error(&url, &e))?
+            .dyn_into()
+            .map_err(|_| McpError::input("auth.fetch must resolve with a Response"))?;
+        if response.type_() == web_sys::ResponseType::Opaqueredirect {
+            return Ok(AuthResponse {
+                status: 302,
+                body: String::new(),
+            });
+        }
+        let status = response.status();
+        let text = response.text().map_err(|e| self.fetch_error(&url, &e))?;
+        let body = settle(text.into())
+            .await
+            .map_err(|e| self.fetch_error(&url, &e))?
+            .as_string()
+            .unwrap_or_default();
+        if body.len() > request.max_bytes {
+            return Err(McpError::local(
+                AUTHORIZATION_FAILED,
+                ErrorKind::AuthMetadata,
+                format!(
+                    "The response of {url} is larger than {} bytes",
+                    request.max_bytes
+                ),
+                json!({ "url": url }),
+            ));
+        }
+        Ok(AuthResponse { status, body })
+    }
+
+    async fn authorize_inner(
+        &self,
+        url: String,
+        state: String,
+        redirect_uri: String,
+    ) -> Result<Authorized, McpError> {
+        let guard = AbortOnDrop::new(new_controller()?);
+        let arg = Object::new();
+        set(&arg, "url", &url.into());
+        set(&arg, "state", &state.into());
+        set(&arg, "redirectUri", &redirect_uri.into());
+        set(&arg, "signal", &guard.signal().into());
+        let waits = self.waits.borrow().clone();
+        if let Some(c) = &waits {
+            c.set(c.get() + 1);
+        }
+        let _waiting = Waiting(waits);
+        let refused = |e: &JsValue| {
+            McpError::local(
+                AUTHORIZATION_FAILED,
+                ErrorKind::Unauthorized,
+                format!("Authorization did not complete: {}", error_text(e)),
+                json!({ "reason": Reflect::get(e, &"name".into()).ok().and_then(|n| n.as_string()) }),
+            )
+        };
+        let out = self
+            .authorize
+            .call1(&JsValue::UNDEFINED, &arg)
+            .map_err(|e| refused(&e))?;
+        let out = settle(out).await.map_err(|e| refused(&e))?;
+        guard.disarm();
+        match crate::js::options::url_text(&out) {
+            Some(s) if s == "redirected" => Ok(Authorized::Redirected),
+            Some(s) if !s.is_empty() => Ok(Authorized::Callback(s)),
+            _ => Err(McpError::input(
+                "auth.authorize must resolve with the callback URL or \"redirected\"",
+            )),
+        }
+    }
+
+    fn storage_call(&self, op: &str, args: &[JsValue]) -> Result<JsValue, McpError> {
+        let f: Function = Reflect::get(&self.storage, &op.into())
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or_else(|| McpError::input(format!("auth.storage.{op} is not a function")))?;
+        let this = &self.storage;
+        match args {
+            [a] => f.call1(this, a),
+            [a, b] => f.call2(this, a, b),
+            _ => f.call0(this),
+        }
+        .map_err(|e| storage_error(op, &e))
+    }
+}
+
+impl AuthHost for JsAuthHost {
+    fn fetch(&self, request: AuthRequest) -> LocalBoxFuture<'_, Result<AuthResponse, McpError>> {
+        Box::pin(self.fetch_inner(request))
+    }
+
+    fn now_ms(&self) -> u64 {
+        js_sys::Date::now() as u64
+    }
+
+    fn random(&self, len: usize) -> Result<Vec<u8>, McpError> {
+        let c = crypto()?;
+        let buf = Uint8Array::new_with_length(len as u32);
+        let f: Function = Reflect::get(&c, &"getRandomValues".into())
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or_else(|| McpError::input("crypto.getRandomValues is missing"))?;
+        f.call1(&c, &buf).map_err(|e| {
+            McpError::input(format!("crypto.getRandomValues failed: {}", error_text(&e)))
+        })?;
+        Ok(buf.to_vec())
+    }
+
+    fn sha256(&self, data: Vec<u8>) -> LocalBoxFuture<'_, Result<[u8; 32], McpError>> {
+        Box::pin(async move {
+            let unavailable = || {
+                McpError::input("crypto.subtle is unavailable: pages must be a secure context (https, or http on localhost) to sign in")
+            };
+            let subtle = Reflect::get(&crypto()?, &"subtle".into())
+                .ok()
+                .filter(JsValue::is_object)
+                .ok_or_else(unavailable)?;
+            let digest: Function = Reflect::get(&subtle, &"digest".into())
+                .ok()
+                .and_then(|f| f.dyn_into().ok())
+                .ok_or_else(unavailable)?;
+            let bytes = Uint8Array::from(data.as_slice());
+            let p = digest
+                .call2(&subtle, &"SHA-256".into(), &bytes)
+                .map_err(|e| McpError::input(format!("SHA-256 failed: {}", error_text(&e))))?;
+            let buf = settle(p)
+                .await
+                .map_err(|e| McpError::input(format!("SHA-256 failed: {}", error_text(&e))))?;
+            let v = Uint8Array::new(&buf).to_vec();
+            v.try_into()
+                .map_err(|_| McpError::input("SHA-256 gave other than 32 bytes"))
+        })
+    }
+
+    fn load(&self, key: String) -> LocalBoxFuture<'_, Result<Option<String>, McpError>> {
+        Box::pin(async move {
+            let v = self.storage_call("get", &[key.into()])?;
+            let v = settle(v).await.map_err(|e| storage_error("get", &e))?;
+            Ok(v.as_string())
+        })
+    }
+
+    fn save(&self, key: String, value: Option<String>) -> LocalBoxFuture<'_, Result<(), McpError>> {
+        Box::pin(async move {
+            let v = match value {
+                Some(text) => self.storage_call("set", &[key.into(), text.into()])?,
+                None => self.storage_call("delete", &[key.into()])?,
+            };
+            settle(v).await.map_err(|e| storage_error("set", &e))?;
+            Ok(())
+        })
+    }
+
+    fn authorize(
+        &self,
+        url: String,
+        state: String,
+        redirect_uri: String,
+    ) -> LocalBoxFuture<'_, Result<Authorized, McpError>> {
+        Box::pin(self.authorize_inner(url, state, redirect_uri))
+    }
+}

@@ -1,0 +1,161 @@
+//! Reading the `auth` option of `new Client(url, { auth })` into the flow's `AuthConfig` and
+//! its JS host, with errors that name the offending field.
+
+use super::exports::{authorize_headless, authorize_with_popup, memory_storage};
+use super::host::JsAuthHost;
+use crate::auth::client::ClientInformation;
+use crate::auth::flow::{AuthConfig, Authorizer};
+use crate::auth::registration::check_metadata_url;
+use crate::auth::scopes::StepUpPolicy;
+use crate::auth::secret::Secret;
+use crate::js::options::{function, json_object, string};
+use crate::protocol::error::McpError;
+use js_sys::{Function, Reflect};
+use serde_json::Value;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The client's authorization flow in JS.
+pub type JsAuthorizer = Authorizer<JsAuthHost>;
+
+const SCOPE: &str = "options.auth";
+
+fn field(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn client_information(auth: &JsValue) -> Result<Option<ClientInformation>, McpError> {
+    let Some(v) = json_object(auth, "clientInformation", SCOPE)? else {
+        return Ok(None);
+    };
+    let text = |k: &str| -> Result<Option<String>, McpError> {
+        match v.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(McpError::input(format!(
+                "{SCOPE}.clientInformation.{k} must be a string"
+            ))),
+        }
+    };
+    let client_id = text("client_id")?
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| McpError::input(format!("{SCOPE}.clientInformation needs a client_id")))?;
+    Ok(Some(ClientInformation {
+        client_id,
+        client_secret: text("client_secret")?
+            .filter(|s| !s.is_empty())
+            .map(Secret::new),
+        token_endpoint_auth_method: text("token_endpoint_auth_method")?,
+        issuer: text("issuer")?,
+        client_secret_expires_at: v.get("client_secret_expires_at").and_then(Value::as_u64),
+    }))
+}
+
+fn storage(auth: &JsValue) -> Result<JsValue, McpError> {
+    let s = field(auth, "storage");
+    if s.is_undefined() || s.is_null() {
+        return Ok(memory_storage());
+    }
+    let ok = s.is_object()
+        && ["get", "set", "delete"]
+            .iter()
+            .all(|k| field(&s, k).is_function());
+    if !ok {
+        return Err(McpError::input(format!(
+            "{SCOPE}.storage must be an object with get, set and delete functions (memoryStorage(), webStorage(sessionStorage), indexedDbStorage(name))"
+        )));
+    }
+    Ok(s)
+}
+
+fn max_step_up(auth: &JsValue) -> Result<u32, McpError> {
+    let v = field(auth, "maxStepUp");
+    if v.is_undefined() || v.is_null() {
+        return Ok(1);
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 => Ok(n.min(10.0) as u32),
+        _ => Err(McpError::input(format!(
+            "{SCOPE}.maxStepUp must be a whole number ≥ 0"
+        ))),
+    }
+}
+
+fn default_authorizer(made: Result<JsValue, JsValue>) -> Result<Function, McpError> {
+    made.ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or_else(|| McpError::input(format!("{SCOPE}.authorize: no default for this host")))
+}
+
+/// The flow for `options.auth`, or `None` when the option is absent.
+pub fn read(
+    options: &JsValue,
+    server_url: &str,
+    global_fetch: &Function,
+    in_browser: bool,
+) -> Result<Option<Rc<JsAuthorizer>>, McpError> {
+    let auth = if options.is_object() {
+        field(options, "auth")
+    } else {
+        JsValue::UNDEFINED
+    };
+    if auth.is_undefined() || auth.is_null() {
+        return Ok(None);
+    }
+    if !auth.is_object() || js_sys::Array::is_array(&auth) {
+        return Err(McpError::input(format!("{SCOPE} must be an object")));
+    }
+    let client_metadata_url = string(&auth, "clientMetadataUrl", SCOPE)?;
+    if let Some(u) = &client_metadata_url {
+        check_metadata_url(u).map_err(|e| e.with_context(SCOPE))?;
+    }
+    let client_metadata = json_object(&auth, "clientMetadata", SCOPE)?;
+    let listed_redirect = client_metadata
+        .as_ref()
+        .and_then(|m| m.get("redirect_uris"))
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let redirect_uri = string(&auth, "redirectUri", SCOPE)?
+        .or(listed_redirect)
+        .ok_or_else(|| {
+            McpError::input(format!(
+                "{SCOPE}.redirectUri is required (or clientMetadata.redirect_uris)"
+            ))
+        })?;
+    let step_up = match string(&auth, "onInsufficientScope", SCOPE)? {
+        None => StepUpPolicy::default(),
+        Some(s) => StepUpPolicy::parse(&s).ok_or_else(|| {
+            McpError::input(format!(
+                "{SCOPE}.onInsufficientScope must be \"reauthorize\" or \"throw\""
+            ))
+        })?,
+    };
+    let in_page = Reflect::get(&js_sys::global(), &"document".into()).is_ok_and(|d| d.is_object());
+    let authorize = match function(&auth, "authorize", SCOPE)? {
+        Some(f) => f,
+        // A page shows a popup; anything else fetches headless.
+        None if in_page => default_authorizer(authorize_with_popup(None))?,
+        None => default_authorizer(authorize_headless(None))?,
+    };
+    let fetch = function(&auth, "fetch", SCOPE)?.unwrap_or_else(|| global_fetch.clone());
+    let config = AuthConfig {
+        server_url: server_url.to_string(),
+        redirect_uri,
+        client_metadata,
+        client_metadata_url,
+        client_information: client_information(&auth)?,
+        scope: string(&auth, "scope", SCOPE)?,
+        step_up,
+        max_step_up: max_step_up(&auth)?,
+    };
+    let host = JsAuthHost {
+        fetch,
+        storage: storage(&auth)?,
+        authorize,
+        in_browser,
+        waits: Default::default(),
+    };
+    Ok(Some(Rc::new(Authorizer::new(config, host))))
+}
