@@ -749,6 +749,30 @@ impl<H: AuthHost> Authorizer<H> {
             .map_err(|e| (e, None))
     }
 
+    /// The credentials this client holds for `issuer`: the application's, a stored
+    /// registration, or else the CIMD URL (a client that got tokens without registering).
+    fn held_client(&self, issuer: &str) -> Option<ClientInformation> {
+        let st = self.state.borrow();
+        self.config
+            .client_information
+            .iter()
+            .chain(st.stored.clients.iter())
+            .find(|c| c.usable_with(issuer))
+            .cloned()
+            .or_else(|| {
+                self.config
+                    .client_metadata_url
+                    .as_ref()
+                    .map(|u| ClientInformation {
+                        client_id: u.clone(),
+                        client_secret: None,
+                        token_endpoint_auth_method: Some("none".into()),
+                        issuer: Some(issuer.to_string()),
+                        client_secret_expires_at: None,
+                    })
+            })
+    }
+
     /// Refreshes the grant. On `invalid_grant` the grant is dropped (and on `invalid_client`
     /// the client too), so the caller can sign in again; other failures keep it.
     async fn refresh(&self) -> Result<(), McpError> {
@@ -759,16 +783,7 @@ impl<H: AuthHost> Authorizer<H> {
             return Err(errors::unauthorized("No refresh token"));
         };
         let issuer = grant.tokens.issuer.clone();
-        let client = {
-            let st = self.state.borrow();
-            self.config
-                .client_information
-                .iter()
-                .chain(st.stored.clients.iter())
-                .find(|c| c.usable_with(&issuer))
-                .cloned()
-        };
-        let Some(client) = client else {
+        let Some(client) = self.held_client(&issuer) else {
             self.set_grant(None);
             self.persist().await?;
             return Err(errors::unauthorized(
@@ -827,28 +842,7 @@ impl<H: AuthHost> Authorizer<H> {
                 "No authorization is pending for this server (already finished, or started by another client configuration)",
             ));
         };
-        let client = {
-            let st = self.state.borrow();
-            self.config
-                .client_information
-                .iter()
-                .chain(st.stored.clients.iter())
-                .find(|c| c.usable_with(&pending.request.issuer))
-                .cloned()
-                .or_else(|| {
-                    self.config
-                        .client_metadata_url
-                        .as_ref()
-                        .map(|u| ClientInformation {
-                            client_id: u.clone(),
-                            client_secret: None,
-                            token_endpoint_auth_method: Some("none".into()),
-                            issuer: Some(pending.request.issuer.clone()),
-                            client_secret_expires_at: None,
-                        })
-                })
-        };
-        let client = client.ok_or_else(|| {
+        let client = self.held_client(&pending.request.issuer).ok_or_else(|| {
             errors::registration_rejected(
                 "The client registration of the pending authorization is gone",
             )
