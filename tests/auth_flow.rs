@@ -544,6 +544,19 @@ fn legacy_server_without_any_metadata_uses_the_default_endpoints() {
     assert_eq!(param(&q, "code_challenge_method").as_deref(), Some("S256"));
 }
 
+#[test]
+fn legacy_server_on_plain_http_gets_no_credentials() {
+    let w = World::new();
+    let mut cfg = config();
+    cfg.server_url = "http://mcp.example/mcp".into();
+    let auth = authorizer(&w, cfg);
+    let e = call(&auth, protected(&w, None)).unwrap_err();
+    assert_eq!(kind(&e), ErrorKind::AuthMetadata);
+    assert!(e.message.contains("not https"), "{}", e.message);
+    assert!(w.posts().is_empty());
+    assert!(w.authorizations.borrow().is_empty());
+}
+
 // 6. The callback: iss and state -----------------------------------------------------------
 
 /// Signs in with the page in `mode`, AS1 advertising `iss` support or not.

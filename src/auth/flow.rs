@@ -439,6 +439,12 @@ impl<H: AuthHost> Authorizer<H> {
             None => {
                 // 2025-03-26: no PRM; the AS is the server's origin, else default endpoints.
                 let issuer = discovery::legacy_issuer(&server_url)?;
+                if !super::url::is_acceptable_endpoint(&issuer) {
+                    return Err(errors::metadata(format!(
+                        "The server {} has no protected resource metadata, and its own origin (the 2025-03-26 authorization server) is not https: credentials are not sent there",
+                        errors::clean_text(&server_url)
+                    )));
+                }
                 let urls = discovery::as_metadata_urls(&issuer)?;
                 let (found, _) = self
                     .first_document(&urls, |body| {
