@@ -201,6 +201,11 @@ impl StreamableHttp {
     ) -> Result<FirstReply, McpError> {
         let (head, _guard) = self.http.post(out, what).await?;
         let status = head.status;
+        if status == 401 {
+            // Not an era verdict: `unauthorized` with the challenge's hints, as for any request
+            // (with the auth option, Http::send has already run the flow).
+            return Err(status_error(&self.http, &head, what, &out.headers).await);
+        }
         let is_sse = (200..300).contains(&status)
             && body_kind(head.content_type.as_deref()) == BodyKind::Sse;
         let message = if is_sse {
