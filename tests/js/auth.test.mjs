@@ -658,6 +658,8 @@ describe("argument errors", () => {
     ["clientInformation.client_secret: 5", { auth: { ...base, clientInformation: { client_id: "a", client_secret: 5 } } }, /clientInformation\.client_secret must be a string/],
     ["clientMetadataUrl not https", { auth: { ...base, clientMetadataUrl: "http://example.com/client.json" } }, /options\.auth/],
     ["scope: 5", { auth: { ...base, scope: 5 } }, /scope/],
+    ["authorizeWithRedirect() with the default (memory) storage", { auth: { ...base, authorize: authorizeWithRedirect() } }, /authorizeWithRedirect\(\) needs storage that survives the page navigation/],
+    ["authorizeWithRedirect() with memoryStorage()", { auth: { ...base, authorize: authorizeWithRedirect(), storage: memoryStorage() } }, /needs storage that survives/],
   ];
   for (const [label, options, re] of cases) {
     test(`new Client(url, { ${label} }) → McpError naming the field`, () => {
