@@ -15,7 +15,8 @@
 //
 // Env (besides the suite's):
 //   MCP_PKG_NODE             the built `--target nodejs` package (default <repo>/pkg/nodejs)
-//   CONFORMANCE_CLIENT_MODE  the client's `mode` option (default "auto", the client's default)
+//   CONFORMANCE_CLIENT_MODE  the client's `mode` option (default "auto", the client's default), or
+//                            "protocol": legacy or 2026-07-28 after MCP_CONFORMANCE_PROTOCOL_VERSION
 //   CONFORMANCE_VERBOSE=1    log each step to stderr
 import { createRequire } from "node:module";
 import { createHash } from "node:crypto";
@@ -31,7 +32,12 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
 const protocolVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
 const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
 const serverUrl = process.argv.at(-1);
-const mode = process.env.CONFORMANCE_CLIENT_MODE ?? "auto";
+// "protocol" pins the mode the suite's revision implies, as its reference client does: legacy for
+// the handshake revisions, 2026-07-28 otherwise.
+const HANDSHAKE_REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+const modeOption = process.env.CONFORMANCE_CLIENT_MODE ?? "auto";
+const mode =
+  modeOption === "protocol" ? (HANDSHAKE_REVISIONS.includes(protocolVersion ?? "2025-11-25") ? "legacy" : "2026-07-28") : modeOption;
 const clientInfo = { name: "mcp-wasm-client-conformance", version: "1.0.0" };
 
 const log = (...args) => {
