@@ -1,8 +1,8 @@
 //! What to do after an exchange failed: the retry policies of one call, as verdicts. The
 //! engine only carries them out; every rule (and its once-per-call budget) lives here.
 
-use crate::protocol::error::{ErrorKind, McpError, HEADER_MISMATCH};
-use crate::protocol::version::Era;
+use crate::protocol::error::{ErrorKind, McpError, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
+use crate::protocol::version::{best_mutual_modern, Era};
 use crate::session::reconnect::is_stream_break;
 use serde_json::Value;
 
@@ -26,6 +26,7 @@ pub struct RetryBudget {
     relisted: bool,
     reinitialized: bool,
     reissued: bool,
+    version_retried: bool,
 }
 
 impl RetryBudget {
@@ -46,6 +47,17 @@ impl RetryBudget {
             self.reinitialized = true;
             return Retry::Reinitialize;
         }
+        // 2026: -32022 whose `supported` lists a version this session speaks (this client
+        // has one modern revision, so the one it sent): a refusal of the moment, sent again
+        // once (the suite's sep-2575 check; a pinned client has no other version to try).
+        if era == Some(Era::Modern)
+            && error.code == UNSUPPORTED_PROTOCOL_VERSION
+            && !self.version_retried
+            && lists_a_mutual_version(error)
+        {
+            self.version_retried = true;
+            return Retry::Reissue;
+        }
         // Re-issuing would replay the callbacks' answers without the server's requestState:
         // only when the round carried none, or carried the state too.
         let replay_safe =
@@ -56,6 +68,17 @@ impl RetryBudget {
         }
         Retry::Fail
     }
+}
+
+/// True when an error's `data.supported` names a modern revision this client speaks.
+fn lists_a_mutual_version(error: &McpError) -> bool {
+    let supported = error
+        .data
+        .as_ref()
+        .and_then(|d| d.get("supported"))
+        .and_then(Value::as_array);
+    supported
+        .is_some_and(|list| best_mutual_modern(list.iter().filter_map(Value::as_str)).is_some())
 }
 
 /// What a reader does when a resumable SSE stream ended or broke.
@@ -217,5 +240,38 @@ mod tests {
     fn the_listen_stream_resumes_or_starts_afresh() {
         assert_eq!(resume_listen_stream(Some("3")), Resume::From("3".into()));
         assert_eq!(resume_listen_stream(None), Resume::Fresh);
+    }
+
+    #[test]
+    fn unsupported_version_listing_ours_is_sent_again_once_in_2026_only() {
+        let e = McpError::with_data(
+            crate::protocol::error::UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+            json!({ "supported": ["2026-07-28"], "requested": "2026-07-28" }),
+        );
+        let p = json!({});
+        let mut b = RetryBudget::default();
+        assert_eq!(
+            b.after_failure(&e, "tools/list", &p, Some(Era::Legacy)),
+            Retry::Fail
+        );
+        assert_eq!(
+            b.after_failure(&e, "tools/list", &p, Some(Era::Modern)),
+            Retry::Reissue
+        );
+        assert_eq!(
+            b.after_failure(&e, "tools/list", &p, Some(Era::Modern)),
+            Retry::Fail
+        );
+        let other = McpError::with_data(
+            crate::protocol::error::UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+            json!({ "supported": ["2031-01-01"] }),
+        );
+        let mut b = RetryBudget::default();
+        assert_eq!(
+            b.after_failure(&other, "tools/list", &p, Some(Era::Modern)),
+            Retry::Fail
+        );
     }
 }
