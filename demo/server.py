@@ -1,6 +1,14 @@
 """Demo MCP server for the mcp-wasm-client browser demo (Python SDK v2, `mcp` 2.x).
 
 Usage:  python3 demo/server.py [port]        (default 18601; binds 127.0.0.1 only, path /mcp)
+        python3 demo/server.py [port] --oauth [--as-port AS_PORT] [--token-ttl SECONDS]
+
+`--oauth` puts an OAuth authorization server (issuer http://127.0.0.1:AS_PORT, default
+port+1) and resource-server protection in front of the same tools: the AS + RS of
+tests/peers/oauth_server.py, with its consent page NOT auto-approved (the user clicks
+Approve in a popup), CORS on both, WWW-Authenticate exposed, and two more tools, `whoami`
+and `write_note` (which needs scope mcp:write, so a client must step up). Without
+`--oauth` the server is unchanged.
 
 One URL serves both protocol eras (legacy 2025-11-25 handshake and stateless 2026-07-28):
 the SDK routes on the MCP-Protocol-Version header. Elicitation, sampling and roots use the
@@ -23,8 +31,10 @@ this server's dependencies too, and is imported through sys.path.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import html
+import os
 import struct
 import sys
 import uuid
@@ -57,7 +67,7 @@ from mcp.types import (
 from mcp_types import ElicitRequest, ElicitRequestURLParams, ElicitResult, InputRequiredResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "peers"))
-from mcp_common import HOST, echo, port_from_argv, sampled_text, serve, streamable_http_app  # noqa: E402
+from mcp_common import HOST, echo, sampled_text, serve, streamable_http_app  # noqa: E402
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 try:  # ctx.info / ctx.log are marked deprecated for 2026 (SEP-2577); they still work.
@@ -67,7 +77,18 @@ try:  # ctx.info / ctx.log are marked deprecated for 2026 (SEP-2577); they still
 except ImportError:  # pragma: no cover
     pass
 
-PORT = port_from_argv(18601)
+
+def _parse_args() -> argparse.Namespace:
+    p = argparse.ArgumentParser(description="Demo MCP server for the mcp-wasm-client browser demo.")
+    p.add_argument("port", nargs="?", type=int, default=18601, help="MCP port (path /mcp); default 18601")
+    p.add_argument("--oauth", action="store_true", help="protect /mcp with OAuth (AS + consent page on --as-port)")
+    p.add_argument("--as-port", type=int, default=None, help="authorization server port; default $DEMO_AS_PORT or port+1")
+    p.add_argument("--token-ttl", type=int, default=3600, help="--oauth: access token lifetime in seconds")
+    return p.parse_known_args()[0]
+
+
+ARGS = _parse_args()
+PORT = ARGS.port
 
 mcp = MCPServer(
     name="mcp-wasm-demo-server",
@@ -307,8 +328,9 @@ CONNECT_PAGE = """<!doctype html><meta charset="utf-8"><title>DemoCloud sign-in<
 (elicitation <code>{id}</code>). Nothing is collected; you can close this window.</p></div>"""
 
 
-def build_app():
-    cors = streamable_http_app(mcp)
+def build_app(mcp_app=None):
+    """/connect, then `mcp_app` (default: the plain Streamable HTTP app with CORS)."""
+    cors = mcp_app if mcp_app is not None else streamable_http_app(mcp)
 
     async def app(scope, receive, send):
         if scope["type"] == "http" and scope["path"] == "/connect":
@@ -325,7 +347,28 @@ def build_app():
     return app
 
 
+def serve_oauth() -> None:
+    """--oauth: the AS and the protected RS in one process (see tests/peers/oauth_server.py)."""
+    from oauth_server import OAuthOptions, add_oauth_tools, build_oauth_apps, print_urls, serve_apps
+
+    as_port = ARGS.as_port or int(os.environ.get("DEMO_AS_PORT", PORT + 1))
+    add_oauth_tools(mcp)
+    opts = OAuthOptions(
+        port=PORT, as_port=as_port, auto_approve=False, token_ttl=ARGS.token_ttl, resource_name="mcp-wasm-client demo"
+    )
+    rs, as_app, _ = build_oauth_apps(mcp, opts)
+    asyncio.run(
+        serve_apps(
+            [("as", as_app, as_port), ("rs", build_app(rs), PORT)],
+            on_ready=lambda: print_urls(opts, "demo server (OAuth)"),
+        )
+    )
+
+
 app = build_app()
 
 if __name__ == "__main__":
-    serve(app, PORT, log_level="warning")
+    if ARGS.oauth:
+        serve_oauth()
+    else:
+        serve(app, PORT, log_level="warning")

@@ -5,12 +5,27 @@
 #   scripts/demo.sh                                  # then open http://localhost:8080/www/
 #   DEMO_PORT=9000 DEMO_MCP_PORT=9001 scripts/demo.sh
 #
+#   DEMO_OAUTH=1 scripts/demo.sh                     # the demo server behind OAuth (see below)
+#
 # Page query parameters: ?url=<mcp url>&mode=auto|legacy|2026-07-28&autoconnect=1&call=echo
+#
+# DEMO_OAUTH=1 starts `demo/server.py <port> --oauth --as-port $DEMO_AS_PORT` (default 8082):
+# /mcp then answers 401 until the client has a token from the authorization server at
+# http://127.0.0.1:$DEMO_AS_PORT (RFC 9728 PRM on the MCP origin, RFC 8414 metadata, dynamic
+# registration, PKCE S256, refresh tokens, iss on the callback). Its consent page is not
+# auto-approved: the user clicks Approve in the popup. Scopes mcp:read (every tool) and
+# mcp:write (the extra `write_note` tool; without it the server answers 403
+# insufficient_scope, so the client steps up). DEMO_TOKEN_TTL sets the access-token lifetime
+# in seconds (default 3600). The same AS + RS serve the `oauth` test peer
+# (tests/peers/oauth_server.py, tests/peers/README.md).
 # Ctrl-C stops the static server and the demo MCP server.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PORT="${DEMO_PORT:-8080}"
 MCP_PORT="${DEMO_MCP_PORT:-8081}"   # www/js/main.js defaults to http://127.0.0.1:8081/mcp
+OAUTH="${DEMO_OAUTH:-0}"
+AS_PORT="${DEMO_AS_PORT:-8082}"
+TOKEN_TTL="${DEMO_TOKEN_TTL:-3600}"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 say() { printf '\033[1m[demo]\033[0m %s\n' "$*"; }
 http_code() { curl -s -o /dev/null -m 2 -w '%{http_code}' "$1" 2>/dev/null || true; }
@@ -44,12 +59,21 @@ if [[ "$(http_code "http://127.0.0.1:$MCP_PORT/")" != "000" ]]; then
   echo "ERROR: port $MCP_PORT is already in use; stop that process or set DEMO_MCP_PORT" >&2
   exit 1
 fi
+if [[ "$OAUTH" == "1" && "$(http_code "http://127.0.0.1:$AS_PORT/")" != "000" ]]; then
+  echo "ERROR: port $AS_PORT is already in use; stop that process or set DEMO_AS_PORT" >&2
+  exit 1
+fi
 
 say "building the web package (wasm-pack, ~40 s)"
 (cd "$ROOT" && wasm-pack build --mode no-install --release --target web --out-dir pkg/web)
 
-say "starting the demo MCP server (demo/server.py) on http://127.0.0.1:$MCP_PORT/mcp"
-python3 "$ROOT/demo/server.py" "$MCP_PORT" &
+if [[ "$OAUTH" == "1" ]]; then
+  say "starting the demo MCP server (demo/server.py --oauth) on http://127.0.0.1:$MCP_PORT/mcp, authorization server http://127.0.0.1:$AS_PORT"
+  python3 "$ROOT/demo/server.py" "$MCP_PORT" --oauth --as-port "$AS_PORT" --token-ttl "$TOKEN_TTL" &
+else
+  say "starting the demo MCP server (demo/server.py) on http://127.0.0.1:$MCP_PORT/mcp"
+  python3 "$ROOT/demo/server.py" "$MCP_PORT" &
+fi
 MCP_PID=$!
 for _ in $(seq 1 100); do
   [[ "$(http_code "http://127.0.0.1:$MCP_PORT/connect")" == "200" ]] && break
@@ -76,5 +100,6 @@ QUERY=""
 echo
 say "Open http://localhost:$PORT/www/${QUERY:+?${QUERY%&}}"
 say "  auto-connect and call echo: http://localhost:$PORT/www/?${QUERY}autoconnect=1&call=echo"
+[[ "$OAUTH" == "1" ]] && say "OAuth: authorization server http://127.0.0.1:$AS_PORT (consent page: click Approve in the popup)"
 say "Press Ctrl-C to stop."
 wait "$SERVER_PID"

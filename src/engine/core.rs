@@ -181,7 +181,8 @@ impl Engine {
         what: &str,
         work: impl std::future::Future<Output = Result<T, McpError>>,
     ) -> Result<T, McpError> {
-        super::host::within(self.host.sleep(ms), ms, what, work).await
+        // The request timer: it pauses while a callback or a sign-in page waits for a person.
+        super::host::within(Box::pin(self.call_timer(ms, None)), ms, what, work).await
     }
 
     /// Closes: fails waiting calls, stops callbacks and streams, ends a legacy session.

@@ -375,7 +375,7 @@ impl Engine {
     /// Sleeps `ms` of request time: time while a user callback is pending does not count (a
     /// person filling a form is not a slow server), and progress restarts it. Checked in
     /// slices of at most one second.
-    async fn call_timer(&self, ms: u64, progress: Option<&Rc<Cell<u64>>>) {
+    pub(super) async fn call_timer(&self, ms: u64, progress: Option<&Rc<Cell<u64>>>) {
         let mut remaining = ms;
         let mut seen = progress.map_or(0, |p| p.get());
         while remaining > 0 {

@@ -47,21 +47,21 @@ def serve(app: ASGIApp, port: int, log_level: str = "info") -> None:
 # --- HTTP apps -----------------------------------------------------------------------
 
 
-def with_cors(app: ASGIApp) -> ASGIApp:
+def with_cors(app: ASGIApp, expose_headers: list[str] | None = None) -> ASGIApp:
     """Wrap `app` in the permissive CORS a browser client needs.
 
     Any origin; methods GET, POST, DELETE, OPTIONS; every requested header allowed
-    (Starlette echoes them, `mcp-param-*` included); `Mcp-Session-Id` and
-    `WWW-Authenticate` exposed; preflights cached for 600 s. CORSMiddleware passes
-    non-http scopes (lifespan) straight through, so wrapping an SDK app from the outside
-    keeps the lifespan that runs its session manager.
+    (Starlette echoes them, `mcp-param-*` and `authorization` included); `Mcp-Session-Id`
+    and `WWW-Authenticate` exposed unless `expose_headers` names others; preflights cached
+    for 600 s. CORSMiddleware passes non-http scopes (lifespan) straight through, so
+    wrapping an SDK app from the outside keeps the lifespan that runs its session manager.
     """
     return CORSMiddleware(
         app,
         allow_origins=["*"],
         allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
         allow_headers=["*"],
-        expose_headers=["Mcp-Session-Id", "WWW-Authenticate"],
+        expose_headers=["Mcp-Session-Id", "WWW-Authenticate"] if expose_headers is None else expose_headers,
         max_age=600,
     )
 

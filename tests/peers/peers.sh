@@ -8,6 +8,9 @@
 # Ports (override via env):  PEERS_PYTHON_PORT=18101  PEERS_TS_PORT=18102
 #                            PEERS_EVERYTHING_PORT=18103  PEERS_MISBEHAVE_PORT=18104
 #                            PEERS_PYTHON_SSE_PORT=18105 (deprecated HTTP+SSE transport, URL /sse)
+#                            PEERS_OAUTH_PORT=18106 (OAuth-protected MCP, URL /mcp; its authorization
+#                            server on PEERS_OAUTH_AS_PORT=18107, access tokens live
+#                            PEERS_OAUTH_TOKEN_TTL=3 seconds, /authorize auto-approves)
 # Other env: PEERS_PYTHON (python interpreter, default python3), PEERS_WAIT_SECONDS (default 30).
 # Logs and PID files live in tests/peers/.run/ (git-ignored). Installs nothing, except
 # `npm ci` in tests/peers when node_modules is missing. Python needs `mcp>=2` + uvicorn already.
@@ -24,14 +27,17 @@ TS_PORT="${PEERS_TS_PORT:-18102}"
 EVERYTHING_PORT="${PEERS_EVERYTHING_PORT:-18103}"
 MISBEHAVE_PORT="${PEERS_MISBEHAVE_PORT:-18104}"
 PYTHON_SSE_PORT="${PEERS_PYTHON_SSE_PORT:-18105}"
+OAUTH_PORT="${PEERS_OAUTH_PORT:-18106}"
+OAUTH_AS_PORT="${PEERS_OAUTH_AS_PORT:-18107}"
+OAUTH_TOKEN_TTL="${PEERS_OAUTH_TOKEN_TTL:-3}"
 
-PEERS=(python ts everything misbehave python-sse)
+PEERS=(python ts everything misbehave python-sse oauth)
 
 port_of() {
   case "$1" in
     python) echo "$PYTHON_PORT" ;; ts) echo "$TS_PORT" ;;
     everything) echo "$EVERYTHING_PORT" ;; misbehave) echo "$MISBEHAVE_PORT" ;;
-    python-sse) echo "$PYTHON_SSE_PORT" ;;
+    python-sse) echo "$PYTHON_SSE_PORT" ;; oauth) echo "$OAUTH_PORT" ;;
   esac
 }
 url_of() {
@@ -39,6 +45,7 @@ url_of() {
   case "$1" in
     misbehave) echo "http://127.0.0.1:$p/<fault>/mcp   (index: http://127.0.0.1:$p/)" ;;
     python-sse) echo "http://127.0.0.1:$p/sse   (HTTP+SSE 2024-11-05; POSTs go to /messages/?session_id=...)" ;;
+    oauth) echo "http://127.0.0.1:$p/mcp   (OAuth; AS http://127.0.0.1:$OAUTH_AS_PORT, token TTL ${OAUTH_TOKEN_TTL}s)" ;;
     *) echo "http://127.0.0.1:$p/mcp" ;;
   esac
 }
@@ -46,7 +53,7 @@ probe_url() {
   local p; p="$(port_of "$1")"
   case "$1" in misbehave) echo "http://127.0.0.1:$p/" ;; python-sse) echo "http://127.0.0.1:$p/sse" ;; *) echo "http://127.0.0.1:$p/mcp" ;; esac
 }
-# Any HTTP answer (even 400/405/406) means "up"; 000 means nothing is listening.
+# Any HTTP answer (even 400/401/405/406; oauth's /mcp answers 401) means "up"; 000 means nothing is listening.
 # A GET on python-sse's /sse would be an endless SSE stream, so that peer is probed with POST (405).
 http_code() {
   local method=GET
@@ -66,6 +73,9 @@ launch() {
     everything) PORT="$port" setsid "$HERE/everything.sh" "$port" >"$log" 2>&1 </dev/null & ;;
     misbehave) setsid node "$HERE/misbehave.mjs" "$port" >"$log" 2>&1 </dev/null & ;;
     python-sse) setsid "$PY" "$HERE/python_sse_server.py" "$port" >"$log" 2>&1 </dev/null & ;;
+    # The AS listens before the RS starts, so the RS answering (401) means both are up.
+    oauth) setsid "$PY" "$HERE/oauth_server.py" --port "$port" --as-port "$OAUTH_AS_PORT" \
+      --auto-approve --token-ttl "$OAUTH_TOKEN_TTL" >"$log" 2>&1 </dev/null & ;;
   esac
   echo $! >"$RUN/$name.pid"
 }
@@ -130,6 +140,10 @@ cmd_start() {
       failed=1
     fi
   done
+  if [[ "$(http_code "http://127.0.0.1:$OAUTH_AS_PORT/")" != "000" ]]; then
+    echo "ERROR: port $OAUTH_AS_PORT for the oauth peer's authorization server is already in use by another process" >&2
+    failed=1
+  fi
   ((failed)) && return 1
   for n in "${PEERS[@]}"; do launch "$n"; done
   for n in "${PEERS[@]}"; do wait_up "$n" || failed=1; done
