@@ -82,8 +82,20 @@ export async function signOut() {
   renderAuth();
 }
 
+/**
+ * True for a 401 the page did not sign in for: kind "unauthorized" (with resourceMetadata and
+ * scope), or, for a 401 to the handshake (server/discover, initialize), kind "http" with status 401.
+ */
+export function needsSignIn(err) {
+  const d = err?.data;
+  return d?.kind === "unauthorized" || (d?.kind === "http" && d?.status === 401);
+}
+
 /** Extra lines under an error box for the authorization kinds; null for others. */
 export function authHint(err) {
+  if (needsSignIn(err)) {
+    return el.auth.checked ? "Authorization did not complete." : "This server needs authorization: tick “Sign in”.";
+  }
   switch (err?.data?.kind) {
     case "auth_cors":
       return `The browser could not read ${err.data.url ?? "the authorization server"}: it sends no CORS headers. ` +
@@ -91,8 +103,6 @@ export function authHint(err) {
         "(this page: add ?asproxy=/as-proxy/ when its server has such a route).";
     case "insufficient_scope":
       return "The server wants more scopes than this sign-in grants.";
-    case "unauthorized":
-      return el.auth.checked ? "Authorization did not complete." : "This server needs authorization: tick “Sign in”.";
     default:
       return null;
   }

@@ -10,7 +10,7 @@ import { refreshTools, renderForm, renderTools } from "./tools.js";
 import { onElicitation } from "./elicitation.js";
 import { onSampling } from "./dialogs.js";
 import { onListRoots } from "./roots.js";
-import { authHint, pageAuthOption, renderAuth } from "./auth.js";
+import { authHint, needsSignIn, pageAuthOption, renderAuth } from "./auth.js";
 
 function clientOptions(url) {
   const auth = pageAuthOption(url);
@@ -82,7 +82,7 @@ function connectError(err) {
   const box = errorNode(err, "Connect");
   const hint = authHint(err);
   if (hint) box.append(h("div", { class: "hint-line", "data-test": "auth-hint", text: hint }));
-  if (err?.data?.kind === "unauthorized" && !el.auth.checked) {
+  if (needsSignIn(err) && !el.auth.checked) {
     box.append(h("div", { class: "buttons" }, h("button", {
       type: "button", "data-test": "sign-in",
       onclick: () => { el.auth.checked = true; connect(); }, // a click: the popup may open
