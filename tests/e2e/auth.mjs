@@ -8,10 +8,11 @@
 // for the repository root with a same-origin proxy route /as-proxy/<url> (to those peers
 // only), on free 127.0.0.1 ports (E2E_AUTH_PORTS="a-b", default 18611-18630). Drives Debian's
 // /usr/bin/chromium with playwright-core: the popup (Approve on the consent page), token
-// refresh, step-up, sign-out, redirect mode, a header-less 401, an AS without CORS (auth_cors,
-// then auth.fetch through the proxy), and a module worker using the page's sign-in. Prints one
-// line per step and "e2e-auth: N passed, M failed"; saves 08-oauth-consent.png and
-// 09-oauth-signed-in.png to docs/screenshots/ (E2E_SCREENSHOTS=0 skips them).
+// refresh, step-up, sign-out, a module worker using the page's sign-in, the legacy era, redirect
+// mode, a header-less 401, an AS without CORS (auth_cors, then auth.fetch through the proxy), Deny
+// and a closed popup. Prints one line per step and "e2e-auth: N passed, M failed"; saves
+// 08-oauth-consent.png and 09-oauth-signed-in.png to docs/screenshots/ (E2E_SCREENSHOTS=0 skips
+// them). E2E_OAUTH_SERVER overrides the peer's path.
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -243,6 +244,12 @@ async function main() {
     const stored = await A.page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith("mcp-wasm-client:auth:"))
       .map((k) => sessionStorage.getItem(k)).join(""));
     expect(!/access_token"\s*:\s*"/.test(stored), "no access token left in sessionStorage");
+    // signed out, a worker cannot sign in by itself (no popup in a worker): a clear error
+    await A.$('[data-test="worker-call"]').click();
+    const w = A.$('[data-test="worker-result"]').last();
+    await w.and(A.page.locator(':not([data-state="pending"])')).waitFor();
+    const wText = await w.textContent();
+    expect(await w.getAttribute("data-state") === "error" && /worker cannot open windows/.test(wText), `worker error: ${wText}`);
     const approved = approveInPopup(A.context, { scopes: ["mcp:read"] });
     const li = callTool(A.$, A.page, "whoami");
     await approved;
@@ -346,6 +353,37 @@ async function main() {
       `token and registration went through the proxy: ${via.join(", ")}`);
     console.log(`     through /as-proxy/: ${via.join(", ")}`);
     await D.context.close();
+  });
+
+  // ---- the user says no
+  await step("Deny on the consent page, then closing the popup: clear errors; then Approve signs in", async () => {
+    const E = await newPage();
+    await E.page.goto(demo(plain.mcp));
+    await E.$('body[data-wasm="ready"]').waitFor();
+    let popup = E.context.waitForEvent("page");
+    await E.$('[data-test="connect"]').click();
+    popup = await popup;
+    await popup.locator("#deny").click();
+    await E.$('[data-test="status"][data-state="error"]').waitFor();
+    const denied = await E.$('[data-test="status"] [data-test="error"]').textContent();
+    expect(/access_denied|denied/i.test(denied), `deny shown: ${denied}`);
+    expect(await E.$('[data-test="auth-card"]').isHidden(), "no signed-in card");
+    popup = E.context.waitForEvent("page");
+    await E.$('[data-test="connect"]').click();
+    popup = await popup;
+    await popup.locator("#approve").waitFor();
+    await popup.close();
+    await E.$('[data-test="status"][data-state="error"]').waitFor();
+    const closed = await E.$('[data-test="status"] [data-test="error"]').textContent();
+    expect(/closed/i.test(closed), `closed popup shown: ${closed}`);
+    const approved = approveInPopup(E.context, { scopes: ["mcp:read"] });
+    await E.$('[data-test="connect"]').click();
+    await approved;
+    await E.$('[data-test="status"][data-state="connected"]').waitFor();
+    await signedIn(E.$);
+    const line = (t) => t.replace(/\s+/g, " ").slice(0, 150);
+    console.log(`     deny: ${line(denied)}\n     closed: ${line(closed)}`);
+    await E.context.close();
   });
 
   await step("no page errors", async () => {
