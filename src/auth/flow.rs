@@ -439,6 +439,12 @@ impl<H: AuthHost> Authorizer<H> {
             None => {
                 // 2025-03-26: no PRM; the AS is the server's origin, else default endpoints.
                 let issuer = discovery::legacy_issuer(&server_url)?;
+                if !super::url::is_acceptable_endpoint(&issuer) {
+                    return Err(errors::metadata(format!(
+                        "The server {} has no protected resource metadata, and its own origin (the 2025-03-26 authorization server) is not https: credentials are not sent there",
+                        errors::clean_text(&server_url)
+                    )));
+                }
                 let urls = discovery::as_metadata_urls(&issuer)?;
                 let (found, _) = self
                     .first_document(&urls, |body| {
@@ -574,17 +580,34 @@ impl<H: AuthHost> Authorizer<H> {
     /// The client's credentials at the AS of `meta`: held ones bound to it, a CIMD URL, or a
     /// new dynamic registration (stored).
     async fn client_for(&self, meta: &ServerMetadata) -> Result<ClientInformation, McpError> {
+        let configured = self.configured_client();
         let path = {
             let st = self.state.borrow();
             let mut known: Vec<&ClientInformation> = Vec::new();
-            if let Some(c) = &self.config.client_information {
+            if let Some(c) = &configured {
                 known.push(c);
             }
             known.extend(st.stored.clients.iter());
             registration::choose(&known, self.config.client_metadata_url.as_deref(), meta)?
         };
         match path {
-            RegistrationPath::Known(c) | RegistrationPath::MetadataDocument(c) => Ok(c),
+            RegistrationPath::Known(c) => {
+                if configured.is_some_and(|k| k.issuer.is_none() && k.client_id == c.client_id) {
+                    // First use of clientInformation given without an issuer: remember the
+                    // binding (not the secret) so it never follows the server to another AS.
+                    self.state
+                        .borrow_mut()
+                        .stored
+                        .clients
+                        .push(ClientInformation {
+                            client_secret: None,
+                            ..c.clone()
+                        });
+                    self.persist().await?;
+                }
+                Ok(c)
+            }
+            RegistrationPath::MetadataDocument(c) => Ok(c),
             RegistrationPath::Dynamic { endpoint } => {
                 let body = registration::registration_body(
                     self.config.client_metadata.as_ref(),
@@ -744,6 +767,48 @@ impl<H: AuthHost> Authorizer<H> {
             .map_err(|e| (e, None))
     }
 
+    /// The application's `clientInformation`; given without an issuer, it is bound to the AS
+    /// it was first used with (recorded among the stored clients by [`Self::client_for`]).
+    fn configured_client(&self) -> Option<ClientInformation> {
+        let mut c = self.config.client_information.clone()?;
+        if c.issuer.is_none() {
+            let st = self.state.borrow();
+            if let Some(bound) = st
+                .stored
+                .clients
+                .iter()
+                .find(|s| s.client_id == c.client_id)
+            {
+                c.issuer = bound.issuer.clone();
+            }
+        }
+        Some(c)
+    }
+
+    /// The credentials this client holds for `issuer`: the application's, a stored
+    /// registration, or else the CIMD URL (a client that got tokens without registering).
+    fn held_client(&self, issuer: &str) -> Option<ClientInformation> {
+        let configured = self.configured_client();
+        let st = self.state.borrow();
+        configured
+            .iter()
+            .chain(st.stored.clients.iter())
+            .find(|c| c.usable_with(issuer))
+            .cloned()
+            .or_else(|| {
+                self.config
+                    .client_metadata_url
+                    .as_ref()
+                    .map(|u| ClientInformation {
+                        client_id: u.clone(),
+                        client_secret: None,
+                        token_endpoint_auth_method: Some("none".into()),
+                        issuer: Some(issuer.to_string()),
+                        client_secret_expires_at: None,
+                    })
+            })
+    }
+
     /// Refreshes the grant. On `invalid_grant` the grant is dropped (and on `invalid_client`
     /// the client too), so the caller can sign in again; other failures keep it.
     async fn refresh(&self) -> Result<(), McpError> {
@@ -754,16 +819,7 @@ impl<H: AuthHost> Authorizer<H> {
             return Err(errors::unauthorized("No refresh token"));
         };
         let issuer = grant.tokens.issuer.clone();
-        let client = {
-            let st = self.state.borrow();
-            self.config
-                .client_information
-                .iter()
-                .chain(st.stored.clients.iter())
-                .find(|c| c.usable_with(&issuer))
-                .cloned()
-        };
-        let Some(client) = client else {
+        let Some(client) = self.held_client(&issuer) else {
             self.set_grant(None);
             self.persist().await?;
             return Err(errors::unauthorized(
@@ -822,28 +878,7 @@ impl<H: AuthHost> Authorizer<H> {
                 "No authorization is pending for this server (already finished, or started by another client configuration)",
             ));
         };
-        let client = {
-            let st = self.state.borrow();
-            self.config
-                .client_information
-                .iter()
-                .chain(st.stored.clients.iter())
-                .find(|c| c.usable_with(&pending.request.issuer))
-                .cloned()
-                .or_else(|| {
-                    self.config
-                        .client_metadata_url
-                        .as_ref()
-                        .map(|u| ClientInformation {
-                            client_id: u.clone(),
-                            client_secret: None,
-                            token_endpoint_auth_method: Some("none".into()),
-                            issuer: Some(pending.request.issuer.clone()),
-                            client_secret_expires_at: None,
-                        })
-                })
-        };
-        let client = client.ok_or_else(|| {
+        let client = self.held_client(&pending.request.issuer).ok_or_else(|| {
             errors::registration_rejected(
                 "The client registration of the pending authorization is gone",
             )

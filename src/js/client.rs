@@ -486,7 +486,8 @@ impl Client {
     ) -> Promise {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let ready = self.auth_flow("signOut").and_then(|auth| {
-            if !(options.is_undefined() || options.is_null() || options.is_object()) {
+            let object = options.is_object() && !js_sys::Array::is_array(&options);
+            if !(options.is_undefined() || options.is_null() || object) {
                 return Err(McpError::input("signOut: options must be an object"));
             }
             let all = options::boolean(&options, "all", "signOut options")?.unwrap_or(false);

@@ -497,7 +497,7 @@ pub async fn status_error(
 
 /// The error for a 401 the flow did not (or could not) resolve: `unauthorized`, with the
 /// challenge's `resource_metadata` and `scope` for a UI to act on.
-fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
+pub fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
     let hint = AuthHint::from_header(head.response.headers().get("www-authenticate").as_deref());
     let how = if has_auth {
         "authorization did not succeed"

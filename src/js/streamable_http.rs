@@ -201,6 +201,15 @@ impl StreamableHttp {
     ) -> Result<FirstReply, McpError> {
         let (head, _guard) = self.http.post(out, what).await?;
         let status = head.status;
+        if status == 401 {
+            // Never a handshake answer: the server wants authorization (and `auth` is absent,
+            // or the flow would have handled it). The same `unauthorized` error as any request.
+            return Err(crate::js::http::unauthorized(
+                &head,
+                what,
+                self.http.auth.is_some(),
+            ));
+        }
         let is_sse = (200..300).contains(&status)
             && body_kind(head.content_type.as_deref()) == BodyKind::Sse;
         let message = if is_sse {

@@ -97,6 +97,36 @@ const CLIENT_OPTION_FIELDS = [
   ["messageHandler", "true", () => true],
   ["logLevel", "7", () => 7],
   ["inputRequiredMaxRounds", "{}", () => ({})],
+  ["auth", "5", () => 5],
+  ["auth", '"x"', () => "x"],
+  ["auth", "[]", () => []],
+  ["auth", "Symbol()", () => Symbol("auth")],
+];
+
+const REDIRECT_URI = "http://127.0.0.1/callback";
+/** Wrong-typed fields of the auth option (AuthOptions), each beside a valid redirectUri. */
+const AUTH_OPTION_FIELDS = [
+  ["redirectUri", "5", () => 5],
+  ["redirectUri", "Symbol()", () => Symbol("redirect")],
+  ["clientMetadataUrl", "5", () => 5],
+  ["clientMetadataUrl", '"not a url"', () => "not a url"],
+  ["clientMetadata", "5", () => 5],
+  ["clientMetadata", "[]", () => []],
+  ["clientInformation", '"id"', () => "id"],
+  ["clientInformation", "{ client_id: 5 }", () => ({ client_id: 5 })],
+  ["clientInformation", "{ wrong: 1 }", () => ({ wrong: 1 })],
+  ["authorize", '"popup"', () => "popup"],
+  ["authorize", "{}", () => ({})],
+  ["storage", "5", () => 5],
+  ["storage", "{ wrong: 1 }", () => ({ wrong: 1 })],
+  ["storage", "{ get, set } (no delete)", () => ({ get() {}, set() {} })],
+  ["scope", "5", () => 5],
+  ["onInsufficientScope", '"never"', () => "never"],
+  ["onInsufficientScope", "true", () => true],
+  ["maxStepUp", "-1", () => -1],
+  ["maxStepUp", '"1"', () => "1"],
+  ["maxStepUp", "1.5", () => 1.5],
+  ["fetch", '"no"', () => "no"],
 ];
 
 const PROMPT_REF = { type: "ref/prompt", name: "greet" };
@@ -134,15 +164,22 @@ const METHODS = {
   },
   setLoggingLevel: { params: [["level", "string"], ["options", "callOptions"]], valid: ["info"] },
   sendRootsListChanged: { params: [], valid: [] },
+  // Without the auth option both refuse with an input error, whatever the argument.
+  finishAuthorization: { params: [["callbackUrl", "string"]], valid: [`${REDIRECT_URI}?code=c&state=s`] },
+  signOut: { params: [["options", "optObject"]], valid: [] },
   close: { params: [], valid: [] },
 };
 const CLIENT_GETTERS = [
   "protocolVersion", "era", "transport", "serverInfo", "serverCapabilities", "instructions",
-  "sessionId", "pendingRequests",
+  "sessionId", "pendingRequests", "authorization",
 ];
 const MCP_ERROR_GETTERS = ["code", "message", "data", "name"];
 // `start` is the #[wasm_bindgen(start)] function, which wasm-bindgen also exports.
-const EXPORTS = ["Client", "McpError", "elicitationForm", "start", "validateElicitation", "wasmMemoryBytes"];
+const EXPORTS = [
+  "Client", "McpError", "elicitationForm", "start", "validateElicitation", "wasmMemoryBytes",
+  "authorizeHeadless", "authorizeWithPopup", "authorizeWithRedirect", "completeAuthorizationPopup",
+  "memoryStorage", "webStorage", "indexedDbStorage",
+];
 
 const SCHEMA = {
   type: "object",
@@ -541,6 +578,116 @@ function formCases() {
   return out;
 }
 
+function authCases() {
+  const out = [];
+  const isStorage = (v) =>
+    v && ["get", "set", "delete"].every((k) => typeof v[k] === "function") ? null : `unexpected ${show(v)}`;
+  const isFunction = (v) => (typeof v === "function" ? null : `unexpected ${show(v)}`);
+  // The helpers that take an options object.
+  const helperFields = {
+    authorizeWithPopup: [["features", "5", () => 5], ["timeoutMs", '"x"', () => "x"], ["timeoutMs", "-1", () => -1]],
+    authorizeHeadless: [["fetch", '"no"', () => "no"], ["fetch", "{}", () => ({})]],
+    completeAuthorizationPopup: [["close", '"yes"', () => "yes"]],
+  };
+  for (const [helper, fields] of Object.entries(helperFields)) {
+    for (const key of ["number", "string", "boolean", "symbol", "array"]) {
+      const [label, make] = WRONG[key];
+      out.push({ name: `${helper}(options = ${label})`, run: (ctx) => ctx.mod[helper](make()), expect: inputError });
+    }
+    for (const [field, label, make] of fields) {
+      out.push({ name: `${helper}({ ${field}: ${label} })`, run: (ctx) => ctx.mod[helper]({ [field]: make() }), expect: inputError });
+    }
+  }
+  for (const helper of ["authorizeWithPopup", "authorizeHeadless"]) {
+    out.push({
+      name: `${helper}(): the control returns an authorize function`,
+      run: (ctx) => ctx.mod[helper](),
+      expect: succeeds(isFunction),
+    });
+  }
+  out.push(
+    {
+      name: "authorizeWithRedirect(Symbol(), {}): extra arguments are ignored, an authorize function comes back",
+      run: (ctx) => ctx.mod.authorizeWithRedirect(Symbol("extra"), {}),
+      expect: succeeds(isFunction),
+    },
+    {
+      name: "memoryStorage(Symbol(), {}): extra arguments are ignored, a storage comes back",
+      run: (ctx) => ctx.mod.memoryStorage(Symbol("extra"), {}),
+      expect: succeeds(isStorage),
+    },
+    {
+      name: "webStorage({ getItem, setItem, removeItem }): the control returns a storage",
+      run: (ctx) => ctx.mod.webStorage({ getItem() {}, setItem() {}, removeItem() {} }),
+      expect: succeeds(isStorage),
+    },
+  );
+  for (const key of ["undefined", "null", "number", "string", "object", "array", "symbol", "url"]) {
+    const [label, make] = WRONG[key];
+    out.push({ name: `webStorage(storage = ${label})`, run: (ctx) => ctx.mod.webStorage(make()), expect: inputError });
+  }
+  // (indexedDbStorage("x") is a storage in a browser and an input error in Node: not a case here.)
+  for (const key of ["undefined", "null", "number", "object", "array", "symbol", "url"]) {
+    const [label, make] = WRONG[key];
+    out.push({ name: `indexedDbStorage(name = ${label})`, run: (ctx) => ctx.mod.indexedDbStorage(make()), expect: inputError });
+  }
+  out.push({ name: 'indexedDbStorage(name = "")', run: (ctx) => ctx.mod.indexedDbStorage(""), expect: inputError });
+
+  // The auth option's fields.
+  const withAuth = (auth) => (ctx) => new ctx.mod.Client(ctx.url, { auth });
+  out.push({
+    name: "new Client(url, { auth: { redirectUri } }): the control constructs, signed out",
+    run: (ctx) => {
+      const c = withAuth({ redirectUri: REDIRECT_URI })(ctx);
+      const status = c.authorization;
+      c.free();
+      return status;
+    },
+    expect: succeeds((v) => (v === null ? null : `authorization is ${show(v)}`)),
+  });
+  out.push({ name: "new Client(url, { auth: {} }) (no redirectUri)", run: withAuth({}), expect: inputError });
+  for (const [field, label, make] of AUTH_OPTION_FIELDS) {
+    out.push({
+      name: `new Client(url, { auth: { redirectUri, ${field}: ${label} } })`,
+      run: (ctx) => withAuth({ redirectUri: REDIRECT_URI, [field]: make() })(ctx),
+      expect: inputError,
+    });
+  }
+
+  // finishAuthorization and signOut on a client with the auth option (no request is made:
+  // nothing is pending, nobody is signed in).
+  const authed = (ctx) => (ctx.authed ??= new ctx.mod.Client(ctx.url, { auth: { redirectUri: REDIRECT_URI } }));
+  for (const key of ["undefined", "null", "number", "object", "symbol", "array"]) {
+    const [label, make] = WRONG[key];
+    out.push({
+      name: `Client.finishAuthorization: callbackUrl = ${label} [auth option]`,
+      run: (ctx) => authed(ctx).finishAuthorization(make()),
+      expect: inputError,
+    });
+  }
+  out.push({
+    name: "Client.finishAuthorization: callbackUrl = a URL object, nothing pending → state_mismatch [auth option]",
+    run: (ctx) => authed(ctx).finishAuthorization(new URL(`${REDIRECT_URI}?code=c&state=s`)),
+    expect: mcpError(["state_mismatch"]),
+  });
+  for (const key of ["number", "string", "boolean", "symbol", "array"]) {
+    const [label, make] = WRONG[key];
+    out.push({ name: `Client.signOut: options = ${label} [auth option]`, run: (ctx) => authed(ctx).signOut(make()), expect: inputError });
+  }
+  out.push(
+    { name: 'Client.signOut: options.all = "yes" [auth option]', run: (ctx) => authed(ctx).signOut({ all: "yes" }), expect: inputError },
+    {
+      name: "Client.signOut({ all: true }): the control resolves, signed out [auth option]",
+      run: async (ctx) => {
+        await authed(ctx).signOut({ all: true });
+        return authed(ctx).authorization;
+      },
+      expect: succeeds((v) => (v === null ? null : `authorization is ${show(v)}`)),
+    },
+  );
+  return out;
+}
+
 function surfaceCases() {
   return [
     {
@@ -599,6 +746,7 @@ function buildCases() {
     ...methodCases("after"),
     ...receiverCases(),
     ...mcpErrorCases(),
+    ...authCases(),
     ...clientConstructorCases(),
     STILL_WORKS,
   ];
@@ -648,5 +796,6 @@ export async function runBoundaryCases(mod, url, { only } = {}) {
   }
   await cleanup(ctx.connected);
   await cleanup(ctx.unconnected);
+  await cleanup(ctx.authed);
   return results;
 }

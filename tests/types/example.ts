@@ -5,6 +5,17 @@ import {
   McpError,
   elicitationForm,
   validateElicitation,
+  authorizeWithPopup,
+  authorizeWithRedirect,
+  authorizeHeadless,
+  completeAuthorizationPopup,
+  memoryStorage,
+  webStorage,
+  indexedDbStorage,
+  type AuthOptions,
+  type AuthStorage,
+  type Authorize,
+  type AuthorizationStatus,
   type CallToolResult,
   type ElicitationCallback,
   type SamplingCallback,
@@ -93,3 +104,44 @@ const code: number = err.code;
 void isError;
 void code;
 void main;
+
+// Authorization: the auth option, the helpers and the client's auth members.
+const store: AuthStorage = memoryStorage();
+const custom: AuthStorage = { get: async (k) => k, set: () => {}, delete: async () => {} };
+void custom;
+void webStorage;
+void indexedDbStorage;
+const ownAuthorize: Authorize = async ({ url, state, redirectUri, signal }) => {
+  void state;
+  void signal;
+  return new URL(`${redirectUri}?code=x&from=${encodeURIComponent(url)}`);
+};
+const authOptions: AuthOptions = {
+  clientMetadata: { client_name: "Typed app", redirect_uris: ["https://app.example/cb"], application_type: "web" },
+  clientInformation: { client_id: "id", issuer: "https://as.example" },
+  authorize: authorizeWithPopup({ features: "popup", timeoutMs: 60_000 }),
+  storage: store,
+  onInsufficientScope: "throw",
+  maxStepUp: 2,
+};
+void ownAuthorize;
+void authorizeWithRedirect();
+void authorizeHeadless({ fetch });
+const handedOver: boolean = completeAuthorizationPopup({ close: false });
+void handedOver;
+// @ts-expect-error: onInsufficientScope is "reauthorize" | "throw"
+const badAuth: AuthOptions = { onInsufficientScope: "retry" };
+void badAuth;
+async function signedIn(): Promise<void> {
+  const c = new Client("https://mcp.example/mcp", { auth: authOptions });
+  await c.finishAuthorization(new URL("https://app.example/cb?code=1&state=2"));
+  const status: AuthorizationStatus | null = c.authorization;
+  if (status) {
+    const issuer: string = status.issuer;
+    const expires: number | null = status.expiresAt;
+    void issuer;
+    void expires;
+  }
+  await c.signOut({ all: true });
+}
+void signedIn;

@@ -127,8 +127,15 @@ export function completePopup(close) {
   return delivered;
 }
 
+// Marks what a helper made, so the auth option can refuse combinations that cannot work
+// (a redirect loses an in-memory pending authorization).
+function tag(value, kind) {
+  Object.defineProperty(value, "mcpWasmClientKind", { value: kind });
+  return value;
+}
+
 export function redirectAuthorizer() {
-  return ({ url }) => {
+  return tag(({ url }) => {
     const loc = globalThis.location;
     if (!loc || typeof loc.assign !== "function" || !globalThis.document) {
       throw failure(
@@ -138,7 +145,7 @@ export function redirectAuthorizer() {
     }
     loc.assign(url);
     return "redirected";
-  };
+  }, "redirect");
 }
 
 export function headlessAuthorizer(fetchFn, maxHops) {
@@ -175,7 +182,7 @@ export function headlessAuthorizer(fetchFn, maxHops) {
 
 export function memoryStore() {
   const m = new Map();
-  return {
+  return tag({
     get: (k) => (m.has(k) ? m.get(k) : null),
     set: (k, v) => {
       m.set(k, v);
@@ -183,7 +190,7 @@ export function memoryStore() {
     delete: (k) => {
       m.delete(k);
     },
-  };
+  }, "memory");
 }
 
 export function webStore(storage) {

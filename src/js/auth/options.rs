@@ -139,6 +139,15 @@ pub fn read(
         None if in_page => default_authorizer(authorize_with_popup(None))?,
         None => default_authorizer(authorize_headless(None))?,
     };
+    let storage = storage(&auth)?;
+    let kind = |v: &JsValue| field(v, "mcpWasmClientKind").as_string();
+    if kind(&authorize).as_deref() == Some("redirect")
+        && kind(&storage).as_deref() == Some("memory")
+    {
+        return Err(McpError::input(format!(
+            "{SCOPE}: authorizeWithRedirect() needs storage that survives the page navigation: webStorage(sessionStorage) or indexedDbStorage(name), not memoryStorage()"
+        )));
+    }
     let fetch = function(&auth, "fetch", SCOPE)?.unwrap_or_else(|| global_fetch.clone());
     let config = AuthConfig {
         server_url: server_url.to_string(),
@@ -152,7 +161,7 @@ pub fn read(
     };
     let host = JsAuthHost {
         fetch,
-        storage: storage(&auth)?,
+        storage,
         authorize,
         in_browser,
         waits: Default::default(),

@@ -1,0 +1,734 @@
+//! A fake world for `auth::flow` tests: an `AuthHost` whose HTTP is a table of routes plus any
+//! number of fake authorization servers (metadata, dynamic registration, a token endpoint that
+//! really checks PKCE, codes, client authentication and refresh tokens), a settable clock,
+//! deterministic randomness, a real SHA-256, a `HashMap` storage, and an authorization page
+//! played by the AS (programmable callbacks). Every request and every authorization URL is
+//! recorded so tests can assert on what was sent.
+//!
+//! Every credential the fakes mint contains `SECRET` (`AT-SECRET-…`, `RT-SECRET-…`,
+//! `CODE-SECRET-…`, `CS-SECRET-…`), so a test can look for leaks by that marker.
+
+#![allow(dead_code)]
+
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::Engine as _;
+use futures::future::{FutureExt, LocalBoxFuture};
+use mcp_wasm_client::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
+use mcp_wasm_client::protocol::McpError;
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
+
+/// One request the flow sent, with its secrets exposed for assertions.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    pub method: String,
+    pub url: String,
+    pub content_type: Option<String>,
+    pub body: Option<String>,
+    pub authorization: Option<String>,
+}
+
+impl Sent {
+    /// The body as form pairs.
+    pub fn form(&self) -> Vec<(String, String)> {
+        parse_query(self.body.as_deref().unwrap_or(""))
+    }
+
+    /// The one value of `name` in the form body.
+    pub fn param(&self, name: &str) -> Option<String> {
+        param(&self.form(), name)
+    }
+
+    /// The body as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(self.body.as_deref().unwrap_or("null")).expect("a JSON body")
+    }
+
+    /// Everything this request carried, for "was X ever sent" checks.
+    pub fn everything(&self) -> String {
+        format!(
+            "{} {} {} {}",
+            self.url,
+            self.body.as_deref().unwrap_or(""),
+            self.authorization.as_deref().unwrap_or(""),
+            decode(self.body.as_deref().unwrap_or(""))
+        )
+    }
+}
+
+/// What the authorization page sends back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallbackMode {
+    /// `redirect_uri?code&state[&iss]` (`iss` when the AS's `send_iss` is set).
+    Normal,
+    /// A state the client never sent.
+    WrongState,
+    /// No `iss`, whatever the AS advertises.
+    NoIss,
+    /// This `iss`.
+    WrongIss(String),
+    /// `error=access_denied` (with `state` and `iss`).
+    Denied,
+    /// The page navigates away: the callback (with code) is kept in `World::callbacks` and
+    /// `Authorized::Redirected` is returned.
+    Redirected,
+    /// This query (after `?`), with `{code}`, `{state}`, `{iss}` substituted.
+    Custom(String),
+}
+
+/// A code the fake AS issued.
+#[derive(Debug, Clone)]
+pub struct Code {
+    pub client_id: String,
+    pub redirect_uri: String,
+    pub challenge: String,
+    pub scope: Option<String>,
+    pub resource: Option<String>,
+}
+
+/// A refresh token the fake AS issued.
+#[derive(Debug, Clone)]
+pub struct Refresh {
+    pub client_id: String,
+    pub scope: Option<String>,
+    pub resource: Option<String>,
+}
+
+/// A fake authorization server.
+pub struct FakeAs {
+    /// Short name used in minted values (`as1`).
+    pub tag: String,
+    pub issuer: String,
+    /// Where the metadata document is served (`None`: nowhere).
+    pub metadata_url: Option<String>,
+    /// The metadata document (its endpoints are also where the fake answers).
+    pub metadata: Value,
+    /// Put `iss` in callbacks (mode `Normal`).
+    pub send_iss: bool,
+    /// Registered `client_id`s start with this (`<tag>-client-`).
+    pub client_id_prefix: String,
+    /// The `token_endpoint_auth_method` registration grants (`None`: as requested).
+    pub register_method: Option<String>,
+    /// Scripted registration responses, used first.
+    pub register_script: VecDeque<(u16, String)>,
+    /// Scripted token responses, used first.
+    pub token_script: VecDeque<(u16, String)>,
+    /// The scope granted (`None`: as requested).
+    pub grant_scope: Option<String>,
+    pub expires_in: Option<u64>,
+    pub issue_refresh: bool,
+    /// Known clients: `client_id` → secret.
+    pub clients: HashMap<String, Option<String>>,
+    pub codes: HashMap<String, Code>,
+    pub refresh_tokens: HashMap<String, Refresh>,
+    /// Access tokens issued, with their scope, in order.
+    pub access_tokens: Vec<(String, Option<String>)>,
+    /// Clients registered here, in order.
+    pub registered: Vec<String>,
+    serial: u32,
+}
+
+fn metadata_for(issuer: &str) -> Value {
+    json!({
+        "issuer": issuer,
+        "authorization_endpoint": format!("{issuer}/authorize"),
+        "token_endpoint": format!("{issuer}/token"),
+        "registration_endpoint": format!("{issuer}/register"),
+        "response_types_supported": ["code"],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
+        "authorization_response_iss_parameter_supported": true,
+    })
+}
+
+impl FakeAs {
+    /// An AS for `issuer` serving its metadata at `metadata_url`, endpoints under the issuer.
+    pub fn new(tag: &str, issuer: &str, metadata_url: Option<&str>) -> Self {
+        FakeAs {
+            tag: tag.into(),
+            issuer: issuer.into(),
+            metadata_url: metadata_url.map(str::to_string),
+            metadata: metadata_for(issuer),
+            send_iss: true,
+            client_id_prefix: format!("{tag}-client-"),
+            register_method: None,
+            register_script: VecDeque::new(),
+            token_script: VecDeque::new(),
+            grant_scope: None,
+            expires_in: Some(3600),
+            issue_refresh: true,
+            clients: HashMap::new(),
+            codes: HashMap::new(),
+            refresh_tokens: HashMap::new(),
+            access_tokens: Vec::new(),
+            registered: Vec::new(),
+            serial: 0,
+        }
+    }
+
+    fn endpoint(&self, name: &str) -> Option<String> {
+        self.metadata[name].as_str().map(str::to_string)
+    }
+
+    pub fn authorization_endpoint(&self) -> String {
+        self.endpoint("authorization_endpoint").unwrap()
+    }
+
+    pub fn token_endpoint(&self) -> String {
+        self.endpoint("token_endpoint").unwrap()
+    }
+
+    pub fn registration_endpoint(&self) -> Option<String> {
+        self.endpoint("registration_endpoint")
+    }
+
+    fn next(&mut self) -> u32 {
+        self.serial += 1;
+        self.serial
+    }
+
+    fn register(&mut self, req: &Sent) -> (u16, String) {
+        if let Some(r) = self.register_script.pop_front() {
+            return r;
+        }
+        let body = req.json();
+        let n = self.next();
+        let client_id = format!("{}{n}", self.client_id_prefix);
+        let method = self.register_method.clone().unwrap_or_else(|| {
+            body["token_endpoint_auth_method"]
+                .as_str()
+                .unwrap_or("client_secret_basic")
+                .to_string()
+        });
+        let secret = (method != "none").then(|| format!("CS-SECRET-{}-{n}", self.tag));
+        self.clients.insert(client_id.clone(), secret.clone());
+        self.registered.push(client_id.clone());
+        let mut out = body.clone();
+        out["client_id"] = json!(client_id);
+        out["token_endpoint_auth_method"] = json!(method);
+        if let Some(s) = secret {
+            out["client_secret"] = json!(s);
+            out["client_secret_expires_at"] = json!(0);
+        }
+        (201, out.to_string())
+    }
+
+    fn oauth_error(status: u16, error: &str, description: &str) -> (u16, String) {
+        (
+            status,
+            json!({ "error": error, "error_description": description }).to_string(),
+        )
+    }
+
+    fn token(&mut self, req: &Sent) -> (u16, String) {
+        if let Some(r) = self.token_script.pop_front() {
+            return r;
+        }
+        let form = req.form();
+        let (client_id, secret) = match &req.authorization {
+            Some(basic) => {
+                let raw = basic.strip_prefix("Basic ").expect("Basic authorization");
+                let pair = String::from_utf8(STANDARD.decode(raw).expect("base64")).unwrap();
+                let (id, secret) = pair.split_once(':').expect("id:secret");
+                (decode(id), Some(decode(secret)))
+            }
+            None => (
+                param(&form, "client_id").unwrap_or_default(),
+                param(&form, "client_secret"),
+            ),
+        };
+        match self.clients.get(&client_id) {
+            None => return Self::oauth_error(401, "invalid_client", "unknown client"),
+            Some(expected) if *expected != secret => {
+                return Self::oauth_error(401, "invalid_client", "bad client authentication")
+            }
+            Some(_) => {}
+        }
+        let resource = param(&form, "resource");
+        match param(&form, "grant_type").as_deref() {
+            Some("authorization_code") => {
+                let Some(code) = param(&form, "code").and_then(|c| self.codes.remove(&c)) else {
+                    return Self::oauth_error(400, "invalid_grant", "unknown or used code");
+                };
+                let verifier = param(&form, "code_verifier").unwrap_or_default();
+                if URL_SAFE_NO_PAD.encode(sha256(verifier.as_bytes())) != code.challenge {
+                    return Self::oauth_error(400, "invalid_grant", "PKCE verification failed");
+                }
+                if code.client_id != client_id {
+                    return Self::oauth_error(400, "invalid_grant", "code of another client");
+                }
+                if param(&form, "redirect_uri").as_deref() != Some(code.redirect_uri.as_str()) {
+                    return Self::oauth_error(400, "invalid_grant", "redirect_uri differs");
+                }
+                if resource != code.resource {
+                    return Self::oauth_error(400, "invalid_target", "resource differs");
+                }
+                self.issue(&client_id, code.scope, resource)
+            }
+            Some("refresh_token") => {
+                let Some(r) = param(&form, "refresh_token")
+                    .and_then(|t| self.refresh_tokens.get(&t).cloned())
+                else {
+                    return Self::oauth_error(400, "invalid_grant", "unknown refresh token");
+                };
+                if r.client_id != client_id {
+                    return Self::oauth_error(400, "invalid_grant", "token of another client");
+                }
+                if resource != r.resource {
+                    return Self::oauth_error(400, "invalid_target", "resource differs");
+                }
+                self.issue(&client_id, r.scope, resource)
+            }
+            _ => Self::oauth_error(400, "unsupported_grant_type", "?"),
+        }
+    }
+
+    fn issue(
+        &mut self,
+        client_id: &str,
+        scope: Option<String>,
+        resource: Option<String>,
+    ) -> (u16, String) {
+        let n = self.next();
+        let granted = self.grant_scope.clone().or(scope);
+        let access = format!("AT-SECRET-{}-{n}", self.tag);
+        self.access_tokens.push((access.clone(), granted.clone()));
+        let mut body = json!({ "access_token": access, "token_type": "Bearer" });
+        if let Some(e) = self.expires_in {
+            body["expires_in"] = json!(e);
+        }
+        if let Some(s) = &granted {
+            body["scope"] = json!(s);
+        }
+        if self.issue_refresh {
+            let rt = format!("RT-SECRET-{}-{n}", self.tag);
+            self.refresh_tokens.insert(
+                rt.clone(),
+                Refresh {
+                    client_id: client_id.into(),
+                    scope: granted,
+                    resource,
+                },
+            );
+            body["refresh_token"] = json!(rt);
+        }
+        (200, body.to_string())
+    }
+}
+
+/// A handler for one URL.
+pub type Handler = Rc<dyn Fn(&Sent) -> (u16, String)>;
+
+/// Everything the fake host serves and records.
+pub struct World {
+    /// URL → handler; looked up before the fake ASes.
+    pub routes: RefCell<HashMap<String, Handler>>,
+    pub ases: RefCell<Vec<FakeAs>>,
+    /// Every HTTP request, in order.
+    pub requests: RefCell<Vec<Sent>>,
+    /// Every authorization URL shown, in order.
+    pub authorizations: RefCell<Vec<String>>,
+    /// Every callback the page produced (including redirect-mode ones), in order.
+    pub callbacks: RefCell<Vec<String>>,
+    pub mode: RefCell<CallbackMode>,
+    pub now: Cell<u64>,
+    randoms: Cell<u32>,
+    pub storage: RefCell<HashMap<String, String>>,
+    /// Every `save`, in order.
+    pub saves: RefCell<Vec<(String, Option<String>)>>,
+    /// How many times each fetch and authorization yields (`Pending`) before answering.
+    pub yields: Cell<u32>,
+}
+
+impl World {
+    pub fn new() -> Rc<World> {
+        Rc::new(World {
+            routes: RefCell::default(),
+            ases: RefCell::default(),
+            requests: RefCell::default(),
+            authorizations: RefCell::default(),
+            callbacks: RefCell::default(),
+            mode: RefCell::new(CallbackMode::Normal),
+            now: Cell::new(1_700_000_000_000),
+            randoms: Cell::new(0),
+            storage: RefCell::default(),
+            saves: RefCell::default(),
+            yields: Cell::new(0),
+        })
+    }
+
+    /// Serves `body` with `status` at `url`.
+    pub fn route(&self, url: &str, status: u16, body: impl Into<String>) {
+        let body = body.into();
+        self.routes
+            .borrow_mut()
+            .insert(url.into(), Rc::new(move |_| (status, body.clone())));
+    }
+
+    /// Serves `body` (JSON) at `url`.
+    pub fn json(&self, url: &str, body: Value) {
+        self.route(url, 200, body.to_string());
+    }
+
+    pub fn add_as(&self, a: FakeAs) {
+        self.ases.borrow_mut().push(a);
+    }
+
+    /// The fake AS tagged `tag`.
+    pub fn with_as<T>(&self, tag: &str, f: impl FnOnce(&mut FakeAs) -> T) -> T {
+        let mut ases = self.ases.borrow_mut();
+        f(ases.iter_mut().find(|a| a.tag == tag).expect("a fake AS"))
+    }
+
+    /// `GET`s, as URLs, in order.
+    pub fn gets(&self) -> Vec<String> {
+        self.requests
+            .borrow()
+            .iter()
+            .filter(|r| r.method == "GET")
+            .map(|r| r.url.clone())
+            .collect()
+    }
+
+    /// `POST`s to `url`.
+    pub fn posts_to(&self, url: &str) -> Vec<Sent> {
+        self.requests
+            .borrow()
+            .iter()
+            .filter(|r| r.method == "POST" && r.url == url)
+            .cloned()
+            .collect()
+    }
+
+    /// All `POST`s.
+    pub fn posts(&self) -> Vec<Sent> {
+        self.requests
+            .borrow()
+            .iter()
+            .filter(|r| r.method == "POST")
+            .cloned()
+            .collect()
+    }
+
+    /// The query pairs of authorization URL number `i`.
+    pub fn authorization_params(&self, i: usize) -> Vec<(String, String)> {
+        let url = self.authorizations.borrow()[i].clone();
+        parse_query(url.split_once('?').map_or("", |(_, q)| q))
+    }
+
+    /// The scope an access token was granted with (`None`: not a token of any fake AS).
+    pub fn token_scope(&self, token: &str) -> Option<Option<String>> {
+        self.ases.borrow().iter().find_map(|a| {
+            a.access_tokens
+                .iter()
+                .find(|(t, _)| t == token)
+                .map(|(_, s)| s.clone())
+        })
+    }
+
+    /// The stored document under `key`, parsed.
+    pub fn stored(&self, key: &str) -> Option<Value> {
+        self.storage
+            .borrow()
+            .get(key)
+            .map(|t| serde_json::from_str(t).expect("stored JSON"))
+    }
+
+    fn serve(&self, sent: &Sent) -> (u16, String) {
+        let handler = self.routes.borrow().get(&sent.url).cloned();
+        if let Some(h) = handler {
+            return h(sent);
+        }
+        let mut ases = self.ases.borrow_mut();
+        for a in ases.iter_mut() {
+            if sent.method == "GET" && a.metadata_url.as_deref() == Some(sent.url.as_str()) {
+                return (200, a.metadata.to_string());
+            }
+            if sent.method == "POST" && a.registration_endpoint().as_deref() == Some(&sent.url) {
+                return a.register(sent);
+            }
+            if sent.method == "POST" && a.token_endpoint() == sent.url {
+                return a.token(sent);
+            }
+        }
+        (404, "not found".into())
+    }
+
+    fn page(&self, url: &str, state: &str, redirect_uri: &str) -> Result<Authorized, McpError> {
+        self.authorizations.borrow_mut().push(url.to_string());
+        let (base, query) = url.split_once('?').expect("a query");
+        let params = parse_query(query);
+        assert_eq!(param(&params, "state").as_deref(), Some(state));
+        assert_eq!(
+            param(&params, "redirect_uri").as_deref(),
+            Some(redirect_uri)
+        );
+        let mut ases = self.ases.borrow_mut();
+        let a = ases
+            .iter_mut()
+            .find(|a| a.authorization_endpoint() == base)
+            .expect("an authorization endpoint of a fake AS");
+        let n = a.next();
+        let code = format!("CODE-SECRET-{}-{n}", a.tag);
+        a.codes.insert(
+            code.clone(),
+            Code {
+                client_id: param(&params, "client_id").unwrap_or_default(),
+                redirect_uri: redirect_uri.into(),
+                challenge: param(&params, "code_challenge").unwrap_or_default(),
+                scope: param(&params, "scope"),
+                resource: param(&params, "resource"),
+            },
+        );
+        let iss = encode(&a.issuer);
+        let with_iss = |q: String| {
+            if a.send_iss {
+                format!("{q}&iss={iss}")
+            } else {
+                q
+            }
+        };
+        let (state, code) = (encode(state), encode(&code));
+        let mode = self.mode.borrow().clone();
+        let query = match &mode {
+            CallbackMode::Normal | CallbackMode::Redirected => {
+                with_iss(format!("code={code}&state={state}"))
+            }
+            CallbackMode::WrongState => with_iss(format!("code={code}&state=forged")),
+            CallbackMode::NoIss => format!("code={code}&state={state}"),
+            CallbackMode::WrongIss(i) => format!("code={code}&state={state}&iss={}", encode(i)),
+            CallbackMode::Denied => with_iss(format!(
+                "error=access_denied&error_description=The+user+said+no&state={state}"
+            )),
+            CallbackMode::Custom(q) => q
+                .replace("{code}", &code)
+                .replace("{state}", &state)
+                .replace("{iss}", &iss),
+        };
+        let callback = format!("{redirect_uri}?{query}");
+        self.callbacks.borrow_mut().push(callback.clone());
+        Ok(if mode == CallbackMode::Redirected {
+            Authorized::Redirected
+        } else {
+            Authorized::Callback(callback)
+        })
+    }
+}
+
+/// Returns `Pending` once (waking itself), then `Ready`.
+struct YieldNow(bool);
+
+impl Future for YieldNow {
+    type Output = ();
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.0 {
+            Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    }
+}
+
+async fn pause(n: u32) {
+    for _ in 0..n {
+        YieldNow(false).await;
+    }
+}
+
+/// The `AuthHost` over a shared [`World`].
+pub struct FakeHost(pub Rc<World>);
+
+impl AuthHost for FakeHost {
+    fn fetch(&self, request: AuthRequest) -> LocalBoxFuture<'_, Result<AuthResponse, McpError>> {
+        let sent = Sent {
+            method: request.method.to_string(),
+            url: request.url.clone(),
+            content_type: request.content_type.map(str::to_string),
+            body: request.body.as_ref().map(|b| b.expose().to_string()),
+            authorization: request
+                .authorization
+                .as_ref()
+                .map(|a| a.expose().to_string()),
+        };
+        self.0.requests.borrow_mut().push(sent.clone());
+        let world = self.0.clone();
+        async move {
+            pause(world.yields.get()).await;
+            let (status, body) = world.serve(&sent);
+            Ok(AuthResponse { status, body })
+        }
+        .boxed_local()
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.0.now.get()
+    }
+
+    fn random(&self, len: usize) -> Result<Vec<u8>, McpError> {
+        let n = self.0.randoms.get() + 1;
+        self.0.randoms.set(n);
+        Ok((0..len)
+            .map(|i| (n as usize * 97 + i * 13 + 7) as u8)
+            .collect())
+    }
+
+    fn sha256(&self, data: Vec<u8>) -> LocalBoxFuture<'_, Result<[u8; 32], McpError>> {
+        futures::future::ready(Ok(sha256(&data))).boxed_local()
+    }
+
+    fn load(&self, key: String) -> LocalBoxFuture<'_, Result<Option<String>, McpError>> {
+        let v = self.0.storage.borrow().get(&key).cloned();
+        futures::future::ready(Ok(v)).boxed_local()
+    }
+
+    fn save(&self, key: String, value: Option<String>) -> LocalBoxFuture<'_, Result<(), McpError>> {
+        self.0.saves.borrow_mut().push((key.clone(), value.clone()));
+        match value {
+            Some(v) => self.0.storage.borrow_mut().insert(key, v),
+            None => self.0.storage.borrow_mut().remove(&key),
+        };
+        futures::future::ready(Ok(())).boxed_local()
+    }
+
+    fn authorize(
+        &self,
+        url: String,
+        state: String,
+        redirect_uri: String,
+    ) -> LocalBoxFuture<'_, Result<Authorized, McpError>> {
+        let world = self.0.clone();
+        async move {
+            pause(world.yields.get()).await;
+            world.page(&url, &state, &redirect_uri)
+        }
+        .boxed_local()
+    }
+}
+
+/// The one value of `name` (panics when repeated).
+pub fn param(pairs: &[(String, String)], name: &str) -> Option<String> {
+    let mut found = pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v);
+    let first = found.next().cloned();
+    assert!(found.next().is_none(), "{name} appears twice");
+    first
+}
+
+/// Percent-decoding (`+` is a space), written here independently of the crate's.
+pub fn decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => {
+                let hex = std::str::from_utf8(&b[i + 1..i + 3]).unwrap();
+                out.push(u8::from_str_radix(hex, 16).expect("hex"));
+                i += 2;
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).expect("UTF-8")
+}
+
+/// Percent-encoding of everything but unreserved characters.
+pub fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The pairs of a query or form body, decoded.
+pub fn parse_query(q: &str) -> Vec<(String, String)> {
+    q.split('&')
+        .filter(|s| !s.is_empty())
+        .map(|s| match s.split_once('=') {
+            Some((k, v)) => (decode(k), decode(v)),
+            None => (decode(s), String::new()),
+        })
+        .collect()
+}
+
+/// SHA-256 (FIPS 180-4), for the host and the fake AS's PKCE check.
+pub fn sha256(data: &[u8]) -> [u8; 32] {
+    const K: [u32; 64] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+        0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+        0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+        0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+        0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+        0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+        0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+        0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+        0xc67178f2,
+    ];
+    let mut h: [u32; 8] = [
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+        0x5be0cd19,
+    ];
+    let mut msg = data.to_vec();
+    msg.push(0x80);
+    while msg.len() % 64 != 56 {
+        msg.push(0);
+    }
+    msg.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
+    for block in msg.chunks(64) {
+        let mut w = [0u32; 64];
+        for (i, word) in block.chunks(4).enumerate() {
+            w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
+        }
+        for i in 16..64 {
+            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
+            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16]
+                .wrapping_add(s0)
+                .wrapping_add(w[i - 7])
+                .wrapping_add(s1);
+        }
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
+        for i in 0..64 {
+            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
+            let ch = (e & f) ^ (!e & g);
+            let t1 = hh
+                .wrapping_add(s1)
+                .wrapping_add(ch)
+                .wrapping_add(K[i])
+                .wrapping_add(w[i]);
+            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+            let maj = (a & b) ^ (a & c) ^ (b & c);
+            let t2 = s0.wrapping_add(maj);
+            hh = g;
+            g = f;
+            f = e;
+            e = d.wrapping_add(t1);
+            d = c;
+            c = b;
+            b = a;
+            a = t1.wrapping_add(t2);
+        }
+        for (x, y) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
+            *x = x.wrapping_add(y);
+        }
+    }
+    let mut out = [0u8; 32];
+    for (i, word) in h.iter().enumerate() {
+        out[4 * i..4 * i + 4].copy_from_slice(&word.to_be_bytes());
+    }
+    out
+}
