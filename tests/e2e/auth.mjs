@@ -185,8 +185,8 @@ async function main() {
     await A.$('[data-test="connect"]').click();
     await A.$('[data-test="status"][data-state="error"]').waitFor();
     const err = await A.$('[data-test="status"] [data-test="error"]').textContent();
-    // kind "unauthorized" (resourceMetadata, scope); a 401 to the handshake is still kind "http"
-    expect(/"kind": "(unauthorized|http)"/.test(err) && /"status": 401/.test(err), `error: ${err}`);
+    expect(/"kind": "unauthorized"/.test(err) && err.includes(`"resourceMetadata": "http://127.0.0.1:${new URL(plain.mcp).port}/.well-known/oauth-protected-resource/mcp"`)
+      && /"scope": "mcp:read"/.test(err), `error: ${err}`);
     await A.$('[data-test="sign-in"]').waitFor();
     expect(popups.length === 0 && (await plain.stats()).registrations === 0, "nothing signed in yet");
   });

@@ -82,13 +82,9 @@ export async function signOut() {
   renderAuth();
 }
 
-/**
- * True for a 401 the page did not sign in for: kind "unauthorized" (with resourceMetadata and
- * scope), or, for a 401 to the handshake (server/discover, initialize), kind "http" with status 401.
- */
+/** True for a 401 the page did not sign in for (kind "unauthorized", with resourceMetadata and scope). */
 export function needsSignIn(err) {
-  const d = err?.data;
-  return d?.kind === "unauthorized" || (d?.kind === "http" && d?.status === 401);
+  return err?.data?.kind === "unauthorized";
 }
 
 /** Extra lines under an error box for the authorization kinds; null for others. */
