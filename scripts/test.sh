@@ -16,6 +16,8 @@
 #   wasm-node    tests/wasm.rs in Node (wasm-pack test --node)                       (peers)
 #   wasm-chrome  tests/wasm.rs in headless Chromium                                  (peers)
 #   js           node --test tests/js/ against pkg/nodejs                            (peers, pkg)
+#   conformance  the official MCP conformance suite's client scenarios (0.1.16 and
+#                0.2.0-alpha.12) against pkg/nodejs (tests/conformance/run.sh)       (pkg)
 #   hostile      tests/hostile/run.sh against pkg/nodejs (starts its own server)     (pkg)
 #   bench        bench/run.mjs --quick --no-criterion (a smoke run, no figures kept) (peers, pkg)
 #   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs) (pkg)
@@ -23,7 +25,7 @@
 #
 # Every selected stage runs even if an earlier one failed. Each prints one summary line; the last
 # line is `all: N passed, M failed`, summed over the stages that count tests (native, wasm-node,
-# wasm-chrome, js, hostile, e2e, packaging). A stage that fails without a count of its own failures
+# wasm-chrome, js, conformance, hostile, e2e, packaging). A stage that fails without a count of its own failures
 # (lint, build, types, bench, or a test stage that broke before reporting) adds one failure.
 # The exit status is 0 only when M is 0. Logs go to a fresh `mktemp -d` folder, printed first and
 # last.
@@ -32,13 +34,13 @@
 # server the wasm stages use, HOSTILE_PORT+1 its second origin, and tests/wasm.rs reads HOSTILE_PORT
 # at compile time; the hostile stage's own server is on HOSTILE_SUITE_PORT (default HOSTILE_PORT-10,
 # so 18801) and HOSTILE_SUITE_PORT+1; E2E_PORTS as in tests/e2e/run.mjs, E2E_AUTH_PORTS as in
-# tests/e2e/auth.mjs.
+# tests/e2e/auth.mjs. The conformance suite's mock servers take ephemeral ports.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-STAGES=(lint native build types wasm-node wasm-chrome js hostile bench e2e packaging)
+STAGES=(lint native build types wasm-node wasm-chrome js conformance hostile bench e2e packaging)
 
 usage() {
   echo "usage: bash scripts/test.sh [stage...]   (no stage: all of them)"
@@ -250,6 +252,18 @@ stage_js() {
   local log="$LOG_DIR/js.log" status=0
   run "$log" node --expose-gc --test --test-reporter=spec tests/js/ || status=$?
   record_counts js "$status" "$(node_test_count "$log" pass)" "$(node_test_count "$log" fail)"
+}
+
+stage_conformance() {
+  need_packages conformance || { record_check conformance 1 "no built packages"; return; }
+  step "conformance: the MCP conformance suite's client scenarios (tests/conformance/)"
+  local log="$LOG_DIR/conformance.log" status=0
+  CONFORMANCE_LOG_DIR="$LOG_DIR/conformance" MCP_PKG_NODE="$ROOT/pkg/nodejs" \
+    run "$log" bash tests/conformance/run.sh || status=$?
+  # Each scenario run whose outcome matches expected.json counts as a pass; every other outcome
+  # (an expected pass that failed, a scenario expected.json does not know) as a failure.
+  local line; line="$(grep -E '^conformance: [0-9]+ passed' "$log" | tail -1 || true)"
+  record_counts conformance "$status" "$(awk '{print $2 + 0}' <<<"$line")" "$(awk '{print $4 + 0}' <<<"$line")"
 }
 
 stage_hostile() {
