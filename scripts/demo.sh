@@ -8,6 +8,7 @@
 #   DEMO_OAUTH=1 scripts/demo.sh                     # the demo server behind OAuth (see below)
 #
 # Page query parameters: ?url=<mcp url>&mode=auto|legacy|2026-07-28&autoconnect=1&call=echo
+#   &auth=popup|redirect (ticks "Sign in"), &asproxy=<prefix> (auth.fetch through a proxy route)
 #
 # DEMO_OAUTH=1 starts `demo/server.py <port> --oauth --as-port $DEMO_AS_PORT` (default 8082):
 # /mcp then answers 401 until the client has a token from the authorization server at
@@ -100,6 +101,10 @@ QUERY=""
 echo
 say "Open http://localhost:$PORT/www/${QUERY:+?${QUERY%&}}"
 say "  auto-connect and call echo: http://localhost:$PORT/www/?${QUERY}autoconnect=1&call=echo"
-[[ "$OAUTH" == "1" ]] && say "OAuth: authorization server http://127.0.0.1:$AS_PORT (consent page: click Approve in the popup)"
+if [[ "$OAUTH" == "1" ]]; then
+  say "OAuth: authorization server http://127.0.0.1:$AS_PORT (consent page: click Approve in the popup)"
+  say "  sign in with a popup:   http://localhost:$PORT/www/?${QUERY}auth=popup"
+  say "  sign in by redirecting: http://localhost:$PORT/www/?${QUERY}auth=redirect"
+fi
 say "Press Ctrl-C to stop."
 wait "$SERVER_PID"

@@ -20,7 +20,7 @@
 #                0.2.0-alpha.12) against pkg/nodejs (tests/conformance/run.sh)       (pkg)
 #   hostile      tests/hostile/run.sh against pkg/nodejs (starts its own server)     (pkg)
 #   bench        bench/run.mjs --quick --no-criterion (a smoke run, no figures kept) (peers, pkg)
-#   e2e          the demo page in Chromium with Playwright (tests/e2e)               (pkg)
+#   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs) (pkg)
 #   packaging    the packed npm tarball in Node, Deno, Vite, webpack, workers (tests/packaging)
 #
 # Every selected stage runs even if an earlier one failed. Each prints one summary line; the last
@@ -33,8 +33,8 @@
 # Ports (env): PEERS_*_PORT as in tests/peers/peers.sh; HOSTILE_PORT (default 18811) is the hostile
 # server the wasm stages use, HOSTILE_PORT+1 its second origin, and tests/wasm.rs reads HOSTILE_PORT
 # at compile time; the hostile stage's own server is on HOSTILE_SUITE_PORT (default HOSTILE_PORT-10,
-# so 18801) and HOSTILE_SUITE_PORT+1; E2E_PORTS as in tests/e2e/run.mjs. The conformance suite's
-# mock servers take ephemeral ports.
+# so 18801) and HOSTILE_SUITE_PORT+1; E2E_PORTS as in tests/e2e/run.mjs, E2E_AUTH_PORTS as in
+# tests/e2e/auth.mjs. The conformance suite's mock servers take ephemeral ports.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -290,11 +290,20 @@ stage_bench() {
 
 stage_e2e() {
   need_packages e2e || { record_check e2e 1 "no built packages"; return; }
-  step "e2e: the demo end to end in Chromium (Playwright)"
-  local log="$LOG_DIR/e2e.log" status=0
-  (cd tests/e2e && run "$log" node run.mjs) || status=$?
-  local line; line="$(grep -E '^e2e: ' "$log" | tail -1 || true)"
-  record_counts e2e "$status" "$(awk '{print $2 + 0}' <<<"$line")" "$(awk '{print $4 + 0}' <<<"$line")"
+  step "e2e: the demo end to end in Chromium (Playwright); sign-in against the OAuth peer"
+  # run.mjs (the demo) and auth.mjs (sign-in), each with its own servers and ports; a script
+  # that fails without counting its failures adds one.
+  local passed=0 failed=0 status=0 script label log s line p f
+  for script in run.mjs auth.mjs; do
+    label="e2e"; [ "$script" = auth.mjs ] && label="e2e-auth"
+    log="$LOG_DIR/$label.log"; s=0
+    (cd tests/e2e && run "$log" node "$script") || s=$?
+    line="$(grep -E "^$label: " "$log" | tail -1 || true)"
+    p="$(awk '{print $2 + 0}' <<<"$line")"; f="$(awk '{print $4 + 0}' <<<"$line")"
+    [ "$s" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    passed=$((passed + p)); failed=$((failed + f)); [ "$s" -ne 0 ] && status=$s
+  done
+  record_counts e2e "$status" "$passed" "$failed"
 }
 
 stage_packaging() {

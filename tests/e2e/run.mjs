@@ -6,124 +6,25 @@
 // (E2E_PORTS="a-b", default 18601-18610), drives Debian's /usr/bin/chromium with playwright-core,
 // prints one line per step and "e2e: N passed, M failed", saves screenshots to docs/screenshots/,
 // and stops both servers by PID. E2E_SCREENSHOTS=0 skips the screenshots; E2E_HEADED=1 shows the window.
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import net from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { ROOT, expect, freePorts, launchChromium, needWebPackage, shot, shotsTaken, start, stepper, stopChildren, waitHttp } from "./lib.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const SHOTS = path.join(ROOT, "docs/screenshots");
-const TAKE_SHOTS = process.env.E2E_SCREENSHOTS !== "0";
-const [PORT_LO, PORT_HI] = (process.env.E2E_PORTS ?? "18601-18610").split("-").map(Number);
-const STEP_TIMEOUT = 20_000;
+const PORTS = process.env.E2E_PORTS ?? "18601-18610";
 const started = Date.now();
-
-const children = [];
-function stopChildren() {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      try { process.kill(child.pid, "SIGTERM"); } catch { /* already gone */ }
-    }
-  }
-}
-process.on("exit", stopChildren);
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { stopChildren(); process.exit(130); });
-
-function portFree(port) {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once("error", () => resolve(false));
-    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
-  });
-}
-
-async function freePorts(n) {
-  const out = [];
-  for (let p = PORT_LO; p <= PORT_HI && out.length < n; p++) if (await portFree(p)) out.push(p);
-  if (out.length < n) throw new Error(`need ${n} free ports in ${PORT_LO}-${PORT_HI}`);
-  return out;
-}
-
-function start(name, cmd, args) {
-  const child = spawn(cmd, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let log = "";
-  child.stdout.on("data", (d) => { log += d; });
-  child.stderr.on("data", (d) => { log += d; });
-  child.log = () => log;
-  child.label = name;
-  children.push(child);
-  return child;
-}
-
-async function waitHttp(url, child, ms = 15_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`${child.label} exited: ${child.log()}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch { /* not yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`);
-}
-
-// ------------------------------------------------------------------------------ steps
-
-let passed = 0;
-let failed = 0;
-const shots = [];
-
-async function step(name, fn) {
-  const t0 = Date.now();
-  try {
-    await Promise.race([
-      fn(),
-      new Promise((_, rej) => setTimeout(() => rej(new Error(`step timed out after ${STEP_TIMEOUT} ms`)), STEP_TIMEOUT)),
-    ]);
-    passed++;
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (err) {
-    failed++;
-    console.log(`FAIL ${name}: ${String(err?.message ?? err).split("\n").slice(0, 6).join("\n     ")}`);
-  }
-}
-
-function expect(cond, message) {
-  if (!cond) throw new Error(message);
-}
-
-async function shot(page, file) {
-  if (!TAKE_SHOTS) return;
-  const out = path.join(SHOTS, file);
-  await page.screenshot({ path: out });
-  shots.push(`${file} ${Math.round(fs.statSync(out).size / 1024)} KB`);
-}
+const steps = stepper(20_000);
+const { step } = steps;
 
 // ------------------------------------------------------------------------------ main
 
 async function main() {
-  const wasm = path.join(ROOT, "pkg/web/mcp_wasm_client_bg.wasm");
-  if (!fs.existsSync(wasm)) {
-    console.error("pkg/web is missing: run wasm-pack build --mode no-install --release --target web --out-dir pkg/web");
-    process.exit(2);
-  }
-  fs.mkdirSync(SHOTS, { recursive: true });
-  const [mcpPort, webPort] = await freePorts(2);
+  needWebPackage();
+  const [mcpPort, webPort] = await freePorts(2, PORTS);
   const mcp = start("demo server", "python3", ["demo/server.py", String(mcpPort)]);
   const web = start("static server", "python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", ROOT, String(webPort)]);
   await Promise.all([waitHttp(`http://127.0.0.1:${mcpPort}/connect`, mcp), waitHttp(`http://127.0.0.1:${webPort}/www/`, web)]);
   const MCP_URL = `http://127.0.0.1:${mcpPort}/mcp`;
   console.log(`# demo server ${MCP_URL} (pid ${mcp.pid}), static http://127.0.0.1:${webPort}/ (pid ${web.pid})`);
 
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: process.env.E2E_HEADED !== "1",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-      "--disable-component-update", "--disable-quic", "--no-first-run"],
-  });
+  const browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
@@ -341,18 +242,18 @@ async function main() {
   });
 
   await browser.close();
-  if (failed) {
+  if (steps.failed) {
     console.log(`# demo server log (tail):\n${mcp.log().split("\n").slice(-15).join("\n")}`);
   }
   stopChildren();
-  if (shots.length) console.log(`# screenshots in docs/screenshots: ${shots.join(", ")}`);
-  console.log(`e2e: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  process.exitCode = failed ? 1 : 0;
+  if (shotsTaken().length) console.log(`# screenshots in docs/screenshots: ${shotsTaken().join(", ")}`);
+  console.log(`e2e: ${steps.passed} passed, ${steps.failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  process.exitCode = steps.failed ? 1 : 0;
 }
 
 main().catch((err) => {
   console.error(err);
   stopChildren();
-  console.log(`e2e: ${passed} passed, ${failed + 1} failed`);
+  console.log(`e2e: ${steps.passed} passed, ${steps.failed + 1} failed`);
   process.exit(1);
 });

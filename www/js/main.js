@@ -3,6 +3,7 @@
 //
 // Query parameters: ?url=<mcp url>  &mode=auto|legacy|2026-07-28  &autoconnect=1
 //                   &call=<tool>  &args=<JSON object>
+//                   &auth=popup|redirect  &asproxy=<prefix>   (sign-in, see auth.js)
 import { el } from "./dom.js";
 import { state } from "./state.js";
 import { init } from "./pkg.js";
@@ -12,6 +13,7 @@ import { connect, disconnect } from "./session.js";
 import { callSelected, callTool, selectTool } from "./tools.js";
 import { fillArgs } from "./forms.js";
 import { addRoot, renderRoots } from "./roots.js";
+import { callFromWorker, initAuthToggle, signOut } from "./auth.js";
 
 const DEFAULT_URL = "http://127.0.0.1:8081/mcp"; // scripts/demo.sh starts demo/server.py there
 
@@ -20,12 +22,15 @@ el.disconnect.addEventListener("click", () => disconnect());
 el.args.addEventListener("submit", (ev) => { ev.preventDefault(); callSelected(); });
 el.rootForm.addEventListener("submit", addRoot);
 el.clear.addEventListener("click", () => el.transcript.replaceChildren());
+el.signOut.addEventListener("click", () => signOut());
+el.workerCall.addEventListener("click", () => callFromWorker());
 
 async function main() {
   const params = new URLSearchParams(location.search);
   el.url.value = params.get("url") ?? DEFAULT_URL;
   const mode = params.get("mode");
   if (mode && [...el.mode.options].some((o) => o.value === mode)) el.mode.value = mode;
+  initAuthToggle();
   renderRoots();
   try {
     await init();

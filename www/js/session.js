@@ -10,9 +10,12 @@ import { refreshTools, renderForm, renderTools } from "./tools.js";
 import { onElicitation } from "./elicitation.js";
 import { onSampling } from "./dialogs.js";
 import { onListRoots } from "./roots.js";
+import { authHint, needsSignIn, pageAuthOption, renderAuth } from "./auth.js";
 
-function clientOptions() {
+function clientOptions(url) {
+  const auth = pageAuthOption(url);
   return {
+    ...(auth ? { auth } : {}),
     mode: el.mode.value,
     clientInfo: { name: "mcp-wasm-demo", version: "0.2.0" },
     logLevel: "info",
@@ -46,9 +49,10 @@ export async function connect() {
   const url = el.url.value.trim();
   setStatus("connecting", `Connecting to ${url} (mode ${el.mode.value})…`);
   try {
-    const c = new Client(url, clientOptions());
+    const c = new Client(url, clientOptions(url));
     await c.connect();
     state.client = c;
+    renderAuth();
     if (c.era !== "modern" && c.era !== "2026-07-28") {
       try { await c.setLoggingLevel("info"); } catch { /* not every server has logging/setLevel */ }
     }
@@ -59,12 +63,32 @@ export async function connect() {
     systemNote(`Connected to ${url}: ${state.tools.length} tools.`, "msg-connected");
   } catch (err) {
     state.client = null;
-    setStatus("error", errorNode(err, "Connect"));
+    renderAuth();
+    if (err?.data?.kind === "auth_redirect") {
+      // authorizeWithRedirect(): the page is on its way to the sign-in page.
+      setStatus("connecting", "Redirecting to the sign-in page…");
+      return;
+    }
+    setStatus("error", connectError(err));
     renderTools();
   } finally {
     state.busy = false;
     updateButtons();
   }
+}
+
+/** The connect error, with what to do for the authorization kinds (a "Sign in" button for a 401). */
+function connectError(err) {
+  const box = errorNode(err, "Connect");
+  const hint = authHint(err);
+  if (hint) box.append(h("div", { class: "hint-line", "data-test": "auth-hint", text: hint }));
+  if (needsSignIn(err) && !el.auth.checked) {
+    box.append(h("div", { class: "buttons" }, h("button", {
+      type: "button", "data-test": "sign-in",
+      onclick: () => { el.auth.checked = true; connect(); }, // a click: the popup may open
+    }, "Sign in and connect")));
+  }
+  return box;
 }
 
 function showConnected(c, listed) {
@@ -96,6 +120,7 @@ export async function disconnect({ quiet = false, keepBusy = false } = {}) {
   let closeError = null;
   try { if (c) await c.close(); } catch (err) { closeError = err; }
   el.instructions.hidden = true;
+  renderAuth();
   renderTools();
   renderForm();
   if (!quiet) {

@@ -10,6 +10,7 @@ export const state = {
   tools: [], // tools/list of the connected server
   selected: null, // the tool whose arguments form is shown
   busy: false, // a connect or disconnect is under way
+  auth: null, // the client's sign-in mode ("popup" | "redirect"), or null without the auth option
   roots: DEFAULT_ROOTS.map((r) => ({ ...r })),
   modalChain: Promise.resolve(), // dialogs run one at a time
   callSeq: 0,

@@ -4,6 +4,7 @@ import { state, nextCallId } from "./state.js";
 import { addMessage, errorNode, renderResult, scrollToEnd, systemNote } from "./chat.js";
 import { renderArgsForm, readArgs } from "./forms.js";
 import { updateButtons } from "./status.js";
+import { authHint, renderAuth } from "./auth.js";
 
 /** Shows the tool list (or why there is none). */
 export function renderTools() {
@@ -99,7 +100,11 @@ export async function callTool(name, args) {
     if (progressBox) li.querySelector(".bubble").append(progressBox);
   } catch (err) {
     li.dataset.state = "error";
-    li.querySelector(".bubble").replaceChildren(errorNode(err, `Call ${name}`));
+    const box = errorNode(err, `Call ${name}`);
+    const hint = authHint(err);
+    if (hint) box.append(h("div", { class: "hint-line", "data-test": "auth-hint", text: hint }));
+    li.querySelector(".bubble").replaceChildren(box);
   }
+  renderAuth(); // a call may have signed in, refreshed or stepped up
   return li;
 }

@@ -1,0 +1,124 @@
+// What the e2e scripts (run.mjs, auth.mjs) share: child processes stopped by PID on exit, free
+// ports from a range, waiting for HTTP, numbered steps with a timeout, screenshots, Chromium.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const SHOTS = path.join(ROOT, "docs/screenshots");
+export const TAKE_SHOTS = process.env.E2E_SCREENSHOTS !== "0";
+
+const children = [];
+export function stopChildren() {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) {
+      try { process.kill(child.pid, "SIGTERM"); } catch { /* already gone */ }
+    }
+  }
+}
+process.on("exit", stopChildren);
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { stopChildren(); process.exit(130); });
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
+}
+
+/** n free 127.0.0.1 ports from "lo-hi". */
+export async function freePorts(n, range) {
+  const [lo, hi] = range.split("-").map(Number);
+  const out = [];
+  for (let p = lo; p <= hi && out.length < n; p++) if (await portFree(p)) out.push(p);
+  if (out.length < n) throw new Error(`need ${n} free ports in ${lo}-${hi}`);
+  return out;
+}
+
+/** Starts a child in the repository root; its output is kept for failures (child.log()). */
+export function start(name, cmd, args) {
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout.on("data", (d) => { log += d; });
+  child.stderr.on("data", (d) => { log += d; });
+  child.log = () => log;
+  child.label = name;
+  children.push(child);
+  return child;
+}
+
+export async function waitHttp(url, child, ms = 15_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child && child.exitCode !== null) throw new Error(`${child.label} exited: ${child.log()}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`);
+}
+
+/** Steps: one line each, counted; a step that throws or times out is a failure. */
+export function stepper(timeoutMs = 20_000) {
+  const s = {
+    passed: 0,
+    failed: 0,
+    async step(name, fn) {
+      const t0 = Date.now();
+      try {
+        await Promise.race([
+          fn(),
+          new Promise((_, rej) => setTimeout(() => rej(new Error(`step timed out after ${timeoutMs} ms`)), timeoutMs)),
+        ]);
+        s.passed++;
+        console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+        return true;
+      } catch (err) {
+        s.failed++;
+        console.log(`FAIL ${name}: ${String(err?.message ?? err).split("\n").slice(0, 6).join("\n     ")}`);
+        return false;
+      }
+    },
+  };
+  return s;
+}
+
+export function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+const shots = [];
+/** Saves docs/screenshots/<file> (unless E2E_SCREENSHOTS=0). */
+export async function shot(page, file) {
+  if (!TAKE_SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const out = path.join(SHOTS, file);
+  await page.screenshot({ path: out });
+  shots.push(`${file} ${Math.round(fs.statSync(out).size / 1024)} KB`);
+}
+export const shotsTaken = () => shots;
+
+/** Debian's chromium through playwright-core (never a downloaded browser). */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: process.env.E2E_HEADED !== "1",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+      "--disable-component-update", "--disable-quic", "--no-first-run"],
+  });
+}
+
+/** Exits with 2 when pkg/web is missing. */
+export function needWebPackage() {
+  const wasm = path.join(ROOT, "pkg/web/mcp_wasm_client_bg.wasm");
+  if (!fs.existsSync(wasm)) {
+    console.error("pkg/web is missing: run wasm-pack build --mode no-install --release --target web --out-dir pkg/web");
+    process.exit(2);
+  }
+}
