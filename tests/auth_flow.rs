@@ -85,14 +85,14 @@ enum Reply {
 async fn run(auth: &Auth, mut server: impl FnMut(Option<&str>) -> Reply) -> Result<u32, McpError> {
     let mut op = Operation::default();
     for attempt in 1..=20 {
-        let ticket = auth.before_request(&mut op).await?;
+        let ticket = auth.before_request(&mut op, "POST", SERVER).await?;
         match server(ticket.authorization.as_ref().map(Secret::expose)) {
             Reply::Ok => {
                 auth.accepted(&ticket);
                 return Ok(attempt);
             }
             Reply::Refuse(status, header) => {
-                auth.recover(&ticket, status, header.as_deref(), &mut op)
+                auth.recover(&ticket, status, header.as_deref(), None, SERVER, &mut op)
                     .await?
             }
         }
@@ -126,7 +126,7 @@ fn ticket_auth(t: &Ticket) -> Option<String> {
 }
 
 fn before(auth: &Auth) -> Option<String> {
-    ticket_auth(&block_on(auth.before_request(&mut Operation::default())).unwrap())
+    ticket_auth(&block_on(auth.before_request(&mut Operation::default(), "POST", SERVER)).unwrap())
 }
 
 fn requests(w: &World) -> Vec<(String, String)> {
@@ -700,7 +700,7 @@ fn invalid_grant_on_refresh_drops_the_tokens_and_a_401_signs_in_again() {
     w.now
         .set(auth.status().unwrap().expires_at_ms.unwrap() - 10_000);
     let mut op = Operation::default();
-    let t = block_on(auth.before_request(&mut op)).unwrap();
+    let t = block_on(auth.before_request(&mut op, "POST", SERVER)).unwrap();
     assert_eq!(ticket_auth(&t), None, "sent without a token");
     assert!(auth.status().is_none());
     let stored = w.stored(&key()).unwrap();
@@ -711,12 +711,12 @@ fn invalid_grant_on_refresh_drops_the_tokens_and_a_401_signs_in_again() {
         "the client stays"
     );
     // The server's 401 starts a sign-in, with the same registration.
-    block_on(auth.recover(&t, 401, challenge("a").as_deref(), &mut op)).unwrap();
+    block_on(auth.recover(&t, 401, challenge("a").as_deref(), None, SERVER, &mut op)).unwrap();
     assert_eq!(w.authorizations.borrow().len(), 2);
     assert_eq!(w.posts_to(&format!("{AS1}/register")).len(), 1);
     assert_eq!(w.posts_to(&token).len(), 3);
     assert_eq!(
-        ticket_auth(&block_on(auth.before_request(&mut op)).unwrap()),
+        ticket_auth(&block_on(auth.before_request(&mut op, "POST", SERVER)).unwrap()),
         Some(format!("Bearer {}", last_token(&w, "as1")))
     );
 }
@@ -728,7 +728,7 @@ fn a_failed_refresh_keeps_the_grant() {
     w.with_as("as1", |a| a.token_script.push_back((503, "busy".into())));
     w.now
         .set(auth.status().unwrap().expires_at_ms.unwrap() - 10_000);
-    let e = block_on(auth.before_request(&mut Operation::default())).unwrap_err();
+    let e = block_on(auth.before_request(&mut Operation::default(), "POST", SERVER)).unwrap_err();
     assert_eq!(kind(&e), ErrorKind::TokenError, "{e:?}");
     assert_no_secret(&w, &e);
     assert!(auth.status().is_some());
@@ -975,18 +975,18 @@ fn a_second_request_with_the_same_ticket_just_retries() {
     let w = world();
     let auth = authorizer(&w, config());
     let (mut op1, mut op2) = (Operation::default(), Operation::default());
-    let t1 = block_on(auth.before_request(&mut op1)).unwrap();
-    let t2 = block_on(auth.before_request(&mut op2)).unwrap();
-    block_on(auth.recover(&t1, 401, challenge("a").as_deref(), &mut op1)).unwrap();
+    let t1 = block_on(auth.before_request(&mut op1, "POST", SERVER)).unwrap();
+    let t2 = block_on(auth.before_request(&mut op2, "POST", SERVER)).unwrap();
+    block_on(auth.recover(&t1, 401, challenge("a").as_deref(), None, SERVER, &mut op1)).unwrap();
     let count = w.requests.borrow().len();
-    block_on(auth.recover(&t2, 401, challenge("a").as_deref(), &mut op2)).unwrap();
+    block_on(auth.recover(&t2, 401, challenge("a").as_deref(), None, SERVER, &mut op2)).unwrap();
     assert_eq!(
         w.requests.borrow().len(),
         count,
         "nothing sent for the second"
     );
     assert_eq!(w.authorizations.borrow().len(), 1);
-    let t2 = block_on(auth.before_request(&mut op2)).unwrap();
+    let t2 = block_on(auth.before_request(&mut op2, "POST", SERVER)).unwrap();
     assert_eq!(
         ticket_auth(&t2),
         Some(format!("Bearer {}", last_token(&w, "as1")))

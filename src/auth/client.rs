@@ -13,6 +13,8 @@ pub enum AuthMethod {
     ClientSecretBasic,
     /// `client_secret_post`: `client_id` and `client_secret` in the body.
     ClientSecretPost,
+    /// `private_key_jwt`: a signed client assertion (RFC 7523 §2.2).
+    PrivateKeyJwt,
 }
 
 impl AuthMethod {
@@ -22,6 +24,7 @@ impl AuthMethod {
             "none" => Some(AuthMethod::None),
             "client_secret_basic" => Some(AuthMethod::ClientSecretBasic),
             "client_secret_post" => Some(AuthMethod::ClientSecretPost),
+            "private_key_jwt" => Some(AuthMethod::PrivateKeyJwt),
             _ => None,
         }
     }
@@ -32,6 +35,7 @@ impl AuthMethod {
             AuthMethod::None => "none",
             AuthMethod::ClientSecretBasic => "client_secret_basic",
             AuthMethod::ClientSecretPost => "client_secret_post",
+            AuthMethod::PrivateKeyJwt => "private_key_jwt",
         }
     }
 }
@@ -44,7 +48,10 @@ pub fn choose_auth_method(
     supported: &[String],
     has_secret: bool,
 ) -> AuthMethod {
-    if let Some(m) = registered.and_then(AuthMethod::parse) {
+    if let Some(m) = registered
+        .and_then(AuthMethod::parse)
+        .filter(|m| *m != AuthMethod::PrivateKeyJwt)
+    {
         if m == AuthMethod::None || has_secret {
             return m;
         }
@@ -58,6 +65,42 @@ pub fn choose_auth_method(
         }
     }
     AuthMethod::ClientSecretBasic
+}
+
+/// The method for credentials the application configured (a `grant`): `private_key_jwt`
+/// with a key; with a secret the `preferred` method (default `client_secret_basic`) unless
+/// the AS lists only the other one; `none` without either.
+pub fn choose_static_method(
+    preferred: Option<AuthMethod>,
+    supported: &[String],
+    has_secret: bool,
+    has_key: bool,
+) -> AuthMethod {
+    if has_key {
+        return AuthMethod::PrivateKeyJwt;
+    }
+    if !has_secret {
+        return AuthMethod::None;
+    }
+    let lists = |m: AuthMethod| supported.iter().any(|s| s == m.as_str());
+    let first = preferred
+        .filter(|m| {
+            matches!(
+                m,
+                AuthMethod::ClientSecretBasic | AuthMethod::ClientSecretPost
+            )
+        })
+        .unwrap_or(AuthMethod::ClientSecretBasic);
+    let other = if first == AuthMethod::ClientSecretBasic {
+        AuthMethod::ClientSecretPost
+    } else {
+        AuthMethod::ClientSecretBasic
+    };
+    if !lists(first) && lists(other) {
+        other
+    } else {
+        first
+    }
 }
 
 /// A client's credentials. `Debug` redacts the secret.
@@ -177,5 +220,40 @@ mod tests {
         assert!(c.secret_expired(100));
         assert!(!c.secret_expired(99));
         assert!(!format!("{c:?}").contains("shh-very-secret"));
+    }
+
+    #[test]
+    fn static_methods_follow_the_preference_unless_the_as_lists_only_the_other() {
+        let basic_only = vec!["client_secret_basic".to_string()];
+        let post_only = vec!["client_secret_post".to_string()];
+        let both = vec![
+            "client_secret_post".to_string(),
+            "client_secret_basic".to_string(),
+        ];
+        use AuthMethod::*;
+        assert_eq!(
+            choose_static_method(Option::None, &both, true, false),
+            ClientSecretBasic
+        );
+        assert_eq!(
+            choose_static_method(Some(ClientSecretPost), &both, true, false),
+            ClientSecretPost
+        );
+        assert_eq!(
+            choose_static_method(Some(ClientSecretPost), &basic_only, true, false),
+            ClientSecretBasic
+        );
+        assert_eq!(
+            choose_static_method(Option::None, &post_only, true, false),
+            ClientSecretPost
+        );
+        assert_eq!(
+            choose_static_method(Option::None, &both, false, true),
+            PrivateKeyJwt
+        );
+        assert_eq!(
+            choose_static_method(Option::None, &both, false, false),
+            AuthMethod::None
+        );
     }
 }

@@ -10,6 +10,7 @@
 //! request that finds the tokens changed while it waited just retries.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use futures::future::LocalBoxFuture;
 use futures::lock::Mutex;
@@ -19,9 +20,10 @@ use crate::protocol::error::{ErrorKind, McpError};
 
 use super::authorize::{AuthorizationRequest, PendingAuthorization};
 use super::challenge::AuthHint;
-use super::client::{choose_auth_method, ClientInformation};
+use super::client::{choose_auth_method, choose_static_method, AuthMethod, ClientInformation};
 use super::discovery::{self, Verdict};
 use super::errors;
+use super::jose::{self, Alg};
 use super::metadata::{self, ResourceMetadata, ServerMetadata};
 use super::pkce;
 use super::registration::{self, RegistrationPath};
@@ -49,6 +51,8 @@ pub struct AuthRequest {
     pub authorization: Option<Secret>,
     /// Largest body to read.
     pub max_bytes: usize,
+    /// A `DPoP` proof header, for token requests of a DPoP client.
+    pub dpop: Option<String>,
 }
 
 /// What came back: status and body (redirects are not followed: a 3xx is a status).
@@ -58,6 +62,8 @@ pub struct AuthResponse {
     pub status: u16,
     /// The body, as text.
     pub body: String,
+    /// `DPoP-Nonce`, if the server sent one.
+    pub dpop_nonce: Option<String>,
 }
 
 /// The authorization page's outcome.
@@ -92,6 +98,66 @@ pub trait AuthHost {
         state: String,
         redirect_uri: String,
     ) -> LocalBoxFuture<'_, Result<Authorized, McpError>>;
+    /// Signs `input` with the client's private key (`private_key_jwt`), as JWS wants it.
+    fn sign_client(&self, _input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
+        Box::pin(async { Err(McpError::input("This host has no client signing key")) })
+    }
+    /// The `jwt_bearer` assertion for the AS `issuer` (the application's callback).
+    fn assertion(
+        &self,
+        _issuer: String,
+        _resource: Option<String>,
+        _scope: Option<String>,
+    ) -> LocalBoxFuture<'_, Result<Secret, McpError>> {
+        Box::pin(async { Err(McpError::input("This host has no assertion callback")) })
+    }
+    /// The DPoP key's public JWK (the key is made, or loaded, on first use).
+    fn dpop_public_jwk(&self) -> LocalBoxFuture<'_, Result<Value, McpError>> {
+        Box::pin(async { Err(McpError::input("This host has no DPoP key")) })
+    }
+    /// Signs `input` with the DPoP key (ES256, raw r||s).
+    fn sign_dpop(&self, _input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
+        Box::pin(async { Err(McpError::input("This host has no DPoP key")) })
+    }
+}
+
+/// Credentials the application configured for a grant without a user.
+#[derive(Debug, Clone)]
+pub struct StaticClient {
+    /// `clientId`, `clientSecret`, `issuer` (binds them to one AS).
+    pub info: ClientInformation,
+    /// `method`: the preferred secret method.
+    pub method: Option<AuthMethod>,
+    /// The signing algorithm of the host's private key (`private_key_jwt`), if one is held.
+    pub signing: Option<Alg>,
+}
+
+/// Where a `jwt_bearer` assertion comes from.
+#[derive(Debug, Clone)]
+pub enum AssertionSource {
+    /// The application's `assertion` callback (workload identity).
+    Callback,
+    /// `idJagAssertion(...)`: an RFC 8693 exchange of an ID token at the enterprise IdP.
+    IdJag {
+        /// The IdP token endpoint.
+        token_endpoint: String,
+        /// The user's ID token.
+        id_token: Secret,
+        /// The application's client at the IdP.
+        idp_client: ClientInformation,
+    },
+}
+
+/// Which grant obtains tokens.
+#[derive(Debug, Clone, Default)]
+pub enum GrantConfig {
+    /// The authorization-code flow with PKCE (a user signs in).
+    #[default]
+    AuthorizationCode,
+    /// `client_credentials` (machine to machine).
+    ClientCredentials(StaticClient),
+    /// RFC 7523 JWT bearer (workload identity, enterprise ID-JAG).
+    JwtBearer(StaticClient, AssertionSource),
 }
 
 /// The application's `auth` options, read and checked.
@@ -113,6 +179,10 @@ pub struct AuthConfig {
     pub step_up: StepUpPolicy,
     /// `maxStepUp`.
     pub max_step_up: u32,
+    /// `grant`: how tokens are obtained.
+    pub grant: GrantConfig,
+    /// `dpop`: sender-constrained tokens (RFC 9449).
+    pub dpop: bool,
 }
 
 impl AuthConfig {
@@ -134,6 +204,8 @@ impl AuthConfig {
 pub struct Ticket {
     /// The `Authorization` value, if any.
     pub authorization: Option<Secret>,
+    /// The `DPoP` proof to send with it.
+    pub dpop: Option<String>,
     generation: u64,
 }
 
@@ -143,6 +215,7 @@ pub struct Operation {
     budget: Option<Budget>,
     refreshed: bool,
     recoveries: u32,
+    nonce_retried: bool,
 }
 
 /// The signed-in state shown to the application (`client.authorization`): never a token.
@@ -166,6 +239,10 @@ struct State {
     generation: u64,
     prm: Option<ResourceMetadata>,
     meta: Option<ServerMetadata>,
+    /// DPoP nonces by origin (RFC 9449 §8, §9).
+    dpop_nonces: HashMap<String, String>,
+    /// The DPoP key's public JWK and its RFC 7638 thumbprint.
+    dpop_key: Option<(Value, String)>,
 }
 
 /// The authorization flow of one client.
@@ -256,13 +333,35 @@ impl<H: AuthHost> Authorizer<H> {
         let st = self.state.borrow();
         Ticket {
             authorization: st.stored.grant.as_ref().map(|g| g.tokens.authorization()),
+            dpop: None,
             generation: st.generation,
         }
     }
 
     /// The `Authorization` for the next MCP request: none before sign-in; the access token,
     /// refreshed first when it expires within a minute.
-    pub async fn before_request(&self, op: &mut Operation) -> Result<Ticket, McpError> {
+    pub async fn before_request(
+        &self,
+        op: &mut Operation,
+        method: &str,
+        url: &str,
+    ) -> Result<Ticket, McpError> {
+        let mut ticket = self.ticket_for(op).await?;
+        let bound = {
+            let st = self.state.borrow();
+            st.stored
+                .grant
+                .as_ref()
+                .filter(|g| g.tokens.is_dpop())
+                .map(|g| g.tokens.access_token.clone())
+        };
+        if let (true, Some(token)) = (self.config.dpop, bound) {
+            ticket.dpop = Some(self.dpop_proof(method, url, Some(&token)).await?);
+        }
+        Ok(ticket)
+    }
+
+    async fn ticket_for(&self, op: &mut Operation) -> Result<Ticket, McpError> {
         self.load().await?;
         let decide = || {
             let st = self.state.borrow();
@@ -311,9 +410,25 @@ impl<H: AuthHost> Authorizer<H> {
         ticket: &Ticket,
         status: u16,
         www_authenticate: Option<&str>,
+        dpop_nonce: Option<&str>,
+        url: &str,
         op: &mut Operation,
     ) -> Result<(), McpError> {
         let hint = AuthHint::from_header(www_authenticate);
+        if let (Some(nonce), true) = (dpop_nonce, self.config.dpop) {
+            self.remember_nonce(url, nonce);
+            if hint.error == Some(super::challenge::ChallengeError::UseDpopNonce) {
+                if op.nonce_retried {
+                    return Err(errors::auth_error(
+                        ErrorKind::DpopError,
+                        "The server asked for a new DPoP nonce twice in a row",
+                        Value::Null,
+                    ));
+                }
+                op.nonce_retried = true;
+                return Ok(());
+            }
+        }
         op.recoveries += 1;
         if op.recoveries > MAX_RECOVERIES {
             return Err(self.still_refused(status, &hint));
@@ -344,7 +459,7 @@ impl<H: AuthHost> Authorizer<H> {
         match tokens::on_unauthorized(sent, has_refresh, op.refreshed) {
             Recovery::Discover => {
                 self.discover(&hint).await?;
-                self.sign_in(hint.scope.as_deref(), op).await
+                self.obtain(hint.scope.as_deref(), op).await
             }
             Recovery::Refresh => {
                 op.refreshed = true;
@@ -352,7 +467,7 @@ impl<H: AuthHost> Authorizer<H> {
                     Ok(()) => Ok(()),
                     Err(_) if self.state.borrow().stored.grant.is_none() => {
                         self.discover(&hint).await?;
-                        self.sign_in(hint.scope.as_deref(), op).await
+                        self.obtain(hint.scope.as_deref(), op).await
                     }
                     Err(e) => Err(e),
                 }
@@ -383,7 +498,7 @@ impl<H: AuthHost> Authorizer<H> {
                 // Another AS (SEP-2352): its own registration; old credentials stay bound to
                 // the old issuer and are never sent to the new one.
                 self.set_grant(None);
-                self.sign_in(hint.scope.as_deref(), op).await
+                self.obtain(hint.scope.as_deref(), op).await
             }
         }
     }
@@ -523,6 +638,7 @@ impl<H: AuthHost> Authorizer<H> {
                     body: None,
                     authorization: None,
                     max_bytes: metadata::MAX_DOCUMENT_BYTES,
+                    dpop: None,
                 })
                 .await;
             let status = match &response {
@@ -552,6 +668,260 @@ impl<H: AuthHost> Authorizer<H> {
             return Err(e);
         }
         Ok((None, tried))
+    }
+
+    /// New tokens by the configured grant: a sign-in for the authorization code, else the
+    /// grant's token request (counted against the same per-operation budget).
+    async fn obtain(
+        &self,
+        challenge_scope: Option<&str>,
+        op: &mut Operation,
+    ) -> Result<(), McpError> {
+        match &self.config.grant {
+            GrantConfig::AuthorizationCode => self.sign_in(challenge_scope, op).await,
+            grant => {
+                op.budget
+                    .get_or_insert_with(|| Budget::new(self.config.max_step_up))
+                    .authorize()?;
+                self.obtain_by_grant(grant, challenge_scope).await
+            }
+        }
+    }
+
+    /// `client_credentials` or `jwt_bearer` at the AS of the discovered metadata. A failure
+    /// is final for this operation: a refused assertion is never sent again.
+    async fn obtain_by_grant(
+        &self,
+        grant: &GrantConfig,
+        challenge_scope: Option<&str>,
+    ) -> Result<(), McpError> {
+        let (prm, meta) = {
+            let st = self.state.borrow();
+            (st.prm.clone(), st.meta.clone())
+        };
+        let meta = meta.ok_or_else(|| errors::metadata("No authorization server is known"))?;
+        let client = match grant {
+            GrantConfig::ClientCredentials(c) | GrantConfig::JwtBearer(c, _) => c,
+            GrantConfig::AuthorizationCode => {
+                return Err(McpError::input("obtain_by_grant: no grant configured"))
+            }
+        };
+        if !client.info.usable_with(&meta.issuer) {
+            return Err(errors::issuer_mismatch(
+                "of the configured credentials",
+                client.info.issuer.as_deref().unwrap_or_default(),
+                Some(&meta.issuer),
+            )
+            .with_context("The credentials belong to another authorization server; not sent"));
+        }
+        let wanted = if matches!(grant, GrantConfig::ClientCredentials(_)) {
+            "client_credentials"
+        } else {
+            tokens::JWT_BEARER_GRANT
+        };
+        if let Some(types) = &meta.grant_types_supported {
+            if !types.iter().any(|t| t == wanted) {
+                return Err(errors::auth_error(
+                    ErrorKind::UnsupportedGrant,
+                    format!(
+                        "The authorization server {} does not offer the {wanted} grant (grant_types_supported)",
+                        errors::clean_text(&meta.issuer)
+                    ),
+                    json!({ "grant": wanted }),
+                ));
+            }
+        }
+        let method = choose_static_method(
+            client.method,
+            &meta.auth_methods(),
+            client.info.client_secret.is_some(),
+            client.signing.is_some(),
+        );
+        let client_assertion = match (method, client.signing) {
+            (AuthMethod::PrivateKeyJwt, Some(alg)) => Some(
+                self.client_assertion(&client.info.client_id, &meta.issuer, alg)
+                    .await?,
+            ),
+            _ => None,
+        };
+        let resource = prm.as_ref().map(|p| p.resource.clone());
+        let scope = {
+            let st = self.state.borrow();
+            scopes::select(
+                challenge_scope,
+                st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
+                self.config.scope.as_deref(),
+                meta.scopes_supported.as_deref(),
+                false,
+            )
+        };
+        let request = match grant {
+            GrantConfig::JwtBearer(_, source) => {
+                let assertion = self
+                    .grant_assertion(source, &meta.issuer, resource.as_deref(), scope.as_deref())
+                    .await?;
+                tokens::jwt_bearer_request(
+                    &client.info,
+                    method,
+                    &assertion,
+                    scope.as_deref(),
+                    resource.as_deref(),
+                    client_assertion.as_ref(),
+                )?
+            }
+            _ => tokens::client_credentials_request(
+                &client.info,
+                method,
+                scope.as_deref(),
+                resource.as_deref(),
+                client_assertion.as_ref(),
+            )?,
+        };
+        let tokens = self
+            .token_request(
+                &meta.token_endpoint,
+                request,
+                scope.as_deref(),
+                &meta.issuer,
+            )
+            .await
+            .map_err(|(e, _)| e)?;
+        self.set_grant(Some(Grant {
+            tokens,
+            token_endpoint: meta.token_endpoint.clone(),
+            resource,
+            auth_methods: meta.auth_methods(),
+        }));
+        self.persist().await
+    }
+
+    /// The assertion of a `jwt_bearer` grant: the application's callback, or an ID-JAG from
+    /// the enterprise IdP.
+    async fn grant_assertion(
+        &self,
+        source: &AssertionSource,
+        issuer: &str,
+        resource: Option<&str>,
+        scope: Option<&str>,
+    ) -> Result<Secret, McpError> {
+        match source {
+            AssertionSource::Callback => self
+                .host
+                .assertion(
+                    issuer.to_string(),
+                    resource.map(str::to_string),
+                    scope.map(str::to_string),
+                )
+                .await
+                .and_then(|a| {
+                    if a.expose().is_empty() {
+                        Err(errors::auth_error(
+                            ErrorKind::AssertionError,
+                            "The assertion callback returned an empty assertion",
+                            Value::Null,
+                        ))
+                    } else {
+                        Ok(a)
+                    }
+                }),
+            AssertionSource::IdJag {
+                token_endpoint,
+                id_token,
+                idp_client,
+            } => {
+                let request =
+                    tokens::id_jag_exchange_request(idp_client, id_token, issuer, resource, scope)?;
+                let response = self
+                    .host
+                    .fetch(AuthRequest {
+                        method: "POST",
+                        url: token_endpoint.clone(),
+                        content_type: Some(tokens::CONTENT_TYPE),
+                        body: Some(request.body),
+                        authorization: request.authorization,
+                        max_bytes: tokens::MAX_RESPONSE_BYTES,
+                        dpop: None,
+                    })
+                    .await
+                    .map_err(|e| e.with_context(format!("token exchange at {token_endpoint}")))?;
+                tokens::parse_exchange_response(response.status, &response.body).map_err(|e| {
+                    e.with_context("The identity provider refused the ID-JAG exchange")
+                })
+            }
+        }
+    }
+
+    /// A `private_key_jwt` client assertion for the AS `audience`, signed by the host.
+    async fn client_assertion(
+        &self,
+        client_id: &str,
+        audience: &str,
+        alg: Alg,
+    ) -> Result<Secret, McpError> {
+        let jti = pkce::base64url(&self.host.random(16)?);
+        let now_s = self.host.now_ms() / 1000;
+        let header = jose::client_assertion_header(alg, None);
+        let claims = jose::client_assertion_claims(client_id, audience, &jti, now_s, 300);
+        let input = jose::signing_input(&header, &claims);
+        let signature = self.host.sign_client(input.as_bytes().to_vec()).await?;
+        Ok(Secret::new(jose::compact(&input, &signature)))
+    }
+
+    fn remember_nonce(&self, url: &str, nonce: &str) {
+        if let Some(origin) = super::url::split(url).map(|u| u.origin_key()) {
+            self.state
+                .borrow_mut()
+                .dpop_nonces
+                .insert(origin, nonce.to_string());
+        }
+    }
+
+    /// The DPoP key's public JWK and thumbprint (asked of the host once).
+    async fn dpop_key(&self) -> Result<(Value, String), McpError> {
+        if let Some(k) = self.state.borrow().dpop_key.clone() {
+            return Ok(k);
+        }
+        let jwk = jose::public_jwk(&self.host.dpop_public_jwk().await?)?;
+        let digest = self
+            .host
+            .sha256(jose::thumbprint_input(&jwk)?.into_bytes())
+            .await?;
+        let key = (jwk, jose::thumbprint(&digest));
+        self.state.borrow_mut().dpop_key = Some(key.clone());
+        Ok(key)
+    }
+
+    /// A DPoP proof for `method` `url` (with `ath` for an access token), carrying the
+    /// newest nonce of that origin.
+    async fn dpop_proof(
+        &self,
+        method: &str,
+        url: &str,
+        access_token: Option<&Secret>,
+    ) -> Result<String, McpError> {
+        let (jwk, _) = self.dpop_key().await?;
+        let jti = pkce::base64url(&self.host.random(16)?);
+        let ath = match access_token {
+            Some(t) => Some(jose::ath(
+                &self.host.sha256(t.expose().as_bytes().to_vec()).await?,
+            )),
+            None => None,
+        };
+        let nonce = super::url::split(url)
+            .map(|u| u.origin_key())
+            .and_then(|o| self.state.borrow().dpop_nonces.get(&o).cloned());
+        let header = jose::dpop_header(Alg::Es256, &jwk);
+        let claims = jose::dpop_claims(
+            &jti,
+            method,
+            url,
+            self.host.now_ms() / 1000,
+            ath.as_deref(),
+            nonce.as_deref(),
+        );
+        let input = jose::signing_input(&header, &claims);
+        let signature = self.host.sign_dpop(input.as_bytes().to_vec()).await?;
+        Ok(jose::compact(&input, &signature))
     }
 
     /// Counts an authorization request against the operation's budget, then signs in.
@@ -623,6 +993,7 @@ impl<H: AuthHost> Authorizer<H> {
                         body: Some(Secret::new(body)),
                         authorization: None,
                         max_bytes: tokens::MAX_RESPONSE_BYTES,
+                        dpop: None,
                     })
                     .await
                     .map_err(|e| e.with_context(format!("registering at {endpoint}")))?;
@@ -739,7 +1110,8 @@ impl<H: AuthHost> Authorizer<H> {
         self.persist().await
     }
 
-    /// POSTs a token request; the tokens, or the error with the AS's OAuth error if any.
+    /// POSTs a token request (with a DPoP proof when configured, retried once with the AS's
+    /// nonce on `use_dpop_nonce`); the tokens, or the error with the AS's OAuth error if any.
     async fn token_request(
         &self,
         endpoint: &str,
@@ -747,24 +1119,74 @@ impl<H: AuthHost> Authorizer<H> {
         requested_scope: Option<&str>,
         issuer: &str,
     ) -> Result<tokens::TokenSet, (McpError, Option<tokens::OAuthError>)> {
-        let response = self
-            .host
-            .fetch(AuthRequest {
-                method: "POST",
-                url: endpoint.to_string(),
-                content_type: Some(tokens::CONTENT_TYPE),
-                body: Some(request.body),
-                authorization: request.authorization,
-                max_bytes: tokens::MAX_RESPONSE_BYTES,
-            })
-            .await
-            .map_err(|e| (e.with_context(format!("token request to {endpoint}")), None))?;
-        if !(200..300).contains(&response.status) {
-            let oauth = tokens::parse_error_response(response.status, &response.body);
-            return Err((oauth.to_error(), Some(oauth)));
+        let mut nonce_retried = false;
+        loop {
+            let dpop = if self.config.dpop {
+                Some(
+                    self.dpop_proof("POST", endpoint, None)
+                        .await
+                        .map_err(|e| (e, None))?,
+                )
+            } else {
+                None
+            };
+            let response = self
+                .host
+                .fetch(AuthRequest {
+                    method: "POST",
+                    url: endpoint.to_string(),
+                    content_type: Some(tokens::CONTENT_TYPE),
+                    body: Some(request.body.clone()),
+                    authorization: request.authorization.clone(),
+                    max_bytes: tokens::MAX_RESPONSE_BYTES,
+                    dpop,
+                })
+                .await
+                .map_err(|e| (e.with_context(format!("token request to {endpoint}")), None))?;
+            if let (Some(n), true) = (&response.dpop_nonce, self.config.dpop) {
+                self.remember_nonce(endpoint, n);
+            }
+            if !(200..300).contains(&response.status) {
+                let oauth = tokens::parse_error_response(response.status, &response.body);
+                if self.config.dpop
+                    && oauth.error == "use_dpop_nonce"
+                    && response.dpop_nonce.is_some()
+                    && !nonce_retried
+                {
+                    nonce_retried = true;
+                    continue;
+                }
+                return Err((oauth.to_error(), Some(oauth)));
+            }
+            let tokens = tokens::parse_token_response(
+                &response.body,
+                self.host.now_ms(),
+                requested_scope,
+                issuer,
+            )
+            .map_err(|e| (e, None))?;
+            if self.config.dpop && tokens.is_dpop() {
+                self.check_binding(&tokens).await.map_err(|e| (e, None))?;
+            }
+            return Ok(tokens);
         }
-        tokens::parse_token_response(&response.body, self.host.now_ms(), requested_scope, issuer)
-            .map_err(|e| (e, None))
+    }
+
+    /// A DPoP-bound token that is a readable JWT must name our key (`cnf.jkt`); an opaque
+    /// one is trusted on the AS's `token_type`.
+    async fn check_binding(&self, tokens: &tokens::TokenSet) -> Result<(), McpError> {
+        let Some(jkt) = jose::cnf_jkt(tokens.access_token.expose()) else {
+            return Ok(());
+        };
+        let (_, ours) = self.dpop_key().await?;
+        if jkt != ours {
+            return Err(errors::auth_error(
+                ErrorKind::DpopError,
+                "The access token is bound to another DPoP key (cnf.jkt differs from this client's key thumbprint)",
+                Value::Null,
+            ));
+        }
+        Ok(())
     }
 
     /// The application's `clientInformation`; given without an issuer, it is bound to the AS

@@ -19,6 +19,7 @@ pub mod discovery;
 pub mod errors;
 pub mod flow;
 pub mod form;
+pub mod jose;
 pub mod metadata;
 pub mod pkce;
 pub mod registration;

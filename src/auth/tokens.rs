@@ -46,13 +46,43 @@ pub fn basic_authorization(client_id: &str, secret: &Secret) -> Secret {
     Secret::new(format!("Basic {}", STANDARD.encode(pair)))
 }
 
+/// `client_assertion_type` of a `private_key_jwt` client assertion (RFC 7523 §2.2).
+pub const CLIENT_ASSERTION_TYPE: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+/// The JWT bearer grant (RFC 7523 §2.1).
+pub const JWT_BEARER_GRANT: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+/// The token exchange grant (RFC 8693).
+pub const TOKEN_EXCHANGE_GRANT: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
+/// RFC 8693 token type of an OpenID Connect ID token.
+pub const ID_TOKEN_TYPE: &str = "urn:ietf:params:oauth:token-type:id_token";
+/// The identity assertion JWT authorization grant token type (ID-JAG).
+pub const ID_JAG_TYPE: &str = "urn:ietf:params:oauth:token-type:id-jag";
+
 fn with_client_auth(
-    mut pairs: Vec<(&str, String)>,
+    pairs: Vec<(&str, String)>,
     client: &ClientInformation,
     method: AuthMethod,
 ) -> Result<TokenRequest, McpError> {
+    with_client_auth_assertion(pairs, client, method, None)
+}
+
+/// Adds client authentication by `method` to a token request's `pairs`; `private_key_jwt`
+/// needs the signed `client_assertion`.
+pub fn with_client_auth_assertion(
+    mut pairs: Vec<(&str, String)>,
+    client: &ClientInformation,
+    method: AuthMethod,
+    client_assertion: Option<&Secret>,
+) -> Result<TokenRequest, McpError> {
     let mut authorization = None;
     match (method, &client.client_secret) {
+        (AuthMethod::PrivateKeyJwt, _) => {
+            let assertion = client_assertion.ok_or_else(|| {
+                McpError::input("private_key_jwt needs a signed client assertion")
+            })?;
+            pairs.push(("client_id", client.client_id.clone()));
+            pairs.push(("client_assertion_type", CLIENT_ASSERTION_TYPE.to_string()));
+            pairs.push(("client_assertion", assertion.expose().to_string()));
+        }
         (AuthMethod::None, _) => pairs.push(("client_id", client.client_id.clone())),
         (AuthMethod::ClientSecretPost, Some(secret)) => {
             pairs.push(("client_id", client.client_id.clone()));
@@ -112,6 +142,93 @@ pub fn refresh_request(
         pairs.push(("resource", r.to_string()));
     }
     with_client_auth(pairs, client, method)
+}
+
+fn push_scope_resource(
+    pairs: &mut Vec<(&str, String)>,
+    scope: Option<&str>,
+    resource: Option<&str>,
+) {
+    if let Some(s) = scope.filter(|s| !s.is_empty()) {
+        pairs.push(("scope", s.to_string()));
+    }
+    if let Some(r) = resource {
+        pairs.push(("resource", r.to_string()));
+    }
+}
+
+/// `grant_type=client_credentials` with `scope` and the PRM `resource`, authenticated by
+/// `method` (`client_assertion` for `private_key_jwt`).
+pub fn client_credentials_request(
+    client: &ClientInformation,
+    method: AuthMethod,
+    scope: Option<&str>,
+    resource: Option<&str>,
+    client_assertion: Option<&Secret>,
+) -> Result<TokenRequest, McpError> {
+    let mut pairs = vec![("grant_type", "client_credentials".to_string())];
+    push_scope_resource(&mut pairs, scope, resource);
+    with_client_auth_assertion(pairs, client, method, client_assertion)
+}
+
+/// The JWT bearer grant (RFC 7523 §2.1) with `assertion` (a workload JWT or an ID-JAG),
+/// `scope` and `resource`, authenticated by `method`.
+pub fn jwt_bearer_request(
+    client: &ClientInformation,
+    method: AuthMethod,
+    assertion: &Secret,
+    scope: Option<&str>,
+    resource: Option<&str>,
+    client_assertion: Option<&Secret>,
+) -> Result<TokenRequest, McpError> {
+    let mut pairs = vec![
+        ("grant_type", JWT_BEARER_GRANT.to_string()),
+        ("assertion", assertion.expose().to_string()),
+    ];
+    push_scope_resource(&mut pairs, scope, resource);
+    with_client_auth_assertion(pairs, client, method, client_assertion)
+}
+
+/// The RFC 8693 exchange of an ID token for an ID-JAG at the enterprise IdP: `audience` is
+/// the MCP authorization server's issuer, `resource` the PRM resource; the IdP client
+/// authenticates with its secret (Basic) or by `client_id` alone.
+pub fn id_jag_exchange_request(
+    idp_client: &ClientInformation,
+    id_token: &Secret,
+    audience: &str,
+    resource: Option<&str>,
+    scope: Option<&str>,
+) -> Result<TokenRequest, McpError> {
+    let mut pairs = vec![
+        ("grant_type", TOKEN_EXCHANGE_GRANT.to_string()),
+        ("requested_token_type", ID_JAG_TYPE.to_string()),
+        ("subject_token", id_token.expose().to_string()),
+        ("subject_token_type", ID_TOKEN_TYPE.to_string()),
+        ("audience", audience.to_string()),
+    ];
+    push_scope_resource(&mut pairs, scope, resource);
+    let method = if idp_client.client_secret.is_some() {
+        AuthMethod::ClientSecretBasic
+    } else {
+        AuthMethod::None
+    };
+    with_client_auth(pairs, idp_client, method)
+}
+
+/// The ID-JAG of a token exchange response (its `access_token`, RFC 8693 §2.2.1).
+pub fn parse_exchange_response(status: u16, body: &str) -> Result<Secret, McpError> {
+    if !(200..300).contains(&status) {
+        return Err(parse_error_response(status, body).to_error());
+    }
+    let o = json_object(body).ok_or_else(|| {
+        token_error("The identity provider answered the token exchange with something that is not a JSON object")
+    })?;
+    match o.get("access_token") {
+        Some(Value::String(s)) if !s.is_empty() => Ok(Secret::new(s.clone())),
+        _ => Err(token_error(
+            "The token exchange response has no access_token (ID-JAG)",
+        )),
+    }
 }
 
 /// Tokens held for one issuer. `Debug` redacts the tokens.

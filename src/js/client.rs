@@ -111,6 +111,11 @@ fn read_client(url: &JsValue, options: &JsValue) -> Result<Client, McpError> {
     let engine = Engine::new(cfg, limits, Rc::new(host), Rc::new(transport));
     if let Some(a) = &auth {
         *a.host().waits.borrow_mut() = Some(engine.user_waits());
+        if a.host().confidential_in_page {
+            engine.surface_error(McpError::warning(
+                "options.auth.grant holds a client secret or private key in a web page, where anyone who loads the page can read it: a browser app is a public client (use the authorization-code flow; keep confidential grants on a server or worker you control)",
+            ));
+        }
     }
     Ok(Client { engine, auth })
 }

@@ -4,8 +4,7 @@
 //! option.
 
 use crate::auth::challenge::AuthHint;
-use crate::auth::flow::Operation;
-use crate::auth::secret::Secret;
+use crate::auth::flow::{Operation, Ticket};
 use crate::js::abort::AbortOnDrop;
 use crate::js::auth::JsAuthorizer;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
@@ -167,6 +166,15 @@ impl Http {
         Ok(())
     }
 
+    /// Where a request of `method` goes: the HTTP+SSE endpoint for POSTs once known, else
+    /// the server URL.
+    fn target(&self, method: &Method) -> String {
+        match self.endpoint.borrow().as_ref() {
+            Some(endpoint) if *method == Method::POST => endpoint.clone(),
+            _ => self.url.clone(),
+        }
+    }
+
     /// Sends one request; resolves with the response head once headers arrive. With the
     /// `auth` option it carries the access token, and a 401 (or `403 insufficient_scope`)
     /// runs the authorization flow, then the request is sent again.
@@ -184,17 +192,13 @@ impl Http {
                 .await;
         };
         let mut op = Operation::default();
+        let target = self.target(&method);
         loop {
-            let ticket = auth.before_request(&mut op).await?;
+            let ticket = auth
+                .before_request(&mut op, method.as_ref(), &target)
+                .await?;
             let head = self
-                .send_once(
-                    method.clone(),
-                    body,
-                    headers,
-                    ticket.authorization.as_ref(),
-                    signal,
-                    what,
-                )
+                .send_once(method.clone(), body, headers, Some(&ticket), signal, what)
                 .await?;
             let challenge = || head.response.headers().get("www-authenticate");
             let recover = match head.status {
@@ -210,13 +214,21 @@ impl Http {
                 return Ok(head);
             }
             let www_authenticate = challenge();
+            let nonce = head.response.headers().get("dpop-nonce");
             if let Some(b) = head.response.body() {
                 // The refusal's body is not read: release its connection.
                 let _ = b.cancel();
             }
-            auth.recover(&ticket, head.status, www_authenticate.as_deref(), &mut op)
-                .await
-                .map_err(|e| e.with_context(what))?;
+            auth.recover(
+                &ticket,
+                head.status,
+                www_authenticate.as_deref(),
+                nonce.as_deref(),
+                &target,
+                &mut op,
+            )
+            .await
+            .map_err(|e| e.with_context(what))?;
         }
     }
 
@@ -225,14 +237,12 @@ impl Http {
         method: Method,
         body: Option<&str>,
         headers: &[(String, String)],
-        authorization: Option<&Secret>,
+        ticket: Option<&Ticket>,
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
-        let mut url = match self.endpoint.borrow().as_ref() {
-            Some(endpoint) if method == Method::POST => endpoint.clone(),
-            _ => self.url.clone(),
-        };
+        let mut url = self.target(&method);
+        let authorization = ticket.and_then(|t| t.authorization.as_ref());
         // In a browser a manual redirect is opaque (no Location); follow there unless the user
         // gave headers (credentials) that must not reach another origin.
         let manual = !self.in_browser || !self.extra_headers.is_empty() || authorization.is_some();
@@ -257,6 +267,10 @@ impl Http {
             if let Some(a) = authorization {
                 set(&header_obj, "authorization", a.expose());
                 sent_names.push("authorization".into());
+            }
+            if let Some(proof) = ticket.and_then(|t| t.dpop.as_deref()) {
+                set(&header_obj, "dpop", proof);
+                sent_names.push("dpop".into());
             }
             let init = js_sys::Object::new();
             set(&init, "method", method.as_ref());

@@ -186,7 +186,29 @@ export interface AuthOptions {
   maxStepUp?: number;
   /** fetch for discovery, registration and token requests only. */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** How tokens are obtained (default: the authorization-code flow with a user). */
+  grant?: AuthGrant;
+  /** DPoP-bound tokens (RFC 9449): a fresh non-extractable P-256 key, or your own key pair. */
+  dpop?: boolean | { keyPair: CryptoKeyPair };
 }
+/** The assertion of a jwt_bearer grant: a workload JWT, asked for each new token. */
+export type JwtBearerAssertion = (request: { issuer: string; resource?: string; scope?: string }) => MaybePromise<string>;
+export interface IdJagOptions { idpTokenEndpoint: string; idToken: string; idpClientId: string; idpClientSecret?: string }
+interface StaticCredentials {
+  clientId: string;
+  clientSecret?: string;
+  /** private_key_jwt: a CryptoKey, or a PKCS#8 PEM string (imported once, not kept). */
+  privateKey?: CryptoKey | string;
+  algorithm?: "ES256" | "RS256";
+  /** A preference; the AS's token_endpoint_auth_methods_supported overrides it. */
+  method?: "client_secret_basic" | "client_secret_post";
+  /** Binds the credentials to one authorization server: never sent to another. */
+  issuer?: string;
+}
+export type AuthGrant =
+  | { type: "authorization_code" }
+  | ({ type: "client_credentials" } & StaticCredentials)
+  | ({ type: "jwt_bearer"; assertion: JwtBearerAssertion } & StaticCredentials);
 export interface AuthorizationStatus { issuer: string; scope: string | null; expiresAt: number | null }
 
 export interface SubscriptionFilter { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] }

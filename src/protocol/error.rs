@@ -90,6 +90,14 @@ pub enum ErrorKind {
     RegistrationRejected,
     /// The token endpoint refused a request or answered something unusable (`"token_error"`).
     TokenError,
+    /// A DPoP key, proof or bound token could not be made or does not match (`"dpop_error"`).
+    DpopError,
+    /// The `assertion` callback of a jwt_bearer grant threw or returned nothing
+    /// (`"assertion_error"`).
+    AssertionError,
+    /// The grant is unknown, or the authorization server does not offer it
+    /// (`"unsupported_grant"`).
+    UnsupportedGrant,
 }
 
 impl ErrorKind {
@@ -117,6 +125,9 @@ impl ErrorKind {
             ErrorKind::StateMismatch => "state_mismatch",
             ErrorKind::RegistrationRejected => "registration_rejected",
             ErrorKind::TokenError => "token_error",
+            ErrorKind::DpopError => "dpop_error",
+            ErrorKind::AssertionError => "assertion_error",
+            ErrorKind::UnsupportedGrant => "unsupported_grant",
         }
     }
 

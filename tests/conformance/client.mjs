@@ -338,6 +338,58 @@ register("auth/pre-registration", () => authFlow({ cimd: false }));
 // SEP-2352: the second request finds another AS in the PRM; the client registers there anew.
 register("auth/authorization-server-migration", () => authFlow({ cimd: false }));
 
+// ---- grants without a user (issue 11) --------------------------------------------------------
+
+/** A client whose `auth.grant` is `grant` (no redirect, no authorize function needed). */
+async function grantFlow(grant, extra = {}) {
+  const client = await connect({ auth: { grant, storage: pkg.memoryStorage(), ...extra } });
+  const { tools } = await client.listTools();
+  log("tools:", tools.map((t) => t.name));
+  if (tools.some((t) => t.name === "test-tool")) {
+    log("result:", JSON.stringify(await client.callTool("test-tool", {})));
+  }
+  await client.close();
+}
+
+register("auth/client-credentials-basic", () =>
+  grantFlow({ type: "client_credentials", clientId: context.client_id, clientSecret: context.client_secret }),
+);
+register("auth/client-credentials-jwt", () =>
+  grantFlow({
+    type: "client_credentials",
+    clientId: context.client_id,
+    privateKey: context.private_key_pem,
+    algorithm: context.signing_algorithm ?? "ES256",
+  }),
+);
+// Workload identity: the platform's JWT is the assertion (asked for each new token).
+register("auth/wif-jwt-bearer", () =>
+  grantFlow({ type: "jwt_bearer", clientId: context.client_id, assertion: async () => context.valid_jwt }),
+);
+// Enterprise-managed authorization: the ID token is exchanged at the IdP for an ID-JAG.
+register(["auth/cross-app-access-complete-flow", "auth/enterprise-managed-authorization"], () =>
+  grantFlow({
+    type: "jwt_bearer",
+    clientId: context.client_id,
+    clientSecret: context.client_secret,
+    assertion: pkg.idJagAssertion({
+      idpTokenEndpoint: context.idp_token_endpoint,
+      idToken: context.idp_id_token,
+      idpClientId: context.idp_client_id,
+    }),
+  }),
+);
+// DPoP with the authorization-code flow: a fresh non-extractable key per run.
+register(["auth/dpop", "auth/dpop-nonce"], async () => {
+  const client = await connect({ auth: { ...authOptions({ cimd: false }), dpop: true } });
+  const { tools } = await client.listTools();
+  log("tools:", tools.map((t) => t.name));
+  if (tools.some((t) => t.name === "test-tool")) {
+    log("result:", JSON.stringify(await client.callTool("test-tool", {})));
+  }
+  await client.close();
+});
+
 // ---- refusals --------------------------------------------------------------------------------
 //
 // The suite accepts any non-zero exit from these scenarios, so a driver crash or a network error

@@ -563,7 +563,11 @@ impl AuthHost for FakeHost {
         async move {
             pause(world.yields.get()).await;
             let (status, body) = world.serve(&sent);
-            Ok(AuthResponse { status, body })
+            Ok(AuthResponse {
+                status,
+                body,
+                dpop_nonce: None,
+            })
         }
         .boxed_local()
     }

@@ -24,6 +24,8 @@ extern "C" {
     fn web_store(storage: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = idbStore)]
     fn idb_store(name: &str) -> JsValue;
+    #[wasm_bindgen(js_name = idJag)]
+    fn id_jag(config: &JsValue) -> JsValue;
 }
 
 /// Default popup window features.
@@ -136,4 +138,50 @@ pub fn indexed_db_storage(
         )));
     }
     Ok(idb_store(&name))
+}
+
+/// `idJagAssertion({ idpTokenEndpoint, idToken, idpClientId, idpClientSecret })`: the
+/// `assertion` of a `jwt_bearer` grant that exchanges the user's ID token for an ID-JAG at the
+/// enterprise IdP (RFC 8693) before each token request.
+#[wasm_bindgen(js_name = idJagAssertion, unchecked_return_type = "JwtBearerAssertion")]
+pub fn id_jag_assertion(
+    #[wasm_bindgen(unchecked_param_type = "IdJagOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    (|| {
+        const W: &str = "idJagAssertion";
+        if !options.is_object() || js_sys::Array::is_array(&options) {
+            return Err(McpError::input(format!(
+                "{W}: pass {{ idpTokenEndpoint, idToken, idpClientId, idpClientSecret? }}"
+            )));
+        }
+        let need = |k: &str| {
+            options::string(&options, k, W)?
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| McpError::input(format!("{W}: {k} is required")))
+        };
+        let endpoint = need("idpTokenEndpoint")?;
+        if !crate::auth::url::is_acceptable_endpoint(&endpoint) {
+            return Err(McpError::input(format!(
+                "{W}: idpTokenEndpoint must be an https URL (http only for loopback)"
+            )));
+        }
+        need("idToken")?;
+        need("idpClientId")?;
+        options::string(&options, "idpClientSecret", W)?;
+        let config = js_sys::Object::new();
+        for k in [
+            "idpTokenEndpoint",
+            "idToken",
+            "idpClientId",
+            "idpClientSecret",
+        ] {
+            let _ = Reflect::set(
+                &config,
+                &k.into(),
+                &Reflect::get(&options, &k.into()).unwrap_or(JsValue::UNDEFINED),
+            );
+        }
+        Ok(id_jag(&config))
+    })()
+    .map_err(jserr::to_js)
 }

@@ -220,7 +220,7 @@ export function idbStore(name) {
       t.onabort = () => reject(t.error);
     });
   };
-  return {
+  return tag({
     get: async (k) => (await run("readonly", (s) => s.get(k))) ?? null,
     set: async (k, v) => {
       await run("readwrite", (s) => s.put(v, k));
@@ -228,5 +228,65 @@ export function idbStore(name) {
     delete: async (k) => {
       await run("readwrite", (s) => s.delete(k));
     },
-  };
+  }, "indexeddb");
+}
+
+// --- keys and signatures (issue 11): WebCrypto only; private keys never leave it. ---------
+
+function subtle() {
+  const s = globalThis.crypto?.subtle;
+  if (!s) throw failure("CryptoUnavailable", "crypto.subtle is unavailable (a secure context is required)");
+  return s;
+}
+
+const SIGNING = {
+  ES256: { import: { name: "ECDSA", namedCurve: "P-256" }, sign: { name: "ECDSA", hash: "SHA-256" } },
+  RS256: { import: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, sign: { name: "RSASSA-PKCS1-v1_5" } },
+};
+
+// A PKCS#8 PEM string as a non-extractable signing CryptoKey (the PEM is not kept).
+export async function importPem(pem, alg) {
+  const m = /-----BEGIN PRIVATE KEY-----([\s\S]*?)-----END PRIVATE KEY-----/.exec(pem);
+  if (!m) {
+    throw failure(
+      "KeyError",
+      /BEGIN (RSA|EC) PRIVATE KEY/.test(pem)
+        ? "privateKey is PKCS#1/SEC1; convert it to PKCS#8 (openssl pkcs8 -topk8 -nocrypt)"
+        : "privateKey must be a CryptoKey or a PKCS#8 PEM string (-----BEGIN PRIVATE KEY-----)",
+    );
+  }
+  const der = Uint8Array.from(atob(m[1].replace(/\s+/g, "")), (c) => c.charCodeAt(0));
+  return subtle().importKey("pkcs8", der, SIGNING[alg].import, false, ["sign"]);
+}
+
+export async function signBytes(key, alg, bytes) {
+  return new Uint8Array(await subtle().sign(SIGNING[alg].sign, key, bytes));
+}
+
+// The DPoP key pair: the given one, else one kept in `storage` under `name` (only storages
+// that hold objects: IndexedDB, memory), else a new non-extractable P-256 pair (kept there).
+export async function dpopKeyPair(given, storage, name, persist) {
+  if (given) return given;
+  if (persist) {
+    const kept = await storage.get(name);
+    if (kept && typeof kept === "object" && kept.privateKey && kept.publicKey) return kept;
+  }
+  const pair = await subtle().generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+  if (persist) await storage.set(name, pair);
+  return pair;
+}
+
+export async function publicJwkText(pair) {
+  return JSON.stringify(await subtle().exportKey("jwk", pair.publicKey));
+}
+
+export function storageKind(storage) {
+  return storage?.mcpWasmClientKind ?? "";
+}
+
+export function idJag(config) {
+  const f = () =>
+    Promise.reject(failure("AssertionError", "idJagAssertion(...) is used as auth.grant.assertion, not called"));
+  Object.defineProperty(f, "mcpWasmClientIdJag", { value: config });
+  return tag(f, "id-jag");
 }

@@ -4,14 +4,17 @@
 //! of the engine pause while the authorization page is open: a person is signing in.
 
 use crate::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
+use crate::auth::secret::Secret;
 use crate::js::abort::AbortOnDrop;
 use crate::js::http::{error_text, new_controller};
 use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTION_CLOSED};
 use futures::future::LocalBoxFuture;
 use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
 use serde_json::json;
+use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -27,6 +30,52 @@ pub struct JsAuthHost {
     pub in_browser: bool,
     /// The engine's count of pending callbacks (timers pause while it is above zero).
     pub waits: RefCell<Option<Rc<Cell<u32>>>>,
+    /// `grant.privateKey`: a `CryptoKey`, or a PEM string imported on first use.
+    pub client_key: RefCell<Option<JsValue>>,
+    /// Its algorithm (`ES256` or `RS256`).
+    pub client_alg: &'static str,
+    /// `grant.assertion` (a function).
+    pub assertion: Option<Function>,
+    /// `dpop.keyPair`, if the application gave one.
+    pub dpop_given: Option<JsValue>,
+    /// The DPoP key pair in use.
+    pub dpop_pair: RefCell<Option<JsValue>>,
+    /// Where the DPoP key pair is kept in `storage` (only storages that hold objects).
+    pub dpop_storage_key: String,
+    /// A client secret or private key was configured in a page (a public client).
+    pub confidential_in_page: bool,
+}
+
+#[wasm_bindgen(module = "/src/js/auth/helpers.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = importPem, catch)]
+    fn import_pem(pem: &str, alg: &str) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = signBytes, catch)]
+    fn sign_bytes(key: &JsValue, alg: &str, bytes: &Uint8Array) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = dpopKeyPair, catch)]
+    fn dpop_key_pair(
+        given: &JsValue,
+        storage: &JsValue,
+        name: &str,
+        persist: bool,
+    ) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = publicJwkText, catch)]
+    fn public_jwk_text(pair: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = storageKind)]
+    pub fn storage_kind(storage: &JsValue) -> String;
+}
+
+fn key_error(kind: ErrorKind, what: &str, e: &JsValue) -> McpError {
+    McpError::local(
+        AUTHORIZATION_FAILED,
+        kind,
+        format!("{what}: {}", error_text(e)),
+        Value::Null,
+    )
+}
+
+async fn call_promise(p: Result<Promise, JsValue>) -> Result<JsValue, JsValue> {
+    JsFuture::from(p?).await
 }
 
 fn set(o: &Object, k: &str, v: &JsValue) {
@@ -92,6 +141,9 @@ impl JsAuthHost {
         if let Some(a) = &request.authorization {
             set(&headers, "authorization", &a.expose().into());
         }
+        if let Some(p) = &request.dpop {
+            set(&headers, "dpop", &p.as_str().into());
+        }
         let init = Object::new();
         set(&init, "method", &request.method.into());
         set(&init, "headers", &headers);
@@ -112,9 +164,11 @@ impl JsAuthHost {
             return Ok(AuthResponse {
                 status: 302,
                 body: String::new(),
+                dpop_nonce: None,
             });
         }
         let status = response.status();
+        let dpop_nonce = response.headers().get("dpop-nonce").ok().flatten();
         let text = response.text().map_err(|e| self.fetch_error(&url, &e))?;
         let body = settle(text.into())
             .await
@@ -132,7 +186,11 @@ impl JsAuthHost {
                 json!({ "url": url }),
             ));
         }
-        Ok(AuthResponse { status, body })
+        Ok(AuthResponse {
+            status,
+            body,
+            dpop_nonce,
+        })
     }
 
     async fn authorize_inner(
@@ -173,6 +231,41 @@ impl JsAuthHost {
                 "auth.authorize must resolve with the callback URL or \"redirected\"",
             )),
         }
+    }
+
+    async fn signing_key(&self) -> Result<JsValue, McpError> {
+        let key = self
+            .client_key
+            .borrow()
+            .clone()
+            .ok_or_else(|| McpError::input("No grant.privateKey to sign with"))?;
+        let Some(pem) = key.as_string() else {
+            return Ok(key);
+        };
+        let imported = call_promise(import_pem(&pem, self.client_alg))
+            .await
+            .map_err(|e| key_error(ErrorKind::Input, "options.auth.grant.privateKey", &e))?;
+        // The PEM is dropped: from now on only the non-extractable CryptoKey is held.
+        *self.client_key.borrow_mut() = Some(imported.clone());
+        Ok(imported)
+    }
+
+    async fn dpop_keys(&self) -> Result<JsValue, McpError> {
+        if let Some(p) = self.dpop_pair.borrow().clone() {
+            return Ok(p);
+        }
+        let persist = matches!(storage_kind(&self.storage).as_str(), "indexeddb" | "memory");
+        let given = self.dpop_given.clone().unwrap_or(JsValue::UNDEFINED);
+        let pair = call_promise(dpop_key_pair(
+            &given,
+            &self.storage,
+            &self.dpop_storage_key,
+            persist,
+        ))
+        .await
+        .map_err(|e| key_error(ErrorKind::DpopError, "DPoP key", &e))?;
+        *self.dpop_pair.borrow_mut() = Some(pair.clone());
+        Ok(pair)
     }
 
     fn storage_call(&self, op: &str, args: &[JsValue]) -> Result<JsValue, McpError> {
@@ -264,5 +357,90 @@ impl AuthHost for JsAuthHost {
         redirect_uri: String,
     ) -> LocalBoxFuture<'_, Result<Authorized, McpError>> {
         Box::pin(self.authorize_inner(url, state, redirect_uri))
+    }
+
+    fn sign_client(&self, input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
+        Box::pin(async move {
+            let key = self.signing_key().await?;
+            let sig = call_promise(sign_bytes(
+                &key,
+                self.client_alg,
+                &Uint8Array::from(input.as_slice()),
+            ))
+            .await
+            .map_err(|e| key_error(ErrorKind::Input, "Signing the client assertion", &e))?;
+            Ok(Uint8Array::new(&sig).to_vec())
+        })
+    }
+
+    fn assertion(
+        &self,
+        issuer: String,
+        resource: Option<String>,
+        scope: Option<String>,
+    ) -> LocalBoxFuture<'_, Result<Secret, McpError>> {
+        Box::pin(async move {
+            let f = self
+                .assertion
+                .as_ref()
+                .ok_or_else(|| McpError::input("options.auth.grant.assertion is missing"))?;
+            let failed = |e: &JsValue| {
+                McpError::local(
+                    AUTHORIZATION_FAILED,
+                    ErrorKind::AssertionError,
+                    format!("The assertion callback failed: {}", error_text(e)),
+                    Value::Null,
+                )
+            };
+            let arg = Object::new();
+            set(&arg, "issuer", &issuer.into());
+            set(
+                &arg,
+                "resource",
+                &resource.map_or(JsValue::UNDEFINED, JsValue::from),
+            );
+            set(
+                &arg,
+                "scope",
+                &scope.map_or(JsValue::UNDEFINED, JsValue::from),
+            );
+            let out = f.call1(&JsValue::UNDEFINED, &arg).map_err(|e| failed(&e))?;
+            let out = settle(out).await.map_err(|e| failed(&e))?;
+            match out.as_string().filter(|s| !s.is_empty()) {
+                Some(a) => Ok(Secret::new(a)),
+                None => Err(McpError::local(
+                    AUTHORIZATION_FAILED,
+                    ErrorKind::AssertionError,
+                    "The assertion callback must resolve with the assertion (a JWT string)",
+                    Value::Null,
+                )),
+            }
+        })
+    }
+
+    fn dpop_public_jwk(&self) -> LocalBoxFuture<'_, Result<Value, McpError>> {
+        Box::pin(async move {
+            let pair = self.dpop_keys().await?;
+            let text = call_promise(public_jwk_text(&pair)).await.map_err(|e| {
+                key_error(ErrorKind::DpopError, "Exporting the DPoP public key", &e)
+            })?;
+            serde_json::from_str(&text.as_string().unwrap_or_default())
+                .map_err(|_| McpError::input("The DPoP public key did not export as a JWK"))
+        })
+    }
+
+    fn sign_dpop(&self, input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
+        Box::pin(async move {
+            let pair = self.dpop_keys().await?;
+            let private = Reflect::get(&pair, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED);
+            let sig = call_promise(sign_bytes(
+                &private,
+                "ES256",
+                &Uint8Array::from(input.as_slice()),
+            ))
+            .await
+            .map_err(|e| key_error(ErrorKind::DpopError, "Signing a DPoP proof", &e))?;
+            Ok(Uint8Array::new(&sig).to_vec())
+        })
     }
 }

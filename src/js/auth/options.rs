@@ -3,12 +3,15 @@
 
 use super::exports::{authorize_headless, authorize_with_popup, memory_storage};
 use super::host::JsAuthHost;
+use crate::auth::client::AuthMethod;
 use crate::auth::client::ClientInformation;
-use crate::auth::flow::{AuthConfig, Authorizer};
+use crate::auth::flow::{AssertionSource, AuthConfig, Authorizer, GrantConfig, StaticClient};
+use crate::auth::jose::Alg;
 use crate::auth::registration::check_metadata_url;
 use crate::auth::scopes::StepUpPolicy;
 use crate::auth::secret::Secret;
 use crate::js::options::{function, json_object, string};
+use crate::protocol::error::ErrorKind;
 use crate::protocol::error::McpError;
 use js_sys::{Function, Reflect};
 use serde_json::Value;
@@ -87,6 +90,127 @@ fn default_authorizer(made: Result<JsValue, JsValue>) -> Result<Function, McpErr
         .ok_or_else(|| McpError::input(format!("{SCOPE}.authorize: no default for this host")))
 }
 
+/// The `grant` option, read: the flow's config and what the host keeps (key, callback).
+struct GrantOption {
+    config: GrantConfig,
+    key: Option<JsValue>,
+    alg: Alg,
+    assertion: Option<Function>,
+    /// A secret or private key is configured (confidential client).
+    confidential: bool,
+}
+
+fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
+    const G: &str = "options.auth.grant";
+    let mut out = GrantOption {
+        config: GrantConfig::AuthorizationCode,
+        key: None,
+        alg: Alg::Es256,
+        assertion: None,
+        confidential: false,
+    };
+    if g.is_undefined() || g.is_null() {
+        return Ok(out);
+    }
+    if !g.is_object() || js_sys::Array::is_array(g) {
+        return Err(McpError::input(format!("{G} must be an object")));
+    }
+    let kind = string(g, "type", G)?;
+    if kind.as_deref() == Some("authorization_code") {
+        return Ok(out);
+    }
+    let client_id = string(g, "clientId", G)?
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| McpError::input(format!("{G}.clientId is required")))?;
+    let secret = string(g, "clientSecret", G)?.filter(|s| !s.is_empty());
+    let key = field(g, "privateKey");
+    let key = if key.is_undefined() || key.is_null() {
+        None
+    } else if key.is_string() || (key.is_object() && field(&key, "algorithm").is_object()) {
+        Some(key)
+    } else {
+        return Err(McpError::input(format!(
+            "{G}.privateKey must be a CryptoKey or a PKCS#8 PEM string"
+        )));
+    };
+    if let Some(a) = string(g, "algorithm", G)? {
+        out.alg = Alg::parse(&a).ok_or_else(|| {
+            McpError::input(format!("{G}.algorithm must be \"ES256\" or \"RS256\""))
+        })?;
+    }
+    let method = match string(g, "method", G)? {
+        None => None,
+        Some(m) => match AuthMethod::parse(&m) {
+            Some(m @ (AuthMethod::ClientSecretBasic | AuthMethod::ClientSecretPost)) => Some(m),
+            _ => {
+                return Err(McpError::input(format!(
+                    "{G}.method must be \"client_secret_basic\" or \"client_secret_post\""
+                )))
+            }
+        },
+    };
+    out.confidential = secret.is_some() || key.is_some();
+    let client = StaticClient {
+        info: ClientInformation {
+            client_id,
+            client_secret: secret.map(Secret::new),
+            token_endpoint_auth_method: None,
+            issuer: string(g, "issuer", G)?,
+            client_secret_expires_at: None,
+        },
+        method,
+        signing: key.as_ref().map(|_| out.alg),
+    };
+    out.key = key;
+    match kind.as_deref() {
+        Some("client_credentials") => {
+            if !out.confidential {
+                return Err(McpError::input(format!(
+                    "{G}: client_credentials needs clientSecret or privateKey"
+                )));
+            }
+            out.config = GrantConfig::ClientCredentials(client);
+        }
+        Some("jwt_bearer") => {
+            let a = field(g, "assertion");
+            let id_jag = field(&a, "mcpWasmClientIdJag");
+            let source = if id_jag.is_object() {
+                let text = |k: &str| field(&id_jag, k).as_string().filter(|s| !s.is_empty());
+                AssertionSource::IdJag {
+                    token_endpoint: text("idpTokenEndpoint").unwrap_or_default(),
+                    id_token: Secret::new(text("idToken").unwrap_or_default()),
+                    idp_client: ClientInformation {
+                        client_id: text("idpClientId").unwrap_or_default(),
+                        client_secret: text("idpClientSecret").map(Secret::new),
+                        token_endpoint_auth_method: None,
+                        issuer: None,
+                        client_secret_expires_at: None,
+                    },
+                }
+            } else if let Some(f) = a.dyn_ref::<Function>() {
+                out.assertion = Some(f.clone());
+                AssertionSource::Callback
+            } else {
+                return Err(McpError::input(format!(
+                    "{G}.assertion must be a function ({{ issuer, resource, scope }}) => JWT, or idJagAssertion(...)"
+                )));
+            };
+            out.config = GrantConfig::JwtBearer(client, source);
+        }
+        other => {
+            return Err(crate::auth::errors::auth_error(
+                ErrorKind::UnsupportedGrant,
+                format!(
+                    "{G}.type must be \"authorization_code\", \"client_credentials\" or \"jwt_bearer\", not {}",
+                    other.map_or("missing".to_string(), |o| format!("{o:?}"))
+                ),
+                Value::Null,
+            ))
+        }
+    }
+    Ok(out)
+}
+
 /// The flow for `options.auth`, or `None` when the option is absent.
 pub fn read(
     options: &JsValue,
@@ -117,13 +241,45 @@ pub fn read(
         .and_then(|a| a.first())
         .and_then(Value::as_str)
         .map(str::to_string);
-    let redirect_uri = string(&auth, "redirectUri", SCOPE)?
-        .or(listed_redirect)
-        .ok_or_else(|| {
-            McpError::input(format!(
+    let grant = grant(&field(&auth, "grant"))?;
+    let in_window =
+        Reflect::get(&js_sys::global(), &"document".into()).is_ok_and(|d| d.is_object());
+    let redirect_uri = match (
+        string(&auth, "redirectUri", SCOPE)?.or(listed_redirect),
+        &grant.config,
+    ) {
+        (Some(u), _) => u,
+        (None, GrantConfig::AuthorizationCode) => {
+            return Err(McpError::input(format!(
                 "{SCOPE}.redirectUri is required (or clientMetadata.redirect_uris)"
-            ))
-        })?;
+            )))
+        }
+        (None, _) => String::new(),
+    };
+    let dpop = field(&auth, "dpop");
+    let (dpop_on, dpop_given) = if dpop.is_undefined()
+        || dpop.is_null()
+        || dpop.as_bool() == Some(false)
+    {
+        (false, None)
+    } else if dpop.as_bool() == Some(true) {
+        (true, None)
+    } else if dpop.is_object() {
+        let pair = field(&dpop, "keyPair");
+        let ok = pair.is_object()
+            && field(&pair, "privateKey").is_object()
+            && field(&pair, "publicKey").is_object();
+        if !ok {
+            return Err(McpError::input(format!(
+                "{SCOPE}.dpop.keyPair must be a CryptoKeyPair (ECDSA P-256: {{ privateKey, publicKey }})"
+            )));
+        }
+        (true, Some(pair))
+    } else {
+        return Err(McpError::input(format!(
+            "{SCOPE}.dpop must be true or {{ keyPair }}"
+        )));
+    };
     let step_up = match string(&auth, "onInsufficientScope", SCOPE)? {
         None => StepUpPolicy::default(),
         Some(s) => StepUpPolicy::parse(&s).ok_or_else(|| {
@@ -158,6 +314,8 @@ pub fn read(
         scope: string(&auth, "scope", SCOPE)?,
         step_up,
         max_step_up: max_step_up(&auth)?,
+        grant: grant.config,
+        dpop: dpop_on,
     };
     let host = JsAuthHost {
         fetch,
@@ -165,6 +323,13 @@ pub fn read(
         authorize,
         in_browser,
         waits: Default::default(),
+        client_key: std::cell::RefCell::new(grant.key),
+        client_alg: grant.alg.as_str(),
+        assertion: grant.assertion,
+        dpop_given,
+        dpop_pair: Default::default(),
+        dpop_storage_key: format!("mcp-wasm-client:dpop:{server_url}"),
+        confidential_in_page: in_window && grant.confidential,
     };
     Ok(Some(Rc::new(Authorizer::new(config, host))))
 }
