@@ -46,16 +46,10 @@ pub fn basic_authorization(client_id: &str, secret: &Secret) -> Secret {
     Secret::new(format!("Basic {}", STANDARD.encode(pair)))
 }
 
-/// `client_assertion_type` of a `private_key_jwt` client assertion (RFC 7523 §2.2).
-pub const CLIENT_ASSERTION_TYPE: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
-/// The JWT bearer grant (RFC 7523 §2.1).
-pub const JWT_BEARER_GRANT: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
-/// The token exchange grant (RFC 8693).
-pub const TOKEN_EXCHANGE_GRANT: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
-/// RFC 8693 token type of an OpenID Connect ID token.
-pub const ID_TOKEN_TYPE: &str = "urn:ietf:params:oauth:token-type:id_token";
-/// The identity assertion JWT authorization grant token type (ID-JAG).
-pub const ID_JAG_TYPE: &str = "urn:ietf:params:oauth:token-type:id-jag";
+pub use super::jose::{
+    CLIENT_ASSERTION_TYPE, ID_JAG_TOKEN_TYPE as ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER_GRANT,
+    TOKEN_EXCHANGE_GRANT,
+};
 
 fn with_client_auth(
     pairs: Vec<(&str, String)>,
