@@ -49,7 +49,7 @@ pub struct JsAuthHost {
 #[wasm_bindgen(module = "/src/js/auth/helpers.js")]
 extern "C" {
     #[wasm_bindgen(js_name = importPem, catch)]
-    fn import_pem(pem: &str, alg: &str) -> Result<Promise, JsValue>;
+    fn import_pem(pem: &JsValue, alg: &str) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = signBytes, catch)]
     fn sign_bytes(key: &JsValue, alg: &str, bytes: &Uint8Array) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = dpopKeyPair, catch)]
@@ -239,10 +239,11 @@ impl JsAuthHost {
             .borrow()
             .clone()
             .ok_or_else(|| McpError::input("No grant.privateKey to sign with"))?;
-        let Some(pem) = key.as_string() else {
+        if !key.is_string() {
             return Ok(key);
-        };
-        let imported = call_promise(import_pem(&pem, self.client_alg))
+        }
+        // The PEM goes from JS to WebCrypto without being copied into wasm memory.
+        let imported = call_promise(import_pem(&key, self.client_alg))
             .await
             .map_err(|e| key_error(ErrorKind::Input, "options.auth.grant.privateKey", &e))?;
         // The PEM is dropped: from now on only the non-extractable CryptoKey is held.
