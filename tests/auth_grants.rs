@@ -825,6 +825,49 @@ fn as_use_dpop_nonce_is_retried_once_with_the_nonce() {
     assert_eq!(w.posts_to(AS1_TOKEN).len(), 2);
 }
 
+#[test]
+fn as_use_dpop_nonce_retry_signs_a_new_client_assertion() {
+    // The AS authenticated the client before asking for a nonce: the retry must not replay
+    // the client assertion (its jti is used up, RFC 7523 §3).
+    let w = world();
+    w.with_as("as1", |a| a.nonce_script.push_back("AS-NONCE-1".into()));
+    let client = StaticClient {
+        info: info("svc-key", None, Some(AS1)),
+        method: None,
+        signing: Some(Alg::Es256),
+    };
+    w.with_as("as1", |a| a.dpop_tokens = true);
+    let mut c = config(GrantConfig::ClientCredentials(client));
+    c.dpop = true;
+    let auth = authorizer(&w, c);
+    let r = run(&w, &auth, challenge("s").as_deref());
+    if let Err(e) = &r {
+        assert_no_secret(e);
+    }
+    let posts = w.posts_to(AS1_TOKEN);
+    assert_eq!(posts.len(), 2, "exactly one retry");
+    let jti = |p: &Sent| jws_part(&p.param("client_assertion").unwrap(), 1)["jti"].clone();
+    assert_ne!(jti(&posts[0]), jti(&posts[1]), "a new client assertion");
+    let others = |p: &Sent| -> Vec<(String, String)> {
+        form(p)
+            .into_iter()
+            .filter(|(k, _)| k != "client_assertion")
+            .collect()
+    };
+    assert_eq!(
+        others(&posts[0]),
+        others(&posts[1]),
+        "the same request otherwise"
+    );
+    assert_eq!(
+        jws_part(&posts[1].param("client_assertion").unwrap(), 1)["aud"],
+        AS1
+    );
+    assert_eq!(posts[1].dpop_parts().1["nonce"], "AS-NONCE-1");
+    r.expect("the retry succeeds");
+    assert_eq!(w.client_signs.borrow().len(), 2);
+}
+
 const NONCE_CHALLENGE: &str = r#"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#;
 
 #[test]
