@@ -263,6 +263,20 @@ impl<H: AuthHost> std::fmt::Debug for Authorizer<H> {
     }
 }
 
+/// A token request `body` with its `client_assertion` replaced by `fresh`.
+fn with_client_assertion(body: &Secret, fresh: &Secret) -> Secret {
+    let pairs: Vec<(String, String)> = super::form::parse(body.expose())
+        .into_iter()
+        .map(|(k, v)| match k.as_str() {
+            "client_assertion" => (k, fresh.expose().to_string()),
+            _ => (k, v),
+        })
+        .collect();
+    Secret::new(super::form::encode_pairs(
+        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    ))
+}
+
 /// One metadata URL tried, with its status (`None`: the fetch failed).
 type Tried = Vec<(String, Option<u16>)>;
 
@@ -777,12 +791,17 @@ impl<H: AuthHost> Authorizer<H> {
                 client_assertion.as_ref(),
             )?,
         };
+        let signer = match (&client_assertion, client.signing) {
+            (Some(_), Some(alg)) => Some((client.info.client_id.as_str(), alg)),
+            _ => None,
+        };
         let tokens = self
             .token_request(
                 &meta.token_endpoint,
                 request,
                 scope.as_deref(),
                 &meta.issuer,
+                signer,
             )
             .await
             .map_err(|(e, _)| e)?;
@@ -1098,6 +1117,7 @@ impl<H: AuthHost> Authorizer<H> {
                 request,
                 pending.request.scope.as_deref(),
                 &pending.request.issuer,
+                None,
             )
             .await
             .map_err(|(e, _)| e)?;
@@ -1112,12 +1132,15 @@ impl<H: AuthHost> Authorizer<H> {
 
     /// POSTs a token request (with a DPoP proof when configured, retried once with the AS's
     /// nonce on `use_dpop_nonce`); the tokens, or the error with the AS's OAuth error if any.
+    /// `signer` (client id, algorithm) re-signs the `private_key_jwt` client assertion for
+    /// the retry: the AS may have used up the first one's `jti` (RFC 7523 §3).
     async fn token_request(
         &self,
         endpoint: &str,
-        request: TokenRequest,
+        mut request: TokenRequest,
         requested_scope: Option<&str>,
         issuer: &str,
+        signer: Option<(&str, Alg)>,
     ) -> Result<tokens::TokenSet, (McpError, Option<tokens::OAuthError>)> {
         let mut nonce_retried = false;
         loop {
@@ -1154,6 +1177,13 @@ impl<H: AuthHost> Authorizer<H> {
                     && !nonce_retried
                 {
                     nonce_retried = true;
+                    if let Some((client_id, alg)) = signer {
+                        let fresh = self
+                            .client_assertion(client_id, issuer, alg)
+                            .await
+                            .map_err(|e| (e, None))?;
+                        request.body = with_client_assertion(&request.body, &fresh);
+                    }
                     continue;
                 }
                 return Err((oauth.to_error(), Some(oauth)));
@@ -1261,6 +1291,7 @@ impl<H: AuthHost> Authorizer<H> {
                 request,
                 grant.tokens.scope.as_deref(),
                 &issuer,
+                None,
             )
             .await
         {

@@ -3,7 +3,12 @@
 //! really checks PKCE, codes, client authentication and refresh tokens), a settable clock,
 //! deterministic randomness, a real SHA-256, a `HashMap` storage, and an authorization page
 //! played by the AS (programmable callbacks). Every request and every authorization URL is
-//! recorded so tests can assert on what was sent.
+//! recorded so tests can assert on what was sent. For the grants without a user and DPoP
+//! (`tests/auth_grants.rs`), the token endpoint also serves `client_credentials` and the JWT
+//! bearer grant, checks `private_key_jwt` assertions of the fake signer (signature =
+//! SHA-256 of the input, `jti` never reused), issues DPoP tokens (optionally JWTs with a
+//! `cnf.jkt`) and demands DPoP nonces; the host signs with the fake signer, answers the
+//! assertion callback from a script and holds a fixed DPoP key.
 //!
 //! Every credential the fakes mint contains `SECRET` (`AT-SECRET-…`, `RT-SECRET-…`,
 //! `CODE-SECRET-…`, `CS-SECRET-…`), so a test can look for leaks by that marker.
@@ -14,6 +19,7 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
 use futures::future::{FutureExt, LocalBoxFuture};
 use mcp_wasm_client::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
+use mcp_wasm_client::auth::secret::Secret;
 use mcp_wasm_client::protocol::McpError;
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
@@ -31,9 +37,17 @@ pub struct Sent {
     pub content_type: Option<String>,
     pub body: Option<String>,
     pub authorization: Option<String>,
+    /// The `DPoP` proof header.
+    pub dpop: Option<String>,
 }
 
 impl Sent {
+    /// The DPoP proof's header and claims (panics without a proof).
+    pub fn dpop_parts(&self) -> (Value, Value) {
+        let proof = self.dpop.as_deref().expect("a DPoP proof");
+        (jws_part(proof, 0), jws_part(proof, 1))
+    }
+
     /// The body as form pairs.
     pub fn form(&self) -> Vec<(String, String)> {
         parse_query(self.body.as_deref().unwrap_or(""))
@@ -57,7 +71,7 @@ impl Sent {
             self.body.as_deref().unwrap_or(""),
             self.authorization.as_deref().unwrap_or(""),
             decode(self.body.as_deref().unwrap_or(""))
-        )
+        ) + self.dpop.as_deref().unwrap_or("")
     }
 }
 
@@ -130,6 +144,21 @@ pub struct FakeAs {
     pub access_tokens: Vec<(String, Option<String>)>,
     /// Clients registered here, in order.
     pub registered: Vec<String>,
+    /// Clients that authenticate with `private_key_jwt` (the fake signer's assertions).
+    pub key_clients: Vec<String>,
+    /// Answer `token_type` `DPoP` to a token request carrying a DPoP proof.
+    pub dpop_tokens: bool,
+    /// Issue access tokens as JWTs with this `cnf.jkt`.
+    pub access_jkt: Option<String>,
+    /// Each token request first pops one of these: a `400 use_dpop_nonce` with that nonce
+    /// (which is then required).
+    pub nonce_script: VecDeque<String>,
+    /// The DPoP nonce a proof must carry (else `400 use_dpop_nonce` with it).
+    pub required_nonce: Option<String>,
+    /// Issue refresh tokens to `client_credentials` and JWT bearer grants too.
+    pub refresh_for_grants: bool,
+    /// `jti`s of the client assertions seen: a replay is `invalid_client` (RFC 7523 §3).
+    pub assertion_jtis: Vec<String>,
     serial: u32,
 }
 
@@ -168,6 +197,13 @@ impl FakeAs {
             refresh_tokens: HashMap::new(),
             access_tokens: Vec::new(),
             registered: Vec::new(),
+            key_clients: Vec::new(),
+            dpop_tokens: false,
+            access_jkt: None,
+            nonce_script: VecDeque::new(),
+            required_nonce: None,
+            refresh_for_grants: false,
+            assertion_jtis: Vec::new(),
             serial: 0,
         }
     }
@@ -226,11 +262,82 @@ impl FakeAs {
         )
     }
 
+    /// The token endpoint: the status, the body, and a `DPoP-Nonce`.
+    fn token_with_nonce(&mut self, req: &Sent) -> (u16, String, Option<String>) {
+        // Like most ASes, this one authenticates the client (using up the assertion's jti)
+        // before it looks at the DPoP proof.
+        if let Some(assertion) = req.param("client_assertion") {
+            let jti = jws_part(&assertion, 1)["jti"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            if jti.is_empty() || self.assertion_jtis.contains(&jti) {
+                let (s, b) = Self::oauth_error(401, "invalid_client", "client assertion replayed");
+                return (s, b, None);
+            }
+            self.assertion_jtis.push(jti);
+        }
+        if let Some(n) = self.nonce_script.pop_front() {
+            self.required_nonce = Some(n.clone());
+            let (s, b) = Self::oauth_error(400, "use_dpop_nonce", "a nonce is required");
+            return (s, b, Some(n));
+        }
+        if let Some(n) = self.required_nonce.clone() {
+            let sent = req
+                .dpop
+                .as_deref()
+                .map(|p| jws_part(p, 1)["nonce"].as_str().map(str::to_string));
+            if sent.flatten().as_deref() != Some(n.as_str()) {
+                let (s, b) = Self::oauth_error(400, "use_dpop_nonce", "a nonce is required");
+                return (s, b, Some(n));
+            }
+        }
+        let (s, b) = self.token(req);
+        (s, b, None)
+    }
+
+    /// Checks a `private_key_jwt` client assertion made by the fake signer.
+    fn check_client_assertion(&self, form: &[(String, String)]) -> Result<String, (u16, String)> {
+        let bad = |d: &str| Self::oauth_error(401, "invalid_client", d);
+        if param(form, "client_assertion_type").as_deref()
+            != Some("urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+        {
+            return Err(bad("client_assertion_type"));
+        }
+        let assertion = param(form, "client_assertion").unwrap_or_default();
+        let parts: Vec<&str> = assertion.split('.').collect();
+        if parts.len() != 3 {
+            return Err(bad("not a JWS"));
+        }
+        let input = format!("{}.{}", parts[0], parts[1]);
+        if URL_SAFE_NO_PAD.encode(sha256(input.as_bytes())) != parts[2] {
+            return Err(bad("bad signature"));
+        }
+        let claims = jws_part(&assertion, 1);
+        let client_id = param(form, "client_id").unwrap_or_default();
+        if claims["iss"] != json!(client_id) || claims["sub"] != json!(client_id) {
+            return Err(bad("iss/sub"));
+        }
+        if claims["aud"] != json!(self.issuer) {
+            return Err(bad("aud"));
+        }
+        if !self.key_clients.contains(&client_id) {
+            return Err(bad("no key for this client"));
+        }
+        Ok(client_id)
+    }
+
     fn token(&mut self, req: &Sent) -> (u16, String) {
         if let Some(r) = self.token_script.pop_front() {
             return r;
         }
         let form = req.form();
+        if param(&form, "client_assertion").is_some() {
+            return match self.check_client_assertion(&form) {
+                Ok(client_id) => self.grant(req, &form, &client_id),
+                Err(e) => e,
+            };
+        }
         let (client_id, secret) = match &req.authorization {
             Some(basic) => {
                 let raw = basic.strip_prefix("Basic ").expect("Basic authorization");
@@ -250,8 +357,27 @@ impl FakeAs {
             }
             Some(_) => {}
         }
+        self.grant(req, &form, &client_id)
+    }
+
+    /// The grant, for an authenticated `client_id`.
+    fn grant(&mut self, req: &Sent, form: &[(String, String)], client_id: &str) -> (u16, String) {
+        let form = form.to_vec();
+        let client_id = client_id.to_string();
+        let dpop = req.dpop.is_some();
         let resource = param(&form, "resource");
         match param(&form, "grant_type").as_deref() {
+            Some("client_credentials") => {
+                let refresh = self.refresh_for_grants;
+                self.issue_as(&client_id, param(&form, "scope"), resource, dpop, refresh)
+            }
+            Some("urn:ietf:params:oauth:grant-type:jwt-bearer") => {
+                if param(&form, "assertion").unwrap_or_default().is_empty() {
+                    return Self::oauth_error(400, "invalid_grant", "no assertion");
+                }
+                let refresh = self.refresh_for_grants;
+                self.issue_as(&client_id, param(&form, "scope"), resource, dpop, refresh)
+            }
             Some("authorization_code") => {
                 let Some(code) = param(&form, "code").and_then(|c| self.codes.remove(&c)) else {
                     return Self::oauth_error(400, "invalid_grant", "unknown or used code");
@@ -269,7 +395,8 @@ impl FakeAs {
                 if resource != code.resource {
                     return Self::oauth_error(400, "invalid_target", "resource differs");
                 }
-                self.issue(&client_id, code.scope, resource)
+                let refresh = self.issue_refresh;
+                self.issue_as(&client_id, code.scope, resource, dpop, refresh)
             }
             Some("refresh_token") => {
                 let Some(r) = param(&form, "refresh_token")
@@ -283,30 +410,44 @@ impl FakeAs {
                 if resource != r.resource {
                     return Self::oauth_error(400, "invalid_target", "resource differs");
                 }
-                self.issue(&client_id, r.scope, resource)
+                let refresh = self.issue_refresh;
+                self.issue_as(&client_id, r.scope, resource, dpop, refresh)
             }
             _ => Self::oauth_error(400, "unsupported_grant_type", "?"),
         }
     }
 
-    fn issue(
+    fn issue_as(
         &mut self,
         client_id: &str,
         scope: Option<String>,
         resource: Option<String>,
+        dpop: bool,
+        issue_refresh: bool,
     ) -> (u16, String) {
         let n = self.next();
         let granted = self.grant_scope.clone().or(scope);
-        let access = format!("AT-SECRET-{}-{n}", self.tag);
+        let mut access = format!("AT-SECRET-{}-{n}", self.tag);
+        if let Some(jkt) = &self.access_jkt {
+            let header = URL_SAFE_NO_PAD.encode(br#"{"alg":"ES256","typ":"at+jwt"}"#);
+            let claims = json!({ "sub": client_id, "cnf": { "jkt": jkt }, "n": n });
+            let claims = URL_SAFE_NO_PAD.encode(claims.to_string());
+            access = format!("{header}.{claims}.{access}");
+        }
         self.access_tokens.push((access.clone(), granted.clone()));
-        let mut body = json!({ "access_token": access, "token_type": "Bearer" });
+        let token_type = if dpop && self.dpop_tokens {
+            "DPoP"
+        } else {
+            "Bearer"
+        };
+        let mut body = json!({ "access_token": access, "token_type": token_type });
         if let Some(e) = self.expires_in {
             body["expires_in"] = json!(e);
         }
         if let Some(s) = &granted {
             body["scope"] = json!(s);
         }
-        if self.issue_refresh {
+        if issue_refresh {
             let rt = format!("RT-SECRET-{}-{n}", self.tag);
             self.refresh_tokens.insert(
                 rt.clone(),
@@ -321,6 +462,9 @@ impl FakeAs {
         (200, body.to_string())
     }
 }
+
+/// One `assertion(issuer, resource, scope)` call.
+pub type AssertionCall = (String, Option<String>, Option<String>);
 
 /// A handler for one URL.
 pub type Handler = Rc<dyn Fn(&Sent) -> (u16, String)>;
@@ -344,6 +488,14 @@ pub struct World {
     pub saves: RefCell<Vec<(String, Option<String>)>>,
     /// How many times each fetch and authorization yields (`Pending`) before answering.
     pub yields: Cell<u32>,
+    /// Every `assertion(issuer, resource, scope)` call, in order.
+    pub assertion_calls: RefCell<Vec<AssertionCall>>,
+    /// What the assertion callback answers, used first; then `ASSERT-SECRET-<n>`.
+    pub assertion_script: RefCell<VecDeque<Result<String, McpError>>>,
+    /// Every input `sign_client` signed, in order.
+    pub client_signs: RefCell<Vec<Vec<u8>>>,
+    /// Every input `sign_dpop` signed, in order.
+    pub dpop_signs: RefCell<Vec<Vec<u8>>>,
 }
 
 impl World {
@@ -360,6 +512,10 @@ impl World {
             storage: RefCell::default(),
             saves: RefCell::default(),
             yields: Cell::new(0),
+            assertion_calls: RefCell::default(),
+            assertion_script: RefCell::default(),
+            client_signs: RefCell::default(),
+            dpop_signs: RefCell::default(),
         })
     }
 
@@ -440,24 +596,26 @@ impl World {
             .map(|t| serde_json::from_str(t).expect("stored JSON"))
     }
 
-    fn serve(&self, sent: &Sent) -> (u16, String) {
+    fn serve(&self, sent: &Sent) -> (u16, String, Option<String>) {
         let handler = self.routes.borrow().get(&sent.url).cloned();
         if let Some(h) = handler {
-            return h(sent);
+            let (s, b) = h(sent);
+            return (s, b, None);
         }
         let mut ases = self.ases.borrow_mut();
         for a in ases.iter_mut() {
             if sent.method == "GET" && a.metadata_url.as_deref() == Some(sent.url.as_str()) {
-                return (200, a.metadata.to_string());
+                return (200, a.metadata.to_string(), None);
             }
             if sent.method == "POST" && a.registration_endpoint().as_deref() == Some(&sent.url) {
-                return a.register(sent);
+                let (s, b) = a.register(sent);
+                return (s, b, None);
             }
             if sent.method == "POST" && a.token_endpoint() == sent.url {
-                return a.token(sent);
+                return a.token_with_nonce(sent);
             }
         }
-        (404, "not found".into())
+        (404, "not found".into(), None)
     }
 
     fn page(&self, url: &str, state: &str, redirect_uri: &str) -> Result<Authorized, McpError> {
@@ -557,16 +715,17 @@ impl AuthHost for FakeHost {
                 .authorization
                 .as_ref()
                 .map(|a| a.expose().to_string()),
+            dpop: request.dpop.clone(),
         };
         self.0.requests.borrow_mut().push(sent.clone());
         let world = self.0.clone();
         async move {
             pause(world.yields.get()).await;
-            let (status, body) = world.serve(&sent);
+            let (status, body, dpop_nonce) = world.serve(&sent);
             Ok(AuthResponse {
                 status,
                 body,
-                dpop_nonce: None,
+                dpop_nonce,
             })
         }
         .boxed_local()
@@ -615,6 +774,63 @@ impl AuthHost for FakeHost {
         }
         .boxed_local()
     }
+
+    /// The fake signer: the signature is the SHA-256 of the input.
+    fn sign_client(&self, input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
+        self.0.client_signs.borrow_mut().push(input.clone());
+        futures::future::ready(Ok(sha256(&input).to_vec())).boxed_local()
+    }
+
+    fn assertion(
+        &self,
+        issuer: String,
+        resource: Option<String>,
+        scope: Option<String>,
+    ) -> LocalBoxFuture<'_, Result<Secret, McpError>> {
+        let mut calls = self.0.assertion_calls.borrow_mut();
+        calls.push((issuer, resource, scope));
+        let n = calls.len();
+        let answer = self
+            .0
+            .assertion_script
+            .borrow_mut()
+            .pop_front()
+            .unwrap_or_else(|| Ok(format!("ASSERT-SECRET-{n}")));
+        futures::future::ready(answer.map(Secret::new)).boxed_local()
+    }
+
+    /// [`DPOP_JWK`] with private members the flow must drop.
+    fn dpop_public_jwk(&self) -> LocalBoxFuture<'_, Result<Value, McpError>> {
+        let mut jwk = dpop_jwk();
+        jwk["d"] = json!("D-PRIVATE-SECRET");
+        jwk["ext"] = json!(true);
+        jwk["key_ops"] = json!(["verify"]);
+        futures::future::ready(Ok(jwk)).boxed_local()
+    }
+
+    fn sign_dpop(&self, input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
+        self.0.dpop_signs.borrow_mut().push(input.clone());
+        futures::future::ready(Ok(sha256(&input).to_vec())).boxed_local()
+    }
+}
+
+/// The fake DPoP key's public JWK (RFC 9449 §4.1's example key).
+pub fn dpop_jwk() -> Value {
+    json!({
+        "kty": "EC",
+        "crv": "P-256",
+        "x": "l8tFrhx-34tV3hRICRDY9zCkDlpBhF42UQUfWVAWBFs",
+        "y": "9VE4jf_Ok_o64zbTTlcuNJajHmt6v9TDVrU0CdvGRDA",
+    })
+}
+
+/// The RFC 7638 thumbprint of [`dpop_jwk`] (RFC 9449 §6.1 gives it).
+pub const DPOP_JKT: &str = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I";
+
+/// Part `i` (0: header, 1: claims) of a compact JWS, as JSON.
+pub fn jws_part(jws: &str, i: usize) -> Value {
+    let part = jws.split('.').nth(i).expect("a JWS part");
+    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(part).expect("base64url")).expect("JSON")
 }
 
 /// The one value of `name` (panics when repeated).
