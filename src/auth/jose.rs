@@ -289,7 +289,8 @@ pub fn jwt_payload(token: &str) -> Option<Value> {
     }
     let mut parts = token.split('.');
     let (header, payload, signature) = (parts.next()?, parts.next()?, parts.next()?);
-    if parts.next().is_some() || URL_SAFE_NO_PAD.decode(signature).is_err() {
+    // The signature is not verified (the claims are only compared), so its part is not read.
+    if parts.next().is_some() || signature.contains(['=', '+', '/']) {
         return None;
     }
     let header = b64url_json_object(header)?;
