@@ -886,7 +886,11 @@ impl<H: AuthHost> Authorizer<H> {
         Ok(Secret::new(jose::compact(&input, &signature)))
     }
 
-    fn remember_nonce(&self, url: &str, nonce: &str) {
+    /// Keeps a `DPoP-Nonce` the server at `url` sent (on any response) for the next proof.
+    pub fn remember_nonce(&self, url: &str, nonce: &str) {
+        if !self.config.dpop {
+            return;
+        }
         if let Some(origin) = super::url::split(url).map(|u| u.origin_key()) {
             self.state
                 .borrow_mut()

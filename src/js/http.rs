@@ -206,6 +206,9 @@ impl Http {
                 403 => AuthHint::from_header(challenge().as_deref()).is_insufficient_scope(),
                 200..=299 => {
                     auth.accepted(&ticket);
+                    if let Some(nonce) = head.response.headers().get("dpop-nonce") {
+                        auth.remember_nonce(&target, &nonce);
+                    }
                     false
                 }
                 _ => false,
