@@ -70,9 +70,10 @@ pub fn state_from_random(random: &[u8]) -> Result<String, McpError> {
     Ok(base64url(random))
 }
 
-/// A small SHA-256 (FIPS 180-4) for tests only: the crate itself never hashes.
-#[cfg(test)]
-pub(crate) fn test_sha256(data: &[u8]) -> [u8; 32] {
+/// A small SHA-256 (FIPS 180-4) for tests only (these and tests/support): the crate itself
+/// never hashes, so no build links it.
+#[doc(hidden)]
+pub fn test_sha256(data: &[u8]) -> [u8; 32] {
     const K: [u32; 64] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
         0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
