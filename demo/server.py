@@ -1,14 +1,16 @@
 """Demo MCP server for the mcp-wasm-client browser demo (Python SDK v2, `mcp` 2.x).
 
 Usage:  python3 demo/server.py [port]        (default 18601; binds 127.0.0.1 only, path /mcp)
-        python3 demo/server.py [port] --oauth [--as-port AS_PORT] [--token-ttl SECONDS]
+        python3 demo/server.py [port] --oauth [--as-port AS_PORT] [--token-ttl SECONDS] [--dpop] [--dpop-nonce]
 
 `--oauth` puts an OAuth authorization server (issuer http://127.0.0.1:AS_PORT, default
 port+1) and resource-server protection in front of the same tools: the AS + RS of
 tests/peers/oauth_server.py, with its consent page NOT auto-approved (the user clicks
 Approve in a popup), CORS on both, WWW-Authenticate exposed, and two more tools, `whoami`
-and `write_note` (which needs scope mcp:write, so a client must step up). Without
-`--oauth` the server is unchanged.
+and `write_note` (which needs scope mcp:write, so a client must step up). `--dpop` (with
+`--oauth`) makes the AS bind tokens requested with a DPoP proof and the RS check proofs,
+`--dpop-nonce` also demands server nonces (oauth_server.py's DPoP mode). Without `--oauth`
+the server is unchanged.
 
 One URL serves both protocol eras (legacy 2025-11-25 handshake and stateless 2026-07-28):
 the SDK routes on the MCP-Protocol-Version header. Elicitation, sampling and roots use the
@@ -84,6 +86,8 @@ def _parse_args() -> argparse.Namespace:
     p.add_argument("--oauth", action="store_true", help="protect /mcp with OAuth (AS + consent page on --as-port)")
     p.add_argument("--as-port", type=int, default=None, help="authorization server port; default $DEMO_AS_PORT or port+1")
     p.add_argument("--token-ttl", type=int, default=3600, help="--oauth: access token lifetime in seconds")
+    p.add_argument("--dpop", action="store_true", help="--oauth: DPoP-bound tokens (RFC 9449), proofs checked")
+    p.add_argument("--dpop-nonce", action="store_true", help="--oauth --dpop: AS and RS demand DPoP nonces")
     return p.parse_known_args()[0]
 
 
@@ -354,7 +358,8 @@ def serve_oauth() -> None:
     as_port = ARGS.as_port or int(os.environ.get("DEMO_AS_PORT", PORT + 1))
     add_oauth_tools(mcp)
     opts = OAuthOptions(
-        port=PORT, as_port=as_port, auto_approve=False, token_ttl=ARGS.token_ttl, resource_name="mcp-wasm-client demo"
+        port=PORT, as_port=as_port, auto_approve=False, token_ttl=ARGS.token_ttl, resource_name="mcp-wasm-client demo",
+        dpop=ARGS.dpop or ARGS.dpop_nonce, dpop_nonce=ARGS.dpop_nonce,
     )
     rs, as_app, _ = build_oauth_apps(mcp, opts)
     asyncio.run(

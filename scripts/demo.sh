@@ -6,9 +6,10 @@
 #   DEMO_PORT=9000 DEMO_MCP_PORT=9001 scripts/demo.sh
 #
 #   DEMO_OAUTH=1 scripts/demo.sh                     # the demo server behind OAuth (see below)
+#   DEMO_DPOP=1 scripts/demo.sh                      # the same with DPoP-bound tokens (implies DEMO_OAUTH=1)
 #
 # Page query parameters: ?url=<mcp url>&mode=auto|legacy|2026-07-28&autoconnect=1&call=echo
-#   &auth=popup|redirect (ticks "Sign in"), &asproxy=<prefix> (auth.fetch through a proxy route)
+#   &auth=popup|redirect (ticks "Sign in"), &dpop=1 (ticks "DPoP"), &asproxy=<prefix> (auth.fetch through a proxy route)
 #
 # DEMO_OAUTH=1 starts `demo/server.py <port> --oauth --as-port $DEMO_AS_PORT` (default 8082):
 # /mcp then answers 401 until the client has a token from the authorization server at
@@ -17,7 +18,8 @@
 # auto-approved: the user clicks Approve in the popup. Scopes mcp:read (every tool) and
 # mcp:write (the extra `write_note` tool; without it the server answers 403
 # insufficient_scope, so the client steps up). DEMO_TOKEN_TTL sets the access-token lifetime
-# in seconds (default 3600). The same AS + RS serve the `oauth` test peer
+# in seconds (default 3600). DEMO_DPOP=1 adds --dpop (DEMO_DPOP=nonce: --dpop-nonce): the
+# page's "DPoP" box then gets DPoP-bound tokens. The same AS + RS serve the `oauth` test peer
 # (tests/peers/oauth_server.py, tests/peers/README.md).
 # Ctrl-C stops the static server and the demo MCP server.
 set -euo pipefail
@@ -25,6 +27,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PORT="${DEMO_PORT:-8080}"
 MCP_PORT="${DEMO_MCP_PORT:-8081}"   # www/js/main.js defaults to http://127.0.0.1:8081/mcp
 OAUTH="${DEMO_OAUTH:-0}"
+DPOP="${DEMO_DPOP:-0}"
+DPOP_FLAGS=()
+case "$DPOP" in
+  0|"") ;;
+  nonce) OAUTH=1; DPOP_FLAGS=(--dpop-nonce) ;;
+  *) OAUTH=1; DPOP_FLAGS=(--dpop) ;;
+esac
 AS_PORT="${DEMO_AS_PORT:-8082}"
 TOKEN_TTL="${DEMO_TOKEN_TTL:-3600}"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -70,7 +79,7 @@ say "building the web package (wasm-pack, ~40 s)"
 
 if [[ "$OAUTH" == "1" ]]; then
   say "starting the demo MCP server (demo/server.py --oauth) on http://127.0.0.1:$MCP_PORT/mcp, authorization server http://127.0.0.1:$AS_PORT"
-  python3 "$ROOT/demo/server.py" "$MCP_PORT" --oauth --as-port "$AS_PORT" --token-ttl "$TOKEN_TTL" &
+  python3 "$ROOT/demo/server.py" "$MCP_PORT" --oauth --as-port "$AS_PORT" --token-ttl "$TOKEN_TTL" ${DPOP_FLAGS[@]+"${DPOP_FLAGS[@]}"} &
 else
   say "starting the demo MCP server (demo/server.py) on http://127.0.0.1:$MCP_PORT/mcp"
   python3 "$ROOT/demo/server.py" "$MCP_PORT" &
@@ -105,6 +114,7 @@ if [[ "$OAUTH" == "1" ]]; then
   say "OAuth: authorization server http://127.0.0.1:$AS_PORT (consent page: click Approve in the popup)"
   say "  sign in with a popup:   http://localhost:$PORT/www/?${QUERY}auth=popup"
   say "  sign in by redirecting: http://localhost:$PORT/www/?${QUERY}auth=redirect"
+  if [[ ${#DPOP_FLAGS[@]} -gt 0 ]]; then say "  with DPoP:              http://localhost:$PORT/www/?${QUERY}auth=popup&dpop=1"; fi
 fi
 say "Press Ctrl-C to stop."
 wait "$SERVER_PID"

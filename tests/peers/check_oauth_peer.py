@@ -14,7 +14,10 @@ and the Python SDK client, stops both peers by PID, and exits 0 when every check
   eras (legacy initialize + Mcp-Session-Id; 2026 MCP-Protocol-Version: 2026-07-28),
   write_note → 403 insufficient_scope, re-authorize with mcp:read mcp:write → write_note ok,
   refresh (rotated; the old refresh token → invalid_grant), expiry (TTL and
-  /test/expire-tokens) → 401, /test/stats, and the SDK's own OAuthClientProvider against it.
+  /test/expire-tokens) → 401, /test/stats, and the SDK's own OAuthClientProvider against it;
+  then --dpop-nonce: proofs at /token and /mcp (nonce challenges, bad htu/htm/iat/signature,
+  replayed jti, wrong ath, another key, a bound token sent as Bearer), bound refresh, and
+  client_credentials with a secret and with private_key_jwt (needs `cryptography`).
 """
 
 from __future__ import annotations
@@ -422,6 +425,141 @@ def no_cors_variants(http: httpx2.Client, peer: Peer) -> None:
           and "mcp-session-id" in exposed, "RS CORS on, WWW-Authenticate not exposed", exposed)
 
 
+# --- DPoP (--dpop --dpop-nonce) and client_credentials ---------------------------------------
+
+
+class DpopKey:
+    """A P-256 key making RFC 9449 proofs (cryptography, as oauth_server.py verifies them)."""
+
+    def __init__(self):
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        n = self.key.public_key().public_numbers()
+        self.jwk = {"kty": "EC", "crv": "P-256", "x": b64u(n.x.to_bytes(32, "big")), "y": b64u(n.y.to_bytes(32, "big"))}
+        members = json.dumps({"crv": "P-256", "kty": "EC", "x": self.jwk["x"], "y": self.jwk["y"]}, separators=(",", ":"))
+        self.jkt = b64u(hashlib.sha256(members.encode()).digest())
+
+    def sign(self, header: dict, claims: dict) -> str:
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+        signing = f"{b64u(json.dumps(header).encode())}.{b64u(json.dumps(claims).encode())}"
+        r, s = decode_dss_signature(self.key.sign(signing.encode(), ec.ECDSA(hashes.SHA256())))
+        return f"{signing}.{b64u(r.to_bytes(32, 'big') + s.to_bytes(32, 'big'))}"
+
+    def proof(self, htm: str, htu: str, nonce: str | None = None, token: str | None = None, **extra) -> str:
+        claims = {"jti": secrets.token_urlsafe(12), "htm": htm, "htu": htu, "iat": int(time.time())}
+        if nonce:
+            claims["nonce"] = nonce
+        if token:
+            claims["ath"] = b64u(hashlib.sha256(token.encode()).digest())
+        claims.update(extra)
+        return self.sign({"typ": "dpop+jwt", "alg": "ES256", "jwk": self.jwk}, claims)
+
+
+def b64u(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def dpop_flow(http: httpx2.Client, peer: Peer) -> None:
+    print("== --dpop --dpop-nonce: proofs at /token and /mcp, binding, nonces; client_credentials")
+    origin = {"Origin": "http://127.0.0.1:5555"}
+    md = http.get(f"{peer.issuer}/.well-known/oauth-authorization-server").json()
+    check(md.get("dpop_signing_alg_values_supported") == ["ES256"] and "client_credentials" in md.get("grant_types_supported", [])
+          and "private_key_jwt" in md.get("token_endpoint_auth_methods_supported", []), "AS metadata: DPoP ES256, client_credentials, private_key_jwt", md)
+    r = http.options(f"{peer.issuer}/token", headers={**origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "dpop"})
+    check(r.status_code == 200 and "dpop" in r.headers.get("access-control-allow-headers", "").lower(), "AS preflight allows DPoP", r.headers)
+    key, other = DpopKey(), DpopKey()
+    te = f"{peer.issuer}/token"
+    cid = register(http, peer.issuer)["client_id"]
+    verifier, challenge = pkce()
+    r = http.get(authorize_url(peer, cid, "mcp:read", "d1", challenge))
+    code = callback_params(r.headers.get("location", "")).get("code", "")
+    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI, "client_id": cid,
+            "code_verifier": verifier, "resource": peer.mcp}
+    r = http.post(te, data=form, headers={**origin, "DPoP": key.proof("POST", te)})
+    nonce = r.headers.get("dpop-nonce")
+    check(r.status_code == 400 and r.json().get("error") == "use_dpop_nonce" and nonce
+          and "dpop-nonce" in r.headers.get("access-control-expose-headers", "").lower(),
+          "/token without the nonce → 400 use_dpop_nonce + DPoP-Nonce (exposed)", (r.status_code, r.text, dict(r.headers)))
+    for label, proof in [("htu of another URL", key.proof("POST", f"{peer.issuer}/other", nonce)),
+                         ("htm GET", key.proof("GET", te, nonce)),
+                         ("iat 5 minutes old", key.proof("POST", te, nonce, iat=int(time.time()) - 300)),
+                         ("bad signature", key.proof("POST", te, nonce)[:-4] + "AAAA")]:
+        r = http.post(te, data=form, headers={"DPoP": proof})
+        check(r.status_code == 400 and r.json().get("error") == "invalid_dpop_proof", f"/token proof with {label} → invalid_dpop_proof", r.text)
+    proof = key.proof("POST", te, nonce)
+    r = http.post(te, data=form, headers={"DPoP": proof})
+    tokens = r.json()
+    check(r.status_code == 200 and tokens.get("token_type") == "DPoP", "/token with a valid proof → token_type DPoP", r.text[:120])
+    r = http.post(te, data=form, headers={"DPoP": proof})
+    check(r.status_code == 400 and r.json().get("error") == "invalid_dpop_proof", "a replayed proof (same jti) → invalid_dpop_proof", r.text)
+    at = tokens.get("access_token", "")
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}
+    dp = lambda p: {**ACCEPT, "Authorization": f"DPoP {at}", "DPoP": p}  # noqa: E731
+    r = http.post(peer.mcp, json=init, headers={**dp(key.proof("POST", peer.mcp, token=at)), **origin})
+    rs_nonce = r.headers.get("dpop-nonce")
+    h = r.headers.get("www-authenticate", "")
+    check(r.status_code == 401 and h.startswith('DPoP error="use_dpop_nonce"') and rs_nonce and rs_nonce != nonce
+          and "dpop-nonce" in r.headers.get("access-control-expose-headers", "").lower(),
+          "RS without its nonce → 401 DPoP use_dpop_nonce + DPoP-Nonce (exposed)", (r.status_code, h))
+    proof = key.proof("POST", peer.mcp, rs_nonce, token=at)
+    r = http.post(peer.mcp, json=init, headers=dp(proof))
+    check(r.status_code == 200 and "mcp-session-id" in r.headers, "RS: DPoP token + proof (nonce, ath) → 200", (r.status_code, r.text[:100]))
+    r = http.post(peer.mcp, json=init, headers=dp(proof))
+    check(r.status_code == 401 and 'error="invalid_dpop_proof"' in r.headers.get("www-authenticate", ""), "RS: a replayed proof → 401 invalid_dpop_proof", r.status_code)
+    for label, proof in [("ath of another token", key.proof("POST", peer.mcp, rs_nonce, token="other")),
+                         ("htu with the query", key.proof("POST", peer.mcp + "?x=1", rs_nonce, token=at)),
+                         ("no proof", None)]:
+        headers = dp(proof) if proof else {**ACCEPT, "Authorization": f"DPoP {at}"}
+        r = http.post(peer.mcp, json=init, headers=headers)
+        check(r.status_code == 401 and 'DPoP error="invalid_dpop_proof"' in r.headers.get("www-authenticate", ""), f"RS: {label} → 401 invalid_dpop_proof", r.headers.get("www-authenticate"))
+    r = http.post(peer.mcp, json=init, headers=dp(other.proof("POST", peer.mcp, rs_nonce, token=at)))
+    check(r.status_code == 401 and 'DPoP error="invalid_token"' in r.headers.get("www-authenticate", ""), "RS: a proof by another key → 401 invalid_token", r.status_code)
+    r = http.post(peer.mcp, json=init, headers={**ACCEPT, **bearer(at)})
+    check(r.status_code == 401 and r.headers.get("www-authenticate", "").startswith('DPoP error="invalid_token"'),
+          "RS: the DPoP-bound token sent as Bearer → 401 DPoP invalid_token", r.headers.get("www-authenticate"))
+    r = http.post(peer.mcp, json=init, headers=ACCEPT)
+    check(r.status_code == 401 and 'DPoP algs="ES256"' in r.headers.get("www-authenticate", ""), "RS: 401 without a token also offers DPoP", r.headers.get("www-authenticate"))
+    rf = {"grant_type": "refresh_token", "refresh_token": tokens.get("refresh_token", ""), "client_id": cid, "resource": peer.mcp}
+    r = http.post(te, data=rf, headers={"DPoP": other.proof("POST", te, nonce)})
+    check(r.status_code == 400 and r.json().get("error") == "invalid_grant", "refresh with a proof by another key → invalid_grant", r.text)
+    r = http.post(te, data=rf)
+    check(r.status_code == 400 and r.json().get("error") == "invalid_grant", "refresh of a bound token without a proof → invalid_grant", r.text)
+    r = http.post(te, data=rf, headers={"DPoP": key.proof("POST", te, nonce)})
+    check(r.status_code == 200 and r.json().get("token_type") == "DPoP", "refresh with the same key → DPoP token", r.text[:100])
+
+    # client_credentials: secret (basic) and private_key_jwt (ES256), DPoP-bound with a proof
+    http.post(f"{peer.issuer}/test/static-client", json={"client_id": "svc-secret", "client_secret": "s3cret"})
+    r = http.post(te, data={"grant_type": "client_credentials", "scope": "mcp:read"}, auth=("svc-secret", "s3cret"))
+    check(r.status_code == 200 and r.json().get("token_type") == "Bearer" and "refresh_token" not in r.json(),
+          "client_credentials with client_secret_basic → Bearer, no refresh token", r.text[:100])
+    r = http.post(te, data={"grant_type": "client_credentials"}, auth=("svc-secret", "wrong"))
+    check(r.status_code == 401 and r.json().get("error") == "invalid_client", "a wrong secret → 401 invalid_client", r.text)
+    svc = DpopKey()
+    http.post(f"{peer.issuer}/test/static-client", json={"client_id": "svc-key", "jwk": svc.jwk})
+    now = int(time.time())
+    assertion = svc.sign({"alg": "ES256", "typ": "JWT"}, {"iss": "svc-key", "sub": "svc-key", "aud": peer.issuer, "jti": secrets.token_urlsafe(8), "iat": now, "exp": now + 300})
+    cc = {"grant_type": "client_credentials", "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+          "client_assertion": assertion, "resource": peer.mcp}
+    r = http.post(te, data=cc, headers={"DPoP": key.proof("POST", te, nonce)})
+    check(r.status_code == 200 and r.json().get("token_type") == "DPoP", "client_credentials with private_key_jwt + DPoP proof → DPoP token", r.text[:120])
+    r = http.post(te, data=cc)
+    check(r.status_code == 401 and "jti already used" in r.json().get("error_description", ""), "a replayed client assertion → invalid_client", r.text)
+    bad = other.sign({"alg": "ES256"}, {"iss": "svc-key", "sub": "svc-key", "aud": peer.issuer, "jti": "x2", "exp": now + 300})
+    r = http.post(te, data={**cc, "client_assertion": bad})
+    check(r.status_code == 401 and r.json().get("error") == "invalid_client", "an assertion signed by another key → invalid_client", r.text)
+    stats = http.get(f"{peer.issuer}/test/stats").json()
+    d = stats.get("dpop", {})
+    check(d.get("bound_jkts") == [key.jkt] and d.get("as_nonce_challenges") == 1 and d.get("rs_nonce_challenges") == 1
+          and d.get("bound_tokens_issued") == 3 and d.get("bearer_use_of_bound_token_refused") == 1 and d.get("wrong_key_refused") == 3
+          and d.get("rs_proofs_verified") >= 2 and stats["client_credentials"]["by_auth_method"] == {"client_secret_basic": 1, "private_key_jwt": 1},
+          "/test/stats: dpop and client_credentials counters", {k: stats[k] for k in ("dpop", "client_credentials")})
+
+
 def main() -> int:
     with httpx2.Client(timeout=30, follow_redirects=False) as http:
         peers = []
@@ -436,6 +574,9 @@ def main() -> int:
             hidden = Peer("--auto-approve", "--as-no-cors", "--hide-www-authenticate")
             peers.append(hidden)
             no_cors_variants(http, hidden)
+            dpop = Peer("--auto-approve", "--dpop-nonce")
+            peers.append(dpop)
+            dpop_flow(http, dpop)
         finally:
             for p in peers:
                 p.stop()

@@ -3,7 +3,8 @@
 // are forwarded to the page (which keeps webStorage(sessionStorage)): the stored token is
 // used, refreshed and saved back there. The client never exposes the token itself. A worker
 // cannot open the sign-in popup: authorizeWithPopup() fails clearly here, so sign in on the
-// page first.
+// page first. With DPoP (the page's "DPoP" box) the worker opens the page's IndexedDB itself:
+// the key pair and the tokens are there, and a worker has IndexedDB.
 import { init, Client } from "./pkg.js";
 import { authOptions } from "./auth-options.js";
 
@@ -27,17 +28,17 @@ const pageStorage = {
   delete: (key) => forward("delete", key),
 };
 
-async function call({ url, mode, asProxy, tool, args }) {
+async function call({ url, mode, asProxy, dpop, tool, args }) {
   await init();
   const client = new Client(url, {
     mode,
     clientInfo: { name: "mcp-wasm-demo-worker", version: "0.2.0" },
-    auth: authOptions({ mode: "popup", storage: pageStorage, asProxy }),
+    auth: authOptions({ mode: "popup", storage: dpop ? undefined : pageStorage, asProxy, dpop }),
   });
   try {
     await client.connect();
     const result = await client.callTool(tool, args ?? {});
-    return { ok: true, result, authorization: client.authorization, storageOps };
+    return { ok: true, result, authorization: client.authorization, storageOps, dpop: Boolean(dpop) };
   } finally {
     await client.close().catch(() => {});
   }

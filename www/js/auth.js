@@ -3,6 +3,8 @@
 // worker that calls a tool with the page's sign-in.
 //
 // Query parameters: ?auth=popup|redirect (ticks "Sign in"; default popup)
+//                   &dpop=1               (ticks "DPoP" and "Sign in": DPoP-bound tokens, kept
+//                                          with their key in IndexedDB "mcp-demo")
 //                   &asproxy=/as-proxy/   (auth.fetch through a same-origin proxy: for an
 //                                          authorization server without CORS)
 import { el, h, pretty } from "./dom.js";
@@ -17,24 +19,41 @@ export const AUTH_MODE = params.get("auth") === "redirect" ? "redirect" : "popup
 /** The auth.fetch proxy prefix (?asproxy=), or null. */
 export const AS_PROXY = params.get("asproxy") || null;
 
-/** Ticks "Sign in" when the page was opened with ?auth=…. */
+/** Ticks "Sign in" when the page was opened with ?auth=… (and "DPoP" with ?dpop=1). */
 export function initAuthToggle() {
   if (params.has("auth")) el.auth.checked = true;
+  if (params.get("dpop") === "1") el.dpop.checked = el.auth.checked = true;
+  el.dpop.addEventListener("change", () => { if (el.dpop.checked) el.auth.checked = true; });
+}
+
+let grantOverride = null;
+/**
+ * Uses `grant` (an auth.grant, e.g. { type: "client_credentials", clientId, privateKey }) for
+ * the next connect, instead of the sign-in page; null goes back to it. From the console or a
+ * test: `(await import("/www/js/auth.js")).useGrant({...})`. A secret or private key in a page
+ * is readable by anyone who loads it: the client warns (messageHandler, kind "warning").
+ */
+export function useGrant(grant) {
+  grantOverride = grant ?? null;
+  if (grant) el.auth.checked = true;
 }
 
 /** The `auth` option for a new client (remembered in state.auth), or undefined when "Sign in" is off. */
 export function pageAuthOption(url) {
   state.auth = el.auth.checked ? AUTH_MODE : null;
+  state.dpop = Boolean(state.auth && el.dpop.checked);
+  state.grant = state.auth ? grantOverride?.type ?? null : null;
   if (state.auth === "redirect") {
     // The callback page finishes the sign-in with the same URL and options, then comes back here.
     const back = new URL(location.href);
     for (const [k, v] of Object.entries({ url, mode: el.mode.value, auth: "redirect", autoconnect: "1" })) back.searchParams.set(k, v);
     back.searchParams.delete("call");
-    sessionStorage.setItem(REDIRECT_KEY, JSON.stringify({ url, mode: el.mode.value, asProxy: AS_PROXY, returnTo: back.href }));
+    if (state.dpop) back.searchParams.set("dpop", "1");
+    sessionStorage.setItem(REDIRECT_KEY, JSON.stringify({ url, mode: el.mode.value, asProxy: AS_PROXY, dpop: state.dpop, returnTo: back.href }));
   } else {
     sessionStorage.removeItem(REDIRECT_KEY);
   }
-  return state.auth ? authOptions({ mode: state.auth, asProxy: AS_PROXY }) : undefined;
+  return state.auth ? authOptions({ mode: state.auth, asProxy: AS_PROXY, dpop: state.dpop, grant: grantOverride }) : undefined;
 }
 
 /** A clock time and how far away it is. */
@@ -53,7 +72,8 @@ export function renderAuth() {
   const a = c.authorization;
   el.authCard.dataset.signedIn = String(Boolean(a));
   el.authCard.dataset.authorization = JSON.stringify(a);
-  el.authMode.textContent = `${state.auth}${AS_PROXY ? ` · AS via ${AS_PROXY}` : ""}`;
+  el.authMode.textContent = `${state.grant ?? state.auth}${state.dpop ? " · DPoP" : ""}${AS_PROXY ? ` · AS via ${AS_PROXY}` : ""}`;
+  el.authCard.dataset.dpop = String(Boolean(state.dpop));
   el.signOut.disabled = !a;
   if (!a) {
     el.authState.replaceChildren(h("p", { class: "muted", "data-test": "auth-signed-out",
@@ -110,6 +130,8 @@ export function authHint(err) {
  * Calls whoami from a module worker with the page's sign-in. The client never hands out its
  * token: the worker's client has its own `auth` option whose storage is this page's
  * webStorage(sessionStorage), reached over postMessage. No popup: a worker cannot open one.
+ * With DPoP the worker opens the same IndexedDB itself (tokens and key pair: a worker has
+ * IndexedDB, and the key never leaves WebCrypto).
  */
 export function callFromWorker(tool = "whoami", args = {}) {
   const c = state.client;
@@ -130,7 +152,9 @@ export function callFromWorker(tool = "whoami", args = {}) {
         bubble.replaceChildren(
           h("pre", { class: "plain", "data-test": "worker-text", text }),
           h("div", { class: "block-label", "data-test": "worker-storage", dataset: m.storageOps,
-            text: `signed in through the page's storage (get ×${m.storageOps.get}, set ×${m.storageOps.set}, delete ×${m.storageOps.delete}); scope ${m.authorization?.scope ?? "?"}` }));
+            text: m.dpop
+              ? `signed in through the page's IndexedDB (DPoP key and tokens); scope ${m.authorization?.scope ?? "?"}`
+              : `signed in through the page's storage (get ×${m.storageOps.get}, set ×${m.storageOps.set}, delete ×${m.storageOps.delete}); scope ${m.authorization?.scope ?? "?"}` }));
       } else {
         li.dataset.state = "error";
         const e = m.error ?? {};
@@ -154,6 +178,6 @@ export function callFromWorker(tool = "whoami", args = {}) {
       }
     };
     worker.onerror = (e) => { e.preventDefault(); done({ ok: false, error: { message: e.message || "the worker failed to start" } }); };
-    worker.postMessage({ type: "call", url: el.url.value.trim(), mode: el.mode.value, asProxy: AS_PROXY, tool, args });
+    worker.postMessage({ type: "call", url: el.url.value.trim(), mode: el.mode.value, asProxy: AS_PROXY, dpop: Boolean(state.dpop), tool, args });
   });
 }

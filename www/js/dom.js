@@ -9,6 +9,7 @@ export const el = {
   mode: $("#mode"),
   connect: $("#connect"),
   auth: $("#auth"),
+  dpop: $("#dpop"),
   authCard: $("#auth-card"),
   authMode: $("#auth-mode"),
   authState: $("#auth-state"),

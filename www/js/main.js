@@ -3,7 +3,7 @@
 //
 // Query parameters: ?url=<mcp url>  &mode=auto|legacy|2026-07-28  &autoconnect=1
 //                   &call=<tool>  &args=<JSON object>
-//                   &auth=popup|redirect  &asproxy=<prefix>   (sign-in, see auth.js)
+//                   &auth=popup|redirect  &dpop=1  &asproxy=<prefix>   (sign-in, see auth.js)
 import { el } from "./dom.js";
 import { state } from "./state.js";
 import { init } from "./pkg.js";

@@ -2,5 +2,5 @@
 // (scripts/demo.sh, tests/e2e/run.mjs), so www/js/ reaches the package at ../../pkg/web/.
 export {
   default as init, Client, McpError, elicitationForm, validateElicitation,
-  authorizeWithPopup, authorizeWithRedirect, completeAuthorizationPopup, webStorage,
+  authorizeWithPopup, authorizeWithRedirect, completeAuthorizationPopup, webStorage, indexedDbStorage,
 } from "../../pkg/web/mcp_wasm_client.js";

@@ -11,6 +11,8 @@ export const state = {
   selected: null, // the tool whose arguments form is shown
   busy: false, // a connect or disconnect is under way
   auth: null, // the client's sign-in mode ("popup" | "redirect"), or null without the auth option
+  dpop: false, // the client's auth option has dpop: true (tokens and key in IndexedDB "mcp-demo")
+  grant: null, // the type of an auth.grant set with auth.js useGrant(), or null (the sign-in page)
   roots: DEFAULT_ROOTS.map((r) => ({ ...r })),
   modalChain: Promise.resolve(), // dialogs run one at a time
   callSeq: 0,

@@ -34,7 +34,7 @@ async function main() {
   const note = JSON.parse(raw);
   sessionStorage.removeItem(REDIRECT_KEY); // the demo writes it again when it connects in redirect mode
   const returnTo = note.returnTo ?? "../";
-  const client = new Client(note.url, { mode: note.mode, auth: authOptions({ mode: "redirect", asProxy: note.asProxy }) });
+  const client = new Client(note.url, { mode: note.mode, auth: authOptions({ mode: "redirect", asProxy: note.asProxy, dpop: note.dpop }) });
   try {
     await client.finishAuthorization(location.href);
   } catch (err) {
