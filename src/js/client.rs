@@ -111,6 +111,11 @@ fn read_client(url: &JsValue, options: &JsValue) -> Result<Client, McpError> {
     let engine = Engine::new(cfg, limits, Rc::new(host), Rc::new(transport));
     if let Some(a) = &auth {
         *a.host().waits.borrow_mut() = Some(engine.user_waits());
+        if a.host().dpop_key_is_ephemeral() {
+            engine.surface_error(McpError::warning(
+                "options.auth.dpop with webStorage(): Web Storage cannot hold the DPoP key (a CryptoKey), so each new client makes a new key and stored tokens bound to the old one are refused; use indexedDbStorage(name) or pass dpop: { keyPair }",
+            ));
+        }
         if a.host().confidential_in_page {
             engine.surface_error(McpError::warning(
                 "options.auth.grant holds a client secret or private key in a web page, where anyone who loads the page can read it: a browser app is a public client (use the authorization-code flow; keep confidential grants on a server or worker you control)",

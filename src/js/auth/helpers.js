@@ -194,11 +194,11 @@ export function memoryStore() {
 }
 
 export function webStore(storage) {
-  return {
+  return tag({
     get: (k) => storage.getItem(k),
     set: (k, v) => storage.setItem(k, v),
     delete: (k) => storage.removeItem(k),
-  };
+  }, "web");
 }
 
 export function idbStore(name) {
@@ -268,11 +268,19 @@ export async function signBytes(key, alg, bytes) {
 export async function dpopKeyPair(given, storage, name, persist) {
   if (given) return given;
   if (persist) {
-    const kept = await storage.get(name);
+    let kept = null;
+    try {
+      kept = await storage.get(name);
+    } catch {}
     if (kept && typeof kept === "object" && kept.privateKey && kept.publicKey) return kept;
   }
   const pair = await subtle().generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
-  if (persist) await storage.set(name, pair);
+  if (persist) {
+    // A storage that only holds strings cannot keep it: the key then lives as long as the client.
+    try {
+      await storage.set(name, pair);
+    } catch {}
+  }
   return pair;
 }
 

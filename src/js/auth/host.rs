@@ -44,6 +44,8 @@ pub struct JsAuthHost {
     pub dpop_storage_key: String,
     /// A client secret or private key was configured in a page (a public client).
     pub confidential_in_page: bool,
+    /// The `dpop` option is on.
+    pub dpop_on: bool,
 }
 
 #[wasm_bindgen(module = "/src/js/auth/helpers.js")]
@@ -233,6 +235,11 @@ impl JsAuthHost {
         }
     }
 
+    /// True when a made DPoP key cannot outlive this client (Web Storage holds strings only).
+    pub fn dpop_key_is_ephemeral(&self) -> bool {
+        self.dpop_on && self.dpop_given.is_none() && storage_kind(&self.storage) == "web"
+    }
+
     async fn signing_key(&self) -> Result<JsValue, McpError> {
         let key = self
             .client_key
@@ -255,7 +262,8 @@ impl JsAuthHost {
         if let Some(p) = self.dpop_pair.borrow().clone() {
             return Ok(p);
         }
-        let persist = matches!(storage_kind(&self.storage).as_str(), "indexeddb" | "memory");
+        // Web Storage holds strings only; a storage of the app's own may hold objects.
+        let persist = storage_kind(&self.storage) != "web";
         let given = self.dpop_given.clone().unwrap_or(JsValue::UNDEFINED);
         let pair = call_promise(dpop_key_pair(
             &given,

@@ -330,6 +330,7 @@ pub fn read(
         dpop_pair: Default::default(),
         dpop_storage_key: format!("mcp-wasm-client:dpop:{server_url}"),
         confidential_in_page: in_window && grant.confidential,
+        dpop_on,
     };
     Ok(Some(Rc::new(Authorizer::new(config, host))))
 }
