@@ -127,6 +127,27 @@ const AUTH_OPTION_FIELDS = [
   ["maxStepUp", '"1"', () => "1"],
   ["maxStepUp", "1.5", () => 1.5],
   ["fetch", '"no"', () => "no"],
+  ["grant", "5", () => 5],
+  ["grant", '"client_credentials"', () => "client_credentials"],
+  ["grant", "[]", () => []],
+  ["grant", "Symbol()", () => Symbol("grant")],
+  ["grant", "{ type: 5 }", () => ({ type: 5 })],
+  ["grant", '{ type: "client_credentials" } (no clientId)', () => ({ type: "client_credentials" })],
+  ["grant", '{ type: "client_credentials", clientId: 5, clientSecret }', () => ({ type: "client_credentials", clientId: 5, clientSecret: "s" })],
+  ["grant", '{ type: "client_credentials", clientId } (no secret, no key)', () => ({ type: "client_credentials", clientId: "c" })],
+  ["grant", "{ …, privateKey: 5 }", () => ({ type: "client_credentials", clientId: "c", privateKey: 5 })],
+  ["grant", "{ …, privateKey: {} }", () => ({ type: "client_credentials", clientId: "c", privateKey: {} })],
+  ["grant", '{ …, algorithm: "HS256" }', () => ({ type: "client_credentials", clientId: "c", clientSecret: "s", algorithm: "HS256" })],
+  ["grant", '{ …, method: "none" }', () => ({ type: "client_credentials", clientId: "c", clientSecret: "s", method: "none" })],
+  ["grant", "{ …, method: Symbol() }", () => ({ type: "client_credentials", clientId: "c", clientSecret: "s", method: Symbol("m") })],
+  ["grant", '{ type: "jwt_bearer", clientId } (no assertion)', () => ({ type: "jwt_bearer", clientId: "c" })],
+  ["grant", '{ type: "jwt_bearer", clientId, assertion: "jwt" }', () => ({ type: "jwt_bearer", clientId: "c", assertion: "jwt" })],
+  ["dpop", '"yes"', () => "yes"],
+  ["dpop", "1", () => 1],
+  ["dpop", "[]", () => []],
+  ["dpop", "Symbol()", () => Symbol("dpop")],
+  ["dpop", "{ keyPair: {} }", () => ({ keyPair: {} })],
+  ["dpop", "{ keyPair: 5 }", () => ({ keyPair: 5 })],
 ];
 
 const PROMPT_REF = { type: "ref/prompt", name: "greet" };
@@ -178,7 +199,7 @@ const MCP_ERROR_GETTERS = ["code", "message", "data", "name"];
 const EXPORTS = [
   "Client", "McpError", "elicitationForm", "start", "validateElicitation", "wasmMemoryBytes",
   "authorizeHeadless", "authorizeWithPopup", "authorizeWithRedirect", "completeAuthorizationPopup",
-  "memoryStorage", "webStorage", "indexedDbStorage",
+  "memoryStorage", "webStorage", "indexedDbStorage", "idJagAssertion",
 ];
 
 const SCHEMA = {
@@ -633,6 +654,39 @@ function authCases() {
   }
   out.push({ name: 'indexedDbStorage(name = "")', run: (ctx) => ctx.mod.indexedDbStorage(""), expect: inputError });
 
+  // idJagAssertion: the options object and each field.
+  const ID_JAG = { idpTokenEndpoint: "https://idp.example/token", idToken: "id-token", idpClientId: "idp-client" };
+  out.push({
+    name: "idJagAssertion({ idpTokenEndpoint, idToken, idpClientId }): the control returns an assertion function",
+    run: (ctx) => ctx.mod.idJagAssertion(ID_JAG),
+    expect: succeeds(isFunction),
+  });
+  for (const key of ["undefined", "null", "number", "string", "boolean", "array", "symbol", "url"]) {
+    const [label, make] = WRONG[key];
+    out.push({ name: `idJagAssertion(options = ${label})`, run: (ctx) => ctx.mod.idJagAssertion(make()), expect: inputError });
+  }
+  for (const [field, label, make] of [
+    ["idpTokenEndpoint", "undefined", () => undefined],
+    ["idpTokenEndpoint", "5", () => 5],
+    ["idpTokenEndpoint", "Symbol()", () => Symbol("endpoint")],
+    ["idpTokenEndpoint", "a URL object", () => new URL("https://idp.example/token")],
+    ["idpTokenEndpoint", '"not a url"', () => "not a url"],
+    ["idpTokenEndpoint", '"http://idp.example/token" (not https, not loopback)', () => "http://idp.example/token"],
+    ["idToken", "undefined", () => undefined],
+    ["idToken", '""', () => ""],
+    ["idToken", "5", () => 5],
+    ["idpClientId", "{}", () => ({})],
+    ["idpClientId", "null", () => null],
+    ["idpClientSecret", "5", () => 5],
+    ["idpClientSecret", "Symbol()", () => Symbol("secret")],
+  ]) {
+    out.push({
+      name: `idJagAssertion({ …, ${field}: ${label} })`,
+      run: (ctx) => ctx.mod.idJagAssertion({ ...ID_JAG, [field]: make() }),
+      expect: inputError,
+    });
+  }
+
   // The auth option's fields.
   const withAuth = (auth) => (ctx) => new ctx.mod.Client(ctx.url, { auth });
   out.push({
@@ -653,6 +707,28 @@ function authCases() {
       expect: inputError,
     });
   }
+  // An unknown grant type is its own kind.
+  for (const [label, grant] of [
+    ['{ type: "password", clientId, clientSecret }', { type: "password", clientId: "c", clientSecret: "s" }],
+    ['{ type: "password" }', { type: "password" }],
+    ["{ clientId, clientSecret } (no type)", { clientId: "c", clientSecret: "s" }],
+  ]) {
+    out.push({
+      name: `new Client(url, { auth: { grant: ${label} } }) → unsupported_grant`,
+      run: withAuth({ grant }),
+      expect: mcpError(["unsupported_grant"]),
+    });
+  }
+  out.push({
+    name: 'new Client(url, { auth: { grant: { type: "client_credentials", clientId, clientSecret }, dpop: true } }): the control constructs without a redirectUri',
+    run: (ctx) => {
+      const c = withAuth({ grant: { type: "client_credentials", clientId: "c", clientSecret: "s" }, dpop: true })(ctx);
+      const status = c.authorization;
+      c.free();
+      return status;
+    },
+    expect: succeeds((v) => (v === null ? null : `authorization is ${show(v)}`)),
+  });
 
   // finishAuthorization and signOut on a client with the auth option (no request is made:
   // nothing is pending, nobody is signed in).

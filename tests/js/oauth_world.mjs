@@ -12,11 +12,26 @@
 //     URI with code, state and iss), /token: authorization_code with PKCE S256 checked, and
 //     refresh_token), and optionally one at the origin root (2025-03-26 style, `rootAs`).
 //
+//
+// For the grants without a user and DPoP (tests/js/auth-grants.test.mjs) the same world also has
+//
+//   * static clients (`world.addClient`): client_secret_basic / client_secret_post, or
+//     private_key_jwt with a node:crypto public key (the client assertion's signature, iss, sub,
+//     aud = the issuer, a unique jti and exp > iat are verified), and the `client_credentials`
+//     and JWT bearer (RFC 7523) grants at /as/token (`world.tokenRequests` records each);
+//   * an enterprise IdP at /idp/token doing the RFC 8693 exchange of an ID token
+//     (`world.idToken()`) for an ID-JAG, which the AS then accepts as a JWT bearer assertion;
+//   * DPoP (`opts.dpop`): the token endpoint wants an ES256 proof (verified against its header
+//     jwk), issues token_type DPoP as a JWT carrying cnf.jkt, and the MCP server wants
+//     `Authorization: DPoP` with a proof whose ath, htm, htu, jti and key match; nonces on demand
+//     (`opts.asNonce`, `opts.mcpNonce`). Every proof received is in `world.proofs`.
+//
 // Every request is logged (`world.log`), every secret the world hands out or receives (access
-// and refresh tokens, client secrets, codes, PKCE verifiers) is kept in `world.secrets`, and the
-// behaviour is switched per test through `world.opts` (see DEFAULTS), also while running.
+// and refresh tokens, client secrets, codes, PKCE verifiers, assertions, ID tokens, ID-JAGs,
+// DPoP proofs) is kept in `world.secrets`, and the behaviour is switched per test through
+// `world.opts` (see DEFAULTS), also while running.
 import http from "node:http";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createPublicKey, randomBytes, verify as verifySignature } from "node:crypto";
 
 const SERVER_INFO = { name: "oauth-world", version: "1" };
 const TOOLS = [
@@ -68,10 +83,75 @@ const DEFAULTS = {
   toolScopes: { write: "mcp:write" },
   /** Every tools/call answers 403 insufficient_scope, whatever the token. */
   alwaysInsufficient: false,
+
+  // ---- grants without a user, DPoP (auth-grants.test.mjs) ----
+  /** AS metadata grant_types_supported. */
+  grantTypes: ["authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:jwt-bearer"],
+  /** AS metadata token_endpoint_auth_methods_supported (null: the usual list). */
+  authMethods: null,
+  /** A refusal for the client_credentials and jwt_bearer grants: { status, body }. */
+  grantError: null,
+  /** Tokens of the client_credentials and jwt_bearer grants carry a refresh token. */
+  grantRefresh: false,
+  /** Accept a jwt_bearer assertion: (assertion, form, issuer) => true | an error description. */
+  acceptAssertion: null,
+  /** A refusal for the IdP's token exchange: { status, body }. */
+  idpError: null,
+  /** The MCP server refuses every token (401), valid or not. */
+  refuseTokens: false,
+  /** DPoP at the token endpoint (a proof required, tokens bound) and the MCP server. */
+  dpop: false,
+  /** The token endpoint asks for a nonce (400 use_dpop_nonce) until proofs carry its current one. */
+  asNonce: false,
+  /** The MCP server asks for a nonce (401 use_dpop_nonce) until proofs carry its current one. */
+  mcpNonce: false,
+  /** Issue DPoP tokens bound (cnf.jkt) to another key than the proof's. */
+  bindToOtherKey: false,
 };
+
+const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+const ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token";
+const ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag";
+const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 const rand = (n = 12) => randomBytes(n).toString("base64url");
 const b64url = (buf) => Buffer.from(buf).toString("base64url");
+const sha256 = (text) => createHash("sha256").update(text).digest();
+
+/** An unsigned-looking compact JWT (a random signature) with these claims. */
+export function fakeJwt(claims, header = { alg: "HS256", typ: "JWT" }) {
+  return `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(claims))}.${rand(32)}`;
+}
+
+/** The header and claims of a compact JWS, or null. */
+export function decodeJwt(jwt) {
+  const parts = String(jwt).split(".");
+  if (parts.length !== 3) return null;
+  try {
+    return {
+      header: JSON.parse(Buffer.from(parts[0], "base64url").toString()),
+      claims: JSON.parse(Buffer.from(parts[1], "base64url").toString()),
+      input: `${parts[0]}.${parts[1]}`,
+      signature: Buffer.from(parts[2], "base64url"),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** The RFC 7638 thumbprint of an EC or RSA public JWK. */
+export function jwkThumbprint(jwk) {
+  const members = jwk.kty === "EC" ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y } : { e: jwk.e, kty: jwk.kty, n: jwk.n };
+  return b64url(sha256(JSON.stringify(members)));
+}
+
+/** Verifies a JWS signature (ES256 raw r||s, or RS256) with a node:crypto public key. */
+export function verifyJws(alg, key, input, signature) {
+  if (alg === "ES256") return verifySignature("sha256", Buffer.from(input), { key, dsaEncoding: "ieee-p1363" }, signature);
+  if (alg === "RS256") return verifySignature("sha256", Buffer.from(input), key, signature);
+  return false;
+}
 
 function readBody(req) {
   return new Promise((resolve, reject) => {
@@ -101,6 +181,24 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
     /** issuer → Map(client_id → { secret, method }) */
     clients: new Map(),
     sessions: new Set(),
+    /** Token endpoint requests: { issuer, grant, clientAuth, clientId, form, status, error, assertion }. */
+    tokenRequests: [],
+    /** IdP exchanges: { form, basic: [id, secret], status }. */
+    exchanges: [],
+    /** DPoP proofs received: { at: "as" | "mcp", header, claims, jkt, error }. */
+    proofs: [],
+    /** Why requests were refused (client assertions, proofs), for failing tests to show. */
+    failures: [],
+    /** jti values of client assertions and proofs seen. */
+    jtis: new Set(),
+    /** ID tokens the IdP knows, ID-JAGs it issued (ID-JAG → its audience and resource). */
+    idTokens: new Set(),
+    idJags: new Map(),
+    /** Workload assertions the AS accepts for jwt_bearer (`world.assertion()`). */
+    assertions: new Set(),
+    /** The current DPoP nonces of the AS and the MCP server. */
+    asNonce: `as-nonce-${rand(6)}`,
+    mcpNonce: `mcp-nonce-${rand(6)}`,
   };
   const secret = (s) => {
     w.secrets.add(s);
@@ -112,6 +210,37 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
   w.revokeAll = () => w.tokens.clear();
   /** Requests on the MCP endpoint with their JSON-RPC method (null for GET/DELETE). */
   w.mcp = () => w.requests((r) => r.path === "/mcp");
+  /**
+   * A client the AS at `name` knows (no registration): `secret` for client_secret_basic/post,
+   * or `publicKey` (node:crypto KeyObject) and `alg` for private_key_jwt.
+   */
+  w.addClient = (name, clientId, { secret: s, publicKey, alg } = {}) => {
+    const issuer = w.issuer(name);
+    if (!w.clients.has(issuer)) w.clients.set(issuer, new Map());
+    if (s) secret(s);
+    w.clients.get(issuer).set(clientId, { secret: s, publicKey, alg, method: publicKey ? "private_key_jwt" : s ? "client_secret_basic" : "none", redirectUris: [] });
+  };
+  /** A workload JWT the AS accepts as a jwt_bearer assertion (kept among the secrets). */
+  w.assertion = (claims = {}) => {
+    const a = secret(fakeJwt({ iss: "https://workload.example", sub: "workload-1", jti: rand(), ...claims }));
+    w.assertions.add(a);
+    return a;
+  };
+  /** An ID token the IdP exchanges (kept among the secrets). */
+  w.idToken = () => {
+    const t = secret(fakeJwt({ iss: `${w.origin}/idp`, sub: "user-1", aud: w.idpClient.id, jti: rand() }));
+    w.idTokens.add(t);
+    return t;
+  };
+  /** Ends the life of every access token now (the client still holds them as valid). */
+  w.expireAll = () => {
+    for (const info of w.tokens.values()) info.exp = Date.now() - 1;
+  };
+  /** New DPoP nonces at the AS and the MCP server (proofs with the old ones are refused). */
+  w.rotateNonces = () => {
+    w.asNonce = `as-nonce-${rand(6)}`;
+    w.mcpNonce = `mcp-nonce-${rand(6)}`;
+  };
 
   const json = (res, status, obj, headers = {}) => {
     res.writeHead(status, { "content-type": "application/json", ...headers });
@@ -128,24 +257,115 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
       token_endpoint: `${issuer}/token`,
       registration_endpoint: `${issuer}/register`,
       response_types_supported: ["code"],
-      grant_types_supported: ["authorization_code", "refresh_token"],
+      grant_types_supported: w.opts.grantTypes,
       code_challenge_methods_supported: w.opts.noS256 ? ["plain"] : ["S256"],
-      token_endpoint_auth_methods_supported: ["none", "client_secret_post", "client_secret_basic"],
+      token_endpoint_auth_methods_supported: w.opts.authMethods ?? ["none", "client_secret_post", "client_secret_basic"],
       scopes_supported: ["mcp:read", "mcp:write"],
       authorization_response_iss_parameter_supported: true,
     };
   }
 
-  function issueTokens(issuer, clientId, scope, resource, expiresIn, grant) {
-    const access = secret(`at-${rand()}`);
-    const refresh = secret(`rt-${rand()}`);
-    w.tokens.set(access, { scope, issuer, clientId, resource, grant, exp: Date.now() + expiresIn * 1000 });
-    w.refreshTokens.set(refresh, { scope, issuer, clientId, resource });
-    return { access_token: access, token_type: "Bearer", expires_in: expiresIn, refresh_token: refresh, scope };
+  function issueTokens(issuer, clientId, scope, resource, expiresIn, grant, { jkt = null, refresh: withRefresh = true } = {}) {
+    // A DPoP-bound token is a JWT naming its key (cnf.jkt); the world checks the binding itself.
+    const bound = jkt && w.opts.bindToOtherKey ? b64url(sha256(`another key ${rand()}`)) : jkt;
+    const access = secret(
+      jkt ? fakeJwt({ iss: issuer, sub: clientId, aud: resource, jti: rand(), cnf: { jkt: bound } }, { alg: "HS256", typ: "at+jwt" }) : `at-${rand()}`,
+    );
+    w.tokens.set(access, { scope, issuer, clientId, resource, grant, jkt: bound, exp: Date.now() + expiresIn * 1000 });
+    const out = { access_token: access, token_type: jkt ? "DPoP" : "Bearer", expires_in: expiresIn, scope };
+    if (withRefresh) {
+      const refresh = secret(`rt-${rand()}`);
+      w.refreshTokens.set(refresh, { scope, issuer, clientId, resource, jkt });
+      out.refresh_token = refresh;
+    }
+    return out;
+  }
+
+  /**
+   * A DPoP proof of `req` for `htm` `htu` (and `token`: ath), per RFC 9449 §4.3. Resolves to
+   * { jkt } or { error, nonce: true when only the nonce was wrong }.
+   */
+  function checkProof(req, at, htm, htu, { token = null, nonce = null } = {}) {
+    const value = req.headers.dpop;
+    const fail = (error, extra = {}) => {
+      w.failures.push(`${at} DPoP: ${error}`);
+      return { error, ...extra };
+    };
+    if (!value) return fail("no DPoP header");
+    secret(value);
+    const jws = decodeJwt(value);
+    if (!jws) return fail("not a compact JWS");
+    const record = { at, header: jws.header, claims: jws.claims, jkt: null, error: null };
+    w.proofs.push(record);
+    const bad = (e, extra) => {
+      record.error = e;
+      return fail(e, extra);
+    };
+    const { header, claims } = jws;
+    if (header.typ !== "dpop+jwt") return bad(`typ ${header.typ}`);
+    if (header.alg !== "ES256") return bad(`alg ${header.alg}`);
+    if (!header.jwk || typeof header.jwk !== "object") return bad("no jwk");
+    if ("d" in header.jwk) return bad("the jwk has a private part");
+    let key;
+    try {
+      key = createPublicKey({ key: header.jwk, format: "jwk" });
+    } catch (e) {
+      return bad(`jwk: ${e.message}`);
+    }
+    if (!verifyJws("ES256", key, jws.input, jws.signature)) return bad("signature");
+    if (claims.htm !== htm) return bad(`htm ${claims.htm} ≠ ${htm}`);
+    if (claims.htu !== htu) return bad(`htu ${claims.htu} ≠ ${htu}`);
+    const now = Date.now() / 1000;
+    if (typeof claims.iat !== "number" || Math.abs(claims.iat - now) > 60) return bad(`iat ${claims.iat}`);
+    if (typeof claims.jti !== "string" || claims.jti.length < 16) return bad(`jti ${claims.jti}`);
+    if (w.jtis.has(`dpop:${claims.jti}`)) return bad("jti replayed");
+    w.jtis.add(`dpop:${claims.jti}`);
+    if (token !== null && claims.ath !== b64url(sha256(token))) return bad("ath");
+    if (token === null && claims.ath !== undefined) return bad("ath without a token");
+    if (nonce !== null && claims.nonce !== nonce) return bad(`nonce ${claims.nonce}`, { nonce: true });
+    record.jkt = jwkThumbprint(header.jwk);
+    return { jkt: record.jkt };
+  }
+
+  /** Verifies a private_key_jwt client assertion for `issuer`: the client_id, or null. */
+  function checkClientAssertion(form, issuer) {
+    const fail = (why) => {
+      w.failures.push(`client assertion: ${why}`);
+      return null;
+    };
+    secret(form.client_assertion);
+    if (form.client_assertion_type !== CLIENT_ASSERTION_TYPE) return fail(`client_assertion_type ${form.client_assertion_type}`);
+    const jws = decodeJwt(form.client_assertion);
+    if (!jws) return fail("not a compact JWS");
+    const { header, claims } = jws;
+    const id = claims.sub;
+    const c = w.clients.get(issuer)?.get(id);
+    if (!c?.publicKey) return fail(`no key for ${id}`);
+    if (form.client_id !== undefined && form.client_id !== id) return fail("client_id ≠ sub");
+    if (header.alg !== c.alg) return fail(`alg ${header.alg} ≠ ${c.alg}`);
+    if (!verifyJws(c.alg, c.publicKey, jws.input, jws.signature)) return fail("signature");
+    if (claims.iss !== id) return fail("iss ≠ sub");
+    if (claims.aud !== issuer) return fail(`aud ${JSON.stringify(claims.aud)} ≠ ${issuer}`);
+    const now = Date.now() / 1000;
+    if (!(typeof claims.exp === "number" && typeof claims.iat === "number" && claims.exp > claims.iat && claims.exp > now))
+      return fail(`exp ${claims.exp} iat ${claims.iat}`);
+    if (Math.abs(claims.iat - now) > 60) return fail(`iat ${claims.iat}`);
+    if (typeof claims.jti !== "string" || w.jtis.has(`ca:${claims.jti}`)) return fail(`jti ${claims.jti} missing or replayed`);
+    w.jtis.add(`ca:${claims.jti}`);
+    return id;
+  }
+
+  /** How a token request authenticated its client: "basic", "post", "private_key_jwt" or "none". */
+  function clientAuthOf(req, form) {
+    if (/^Basic /i.test(req.headers.authorization ?? "")) return "basic";
+    if (form.client_assertion !== undefined) return "private_key_jwt";
+    if (form.client_secret !== undefined) return "post";
+    return "none";
   }
 
   /** Client authentication at the token endpoint: the client_id, or null when it fails. */
   function authenticate(req, form, issuer) {
+    if (form.client_assertion !== undefined || form.client_assertion_type !== undefined) return checkClientAssertion(form, issuer);
     const known = w.clients.get(issuer) ?? new Map();
     let id = form.client_id;
     let given = form.client_secret;
@@ -157,6 +377,7 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
     }
     const c = known.get(id);
     if (!c) return null;
+    if (c.publicKey) return null;
     if (c.secret && c.secret !== given) return null;
     return id;
   }
@@ -212,8 +433,48 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
     if (rest === "/token" && req.method === "POST") {
       const form = Object.fromEntries(new URLSearchParams(body));
       if (form.code_verifier) secret(form.code_verifier);
+      if (form.assertion) secret(form.assertion);
+      const record = { issuer, grant: form.grant_type, clientAuth: clientAuthOf(req, form), clientId: null, form, status: null, error: null, dpopJkt: null };
+      w.tokenRequests.push(record);
+      const refuse = (status, error, description, headers = {}) => {
+        record.status = status;
+        record.error = error;
+        return json(res, status, { error, ...(description ? { error_description: description } : {}) }, headers);
+      };
+      // DPoP first (RFC 9449 §5): a proof of this POST to this endpoint, with the AS's nonce.
+      let jkt = null;
+      if (w.opts.dpop) {
+        const p = checkProof(req, "as", "POST", `${issuer}/token`, { nonce: w.opts.asNonce ? w.asNonce : null });
+        if (p.nonce) return refuse(400, "use_dpop_nonce", "a nonce is required", { "dpop-nonce": w.asNonce });
+        if (p.error) return refuse(400, "invalid_dpop_proof", p.error);
+        jkt = record.dpopJkt = p.jkt;
+      }
       const clientId = authenticate(req, form, issuer);
-      if (!clientId) return oauthError(res, 401, "invalid_client", "client authentication failed");
+      record.clientId = clientId;
+      if (!clientId) return refuse(401, "invalid_client", "client authentication failed");
+      const bound = { jkt };
+      if (form.grant_type === "client_credentials" || form.grant_type === JWT_BEARER) {
+        if (w.opts.grantError) {
+          record.status = w.opts.grantError.status;
+          return json(res, w.opts.grantError.status, w.opts.grantError.body);
+        }
+        if (form.grant_type === JWT_BEARER) {
+          const a = form.assertion ?? "";
+          const jag = w.idJags.get(a);
+          const verdict = w.opts.acceptAssertion
+            ? w.opts.acceptAssertion(a, form, issuer)
+            : jag
+              ? jag.audience === issuer || `the ID-JAG is for ${jag.audience}`
+              : w.assertions.has(a) || "unknown assertion";
+          if (verdict !== true) return refuse(400, "invalid_grant", verdict);
+        }
+        record.status = 200;
+        return json(
+          res,
+          200,
+          issueTokens(issuer, clientId, form.scope ?? "", form.resource, w.opts.expiresIn, form.grant_type, { ...bound, refresh: w.opts.grantRefresh }),
+        );
+      }
       if (form.grant_type === "authorization_code") {
         if (w.opts.tokenError) return json(res, w.opts.tokenError.status, w.opts.tokenError.body);
         const c = w.codes.get(form.code);
@@ -225,19 +486,52 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
         if (form.redirect_uri !== c.redirectUri) return oauthError(res, 400, "invalid_grant", "redirect_uri differs");
         if (c.resource !== undefined && form.resource !== c.resource)
           return oauthError(res, 400, "invalid_target", "resource differs");
-        return json(res, 200, issueTokens(issuer, clientId, c.scope, c.resource, w.opts.expiresIn, "authorization_code"));
+        record.status = 200;
+        return json(res, 200, issueTokens(issuer, clientId, c.scope, c.resource, w.opts.expiresIn, "authorization_code", bound));
       }
       if (form.grant_type === "refresh_token") {
         if (w.opts.refreshError) return json(res, w.opts.refreshError.status, w.opts.refreshError.body);
         const r = w.refreshTokens.get(form.refresh_token);
         if (!r || r.clientId !== clientId || r.issuer !== issuer)
           return oauthError(res, 400, "invalid_grant", "unknown refresh token");
+        // A refresh token bound to a DPoP key is only redeemed with a proof of that key.
+        if (r.jkt && r.jkt !== jkt) return refuse(400, "invalid_grant", "the refresh token is bound to another DPoP key");
         w.refreshTokens.delete(form.refresh_token);
-        return json(res, 200, issueTokens(issuer, clientId, r.scope, r.resource, w.opts.refreshExpiresIn, "refresh_token"));
+        record.status = 200;
+        return json(res, 200, issueTokens(issuer, clientId, r.scope, r.resource, w.opts.refreshExpiresIn, "refresh_token", bound));
       }
       return oauthError(res, 400, "unsupported_grant_type");
     }
     return json(res, 404, { error: "not found" });
+  }
+
+  /** The enterprise IdP's token endpoint: RFC 8693 ID token → ID-JAG (for the AS `audience`). */
+  function idp(req, res, body) {
+    const form = Object.fromEntries(new URLSearchParams(body));
+    if (form.subject_token) secret(form.subject_token);
+    const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? "");
+    const pair = basic ? Buffer.from(basic[1], "base64").toString().split(":").map(decodeURIComponent) : null;
+    const record = { form, basic: pair, status: null };
+    w.exchanges.push(record);
+    const refuse = (status, error, description) => {
+      record.status = status;
+      return oauthError(res, status, error, description);
+    };
+    if (w.opts.idpError) {
+      record.status = w.opts.idpError.status;
+      return json(res, w.opts.idpError.status, w.opts.idpError.body);
+    }
+    if (!pair || pair[0] !== w.idpClient.id || pair[1] !== w.idpClient.secret) return refuse(401, "invalid_client", "IdP client authentication failed");
+    if (form.grant_type !== TOKEN_EXCHANGE) return refuse(400, "unsupported_grant_type");
+    if (form.requested_token_type !== ID_JAG_TYPE) return refuse(400, "invalid_request", "requested_token_type");
+    if (form.subject_token_type !== ID_TOKEN_TYPE) return refuse(400, "invalid_request", "subject_token_type");
+    if (!w.idTokens.has(form.subject_token)) return refuse(400, "invalid_grant", "unknown ID token");
+    const jag = secret(
+      fakeJwt({ iss: `${w.origin}/idp`, sub: "user-1", aud: form.audience, resource: form.resource, client_id: "from-idp", jti: rand() }, { alg: "HS256", typ: "oauth-id-jag+jwt" }),
+    );
+    w.idJags.set(jag, { audience: form.audience, resource: form.resource });
+    record.status = 200;
+    return json(res, 200, { access_token: jag, issued_token_type: ID_JAG_TYPE, token_type: "N_A", expires_in: 300 });
   }
 
   function challengeHeader() {
@@ -245,12 +539,33 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
     return c ? { "www-authenticate": c } : {};
   }
 
-  /** The token of the request, when valid: { token, info }; else null. */
+  /**
+   * The token of the request, when valid: { token, info }; else null, or { nonce: true } when
+   * only the DPoP nonce was missing or stale. A DPoP-bound token needs `Authorization: DPoP`
+   * and a proof of its key (ath, htm, htu); a Bearer token `Authorization: Bearer`.
+   */
   function bearer(req) {
-    const m = /^Bearer (.+)$/.exec(req.headers.authorization ?? "");
-    const info = m && w.tokens.get(m[1]);
+    if (w.opts.refuseTokens) return null;
+    const m = /^(Bearer|DPoP) (.+)$/.exec(req.headers.authorization ?? "");
+    const info = m && w.tokens.get(m[2]);
     if (!info || info.exp <= Date.now()) return null;
-    return { token: m[1], info };
+    if (info.jkt) {
+      if (m[1] !== "DPoP") {
+        w.failures.push("mcp: a DPoP-bound token sent as Bearer");
+        return null;
+      }
+      const p = checkProof(req, "mcp", req.method, w.url, { token: m[2], nonce: w.opts.mcpNonce ? w.mcpNonce : null });
+      if (p.nonce) return { nonce: true };
+      if (p.error) return null;
+      if (p.jkt !== info.jkt) {
+        w.failures.push("mcp: the proof's key is not the token's");
+        return null;
+      }
+    } else if (m[1] !== "Bearer") {
+      w.failures.push("mcp: a Bearer token sent as DPoP");
+      return null;
+    }
+    return { token: m[2], info };
   }
 
   function mcp(req, res, body, entry) {
@@ -267,9 +582,19 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
     const metaVersion = msg?.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
     const modern = msg?.method === "server/discover" || headerVersion === MODERN || metaVersion !== undefined;
     if (msg) entry.era = msg.method === "initialize" ? "legacy" : modern ? "modern" : "legacy";
-    const auth = bearer(req);
+    const checked = bearer(req);
+    const auth = checked?.info ? checked : null;
     entry.authorized = Boolean(auth);
     entry.grant = auth?.info.grant;
+    if (checked?.nonce) {
+      entry.nonceRefused = true;
+      res.writeHead(401, {
+        "content-type": "application/json",
+        "www-authenticate": 'DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof"',
+        "dpop-nonce": w.mcpNonce,
+      });
+      return res.end(JSON.stringify({ error: "use_dpop_nonce" }));
+    }
     if (!auth && w.opts.protect(req, msg)) {
       res.writeHead(401, { "content-type": "application/json", ...challengeHeader() });
       return res.end(JSON.stringify({ error: "invalid_token" }));
@@ -369,6 +694,7 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
     };
     const p = url.pathname;
     if (p === "/mcp") return mcp(req, res, body, entry);
+    if (p === "/idp/token" && req.method === "POST") return idp(req, res, body);
     if (p === "/.well-known/oauth-protected-resource/mcp") {
       if (!w.opts.prm) return json(res, 404, { error: "not found" });
       return json(res, 200, {
@@ -404,6 +730,8 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
   });
   w.origin = `http://127.0.0.1:${server.address().port}`;
   w.url = `${w.origin}/mcp`;
+  w.idpTokenEndpoint = `${w.origin}/idp/token`;
+  w.idpClient = { id: "idp-client", secret: secret(`idp-cs-${rand()}`) };
   w.prmUrl = `${w.origin}/.well-known/oauth-protected-resource/mcp`;
   w.close = () =>
     new Promise((resolve) => {

@@ -116,8 +116,19 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
         return Err(McpError::input(format!("{G} must be an object")));
     }
     let kind = string(g, "type", G)?;
-    if kind.as_deref() == Some("authorization_code") {
-        return Ok(out);
+    match kind.as_deref() {
+        Some("authorization_code") => return Ok(out),
+        Some("client_credentials" | "jwt_bearer") => {}
+        other => {
+            return Err(crate::auth::errors::auth_error(
+                ErrorKind::UnsupportedGrant,
+                format!(
+                    "{G}.type must be \"authorization_code\", \"client_credentials\" or \"jwt_bearer\", not {}",
+                    other.map_or("missing".to_string(), |o| format!("{o:?}"))
+                ),
+                Value::Null,
+            ))
+        }
     }
     let client_id = string(g, "clientId", G)?
         .filter(|s| !s.is_empty())
@@ -171,7 +182,8 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
             }
             out.config = GrantConfig::ClientCredentials(client);
         }
-        Some("jwt_bearer") => {
+        // jwt_bearer (the type was checked above)
+        _ => {
             let a = field(g, "assertion");
             let id_jag = field(&a, "mcpWasmClientIdJag");
             let source = if id_jag.is_object() {
@@ -196,16 +208,6 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
                 )));
             };
             out.config = GrantConfig::JwtBearer(client, source);
-        }
-        other => {
-            return Err(crate::auth::errors::auth_error(
-                ErrorKind::UnsupportedGrant,
-                format!(
-                    "{G}.type must be \"authorization_code\", \"client_credentials\" or \"jwt_bearer\", not {}",
-                    other.map_or("missing".to_string(), |o| format!("{o:?}"))
-                ),
-                Value::Null,
-            ))
         }
     }
     Ok(out)
