@@ -1000,3 +1000,25 @@ fn no_secret_in_any_grant_error() {
         assert!(e.kind.is_some(), "{e:?}");
     }
 }
+
+#[test]
+fn a_grant_without_a_user_renews_before_expiry_without_a_401() {
+    let w = world();
+    let auth = authorizer(&w, config(GrantConfig::ClientCredentials(svc(None))));
+    assert_eq!(run(&w, &auth, challenge("s").as_deref()).unwrap(), 2);
+    // Half a minute before the hour-long token lapses: renewed first, sent once.
+    w.now.set(w.now.get() + 3_600_000 - 30_000);
+    assert_eq!(run(&w, &auth, challenge("s").as_deref()).unwrap(), 1);
+    assert_eq!(w.posts_to(AS1_TOKEN).len(), 2);
+    assert_eq!(
+        form(&w.posts_to(AS1_TOKEN)[1])
+            .iter()
+            .find(|(k, _)| k == "grant_type")
+            .map(|(_, v)| v.as_str()),
+        Some("client_credentials")
+    );
+    // Well inside the new token's life: no token request.
+    w.now.set(w.now.get() + 60_000);
+    assert_eq!(run(&w, &auth, challenge("s").as_deref()).unwrap(), 1);
+    assert_eq!(w.posts_to(AS1_TOKEN).len(), 2);
+}

@@ -377,6 +377,28 @@ impl<H: AuthHost> Authorizer<H> {
 
     async fn ticket_for(&self, op: &mut Operation) -> Result<Ticket, McpError> {
         self.load().await?;
+        let static_grant = !matches!(self.config.grant, GrantConfig::AuthorizationCode);
+        if static_grant && !op.refreshed && self.renewal_due() {
+            // A grant without a user gets its next token before the old one lapses: no
+            // refresh token needed, no 401 round trip.
+            let _busy = self.busy.lock().await;
+            if self.renewal_due() {
+                op.refreshed = true;
+                op.budget
+                    .get_or_insert_with(|| Budget::new(self.config.max_step_up))
+                    .authorize()?;
+                let scope = self
+                    .state
+                    .borrow()
+                    .stored
+                    .grant
+                    .as_ref()
+                    .and_then(|g| g.tokens.scope.clone());
+                let grant = self.config.grant.clone();
+                self.obtain_by_grant(&grant, scope.as_deref()).await?;
+            }
+            return Ok(self.ticket());
+        }
         let decide = || {
             let st = self.state.borrow();
             tokens::before_request(
@@ -407,6 +429,20 @@ impl<H: AuthHost> Authorizer<H> {
             _ => {}
         }
         Ok(self.ticket())
+    }
+
+    /// True when the token of a grant without a user expires within the refresh skew and
+    /// the authorization server is known (discovered in this client).
+    fn renewal_due(&self) -> bool {
+        let st = self.state.borrow();
+        let expires = st
+            .stored
+            .grant
+            .as_ref()
+            .and_then(|g| g.tokens.expires_at_ms);
+        st.meta.is_some()
+            && expires
+                .is_some_and(|e| self.host.now_ms().saturating_add(tokens::DEFAULT_SKEW_MS) >= e)
     }
 
     /// The server answered a request sent with `ticket` with a success.
@@ -697,6 +733,9 @@ impl<H: AuthHost> Authorizer<H> {
                 op.budget
                     .get_or_insert_with(|| Budget::new(self.config.max_step_up))
                     .authorize()?;
+                // A token just obtained is not renewed again within this operation, however
+                // short its life.
+                op.refreshed = true;
                 self.obtain_by_grant(grant, challenge_scope).await
             }
         }
