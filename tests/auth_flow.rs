@@ -11,7 +11,9 @@ mod fake_as;
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
-use fake_as::{param, sha256, CallbackMode, FakeAs, FakeHost, Sent, World};
+use fake_as::{
+    get, kind, param, post, requests, sha256, CallbackMode, FakeAs, FakeHost, Sent, World,
+};
 use futures::executor::block_on;
 use mcp_wasm_client::auth::client::ClientInformation;
 use mcp_wasm_client::auth::flow::{AuthConfig, Authorizer, Operation, Ticket};
@@ -117,32 +119,12 @@ fn protected(w: &Rc<World>, header: Option<String>) -> impl FnMut(Option<&str>) 
     }
 }
 
-fn kind(e: &McpError) -> ErrorKind {
-    e.kind.unwrap_or_else(|| panic!("a local error: {e:?}"))
-}
-
 fn ticket_auth(t: &Ticket) -> Option<String> {
     t.authorization.as_ref().map(|s| s.expose().to_string())
 }
 
 fn before(auth: &Auth) -> Option<String> {
     ticket_auth(&block_on(auth.before_request(&mut Operation::default(), "POST", SERVER)).unwrap())
-}
-
-fn requests(w: &World) -> Vec<(String, String)> {
-    w.requests
-        .borrow()
-        .iter()
-        .map(|r| (r.method.clone(), r.url.clone()))
-        .collect()
-}
-
-fn get(url: &str) -> (String, String) {
-    ("GET".into(), url.into())
-}
-
-fn post(url: &str) -> (String, String) {
-    ("POST".into(), url.into())
 }
 
 fn last_token(w: &World, tag: &str) -> String {

@@ -10,7 +10,9 @@ mod fake_as;
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
-use fake_as::{dpop_jwk, jws_part, sha256, FakeAs, FakeHost, Sent, World, DPOP_JKT};
+use fake_as::{
+    dpop_jwk, get, jws_part, kind, post, requests, sha256, FakeAs, FakeHost, Sent, World, DPOP_JKT,
+};
 use futures::executor::block_on;
 use mcp_wasm_client::auth::client::{AuthMethod, ClientInformation};
 use mcp_wasm_client::auth::flow::{
@@ -166,26 +168,6 @@ fn challenge(scope: &str) -> Option<String> {
 
 fn run(w: &Rc<World>, auth: &Auth, header: Option<&str>) -> Result<u32, McpError> {
     call(auth, &RefCell::default(), protected(w, header))
-}
-
-fn kind(e: &McpError) -> ErrorKind {
-    e.kind.unwrap_or_else(|| panic!("a local error: {e:?}"))
-}
-
-fn requests(w: &World) -> Vec<(String, String)> {
-    w.requests
-        .borrow()
-        .iter()
-        .map(|r| (r.method.clone(), r.url.clone()))
-        .collect()
-}
-
-fn get(url: &str) -> (String, String) {
-    ("GET".into(), url.into())
-}
-
-fn post(url: &str) -> (String, String) {
-    ("POST".into(), url.into())
 }
 
 fn basic(id: &str, secret: &str) -> String {

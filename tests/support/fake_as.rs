@@ -20,7 +20,7 @@ use base64::Engine as _;
 use futures::future::{FutureExt, LocalBoxFuture};
 use mcp_wasm_client::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
 use mcp_wasm_client::auth::secret::Secret;
-use mcp_wasm_client::protocol::McpError;
+use mcp_wasm_client::protocol::{ErrorKind, McpError};
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
@@ -888,4 +888,28 @@ pub fn parse_query(q: &str) -> Vec<(String, String)> {
 /// digest (the crate never hashes in production).
 pub fn sha256(data: &[u8]) -> [u8; 32] {
     mcp_wasm_client::auth::pkce::test_sha256(data)
+}
+
+/// The local error's kind (panics on a peer error: the flow makes only local ones).
+pub fn kind(e: &McpError) -> ErrorKind {
+    e.kind.unwrap_or_else(|| panic!("a local error: {e:?}"))
+}
+
+/// Every request the host sent, as (method, URL).
+pub fn requests(w: &World) -> Vec<(String, String)> {
+    w.requests
+        .borrow()
+        .iter()
+        .map(|r| (r.method.clone(), r.url.clone()))
+        .collect()
+}
+
+/// A GET of `url`, as [`requests`] lists it.
+pub fn get(url: &str) -> (String, String) {
+    ("GET".into(), url.into())
+}
+
+/// A POST to `url`, as [`requests`] lists it.
+pub fn post(url: &str) -> (String, String) {
+    ("POST".into(), url.into())
 }
