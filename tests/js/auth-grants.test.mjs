@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import { generateKeyPairSync, KeyObject } from "node:crypto";
 import { pkg, rejection, text } from "./peers.mjs";
 import { startWorld, decodeJwt, jwkThumbprint } from "./oauth_world.mjs";
+import { checkStatus, dump, scenarios } from "./auth-harness.mjs";
 
 const { Client, McpError, authorizeHeadless, memoryStorage, idJagAssertion } = pkg;
 
@@ -42,88 +43,10 @@ async function cryptoKeyPair() {
 /** The lines of a PEM body: each is a secret that must not show anywhere. */
 const pemLines = (pem) => pem.split("\n").filter((l) => l && !l.startsWith("-----"));
 
-// ---- the harness ---------------------------------------------------------------------------------
+// ---- the harness (auth-harness.mjs) -------------------------------------------------------------
 
-function dump(v) {
-  if (v instanceof Error) {
-    return JSON.stringify({ message: v.message, data: v.data, string: String(v), stack: v.stack, code: v.code });
-  }
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
-}
-
-function checkStatus(status) {
-  if (status === null) return;
-  assert.deepEqual(Object.keys(status).sort(), ["expiresAt", "issuer", "scope"], `authorization has ${Object.keys(status)}`);
-}
-
-function checkNoSecrets(secrets, seen) {
-  const texts = seen.map(dump);
-  for (const s of secrets) {
-    const i = texts.findIndex((t) => t.includes(s));
-    assert.equal(i, -1, `a secret (${s.slice(0, 6)}…) leaked into: ${texts[i]?.slice(0, 400)}`);
-  }
-  for (const t of texts) assert.ok(!/PRIVATE KEY-----(\\n|\s)*MI/.test(t), `a PEM leaked into: ${t.slice(0, 400)}`);
-}
-
-/**
- * A test with its own world. `fn(h)` gets h = { world, client(options), fails(promise, kind),
- * status(c), secret(s), seen }: clients made with h.client() get a messageHandler that records
- * everything (the auth option as given: no redirectUri, no authorize function). Afterwards every
- * client is closed and nothing recorded may hold a secret of the world or one added by h.secret().
- */
-function scenario(name, worldOpts, fn, testOpts = {}) {
-  test(name, { timeout: 30_000, ...testOpts }, async () => {
-    const world = await startWorld(worldOpts);
-    const seen = [];
-    const clients = [];
-    const extra = new Set();
-    const h = {
-      world,
-      seen,
-      secret(s) {
-        for (const x of Array.isArray(s) ? s : [s]) extra.add(x);
-        return s;
-      },
-      client(options = {}, url = world.url) {
-        const c = new Client(url, { messageHandler: (m) => seen.push(m), ...options });
-        clients.push(c);
-        return c;
-      },
-      async fails(p, kind) {
-        const e = await rejection(p);
-        seen.push(e);
-        assert.ok(e instanceof McpError);
-        assert.equal(e.data?.kind, kind, `expected ${kind}: ${e.message} ${JSON.stringify(e.data)}`);
-        return e;
-      },
-      status(c) {
-        const s = c.authorization;
-        checkStatus(s);
-        seen.push(s);
-        return s;
-      },
-    };
-    try {
-      await fn(h);
-    } finally {
-      for (const c of clients) {
-        try {
-          checkStatus(c.authorization);
-          seen.push(c.authorization);
-          await c.close();
-        } catch (e) {
-          seen.push(e);
-        }
-      }
-      await world.close();
-    }
-    checkNoSecrets([...world.secrets, ...extra], seen);
-  });
-}
+// Clients get the auth option as given: no redirectUri, no authorize function.
+const scenario = scenarios();
 
 const form = (r) => new URLSearchParams(r.body);
 const tokenPosts = (world) => world.requests("/as/token");

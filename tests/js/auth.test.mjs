@@ -14,6 +14,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { pkg, rejection, text } from "./peers.mjs";
 import { startWorld } from "./oauth_world.mjs";
+import { checkStatus, dump, scenarios } from "./auth-harness.mjs";
 
 const {
   Client,
@@ -31,92 +32,17 @@ const REDIRECT = "http://127.0.0.1/callback";
 const CLIENT_METADATA = { client_name: "auth.test.mjs", redirect_uris: [REDIRECT] };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// ---- the harness ---------------------------------------------------------------------------------
+// ---- the harness (auth-harness.mjs) -------------------------------------------------------------
 
-/** Text of anything that must not hold a secret. */
-function dump(v) {
-  if (v instanceof Error) {
-    return JSON.stringify({ message: v.message, data: v.data, string: String(v), stack: v.stack, code: v.code });
-  }
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
-}
-
-/** client.authorization: null or exactly { issuer, scope, expiresAt }. */
-function checkStatus(status) {
-  if (status === null) return;
-  assert.deepEqual(Object.keys(status).sort(), ["expiresAt", "issuer", "scope"], `authorization has ${Object.keys(status)}`);
-}
-
-function checkNoSecrets(world, seen) {
-  assert.ok(world.secrets.size > 0 || world.count("/as/token") === 0, "the world recorded its secrets");
-  const texts = seen.map(dump);
-  for (const s of world.secrets) {
-    const i = texts.findIndex((t) => t.includes(s));
-    assert.equal(i, -1, `a secret (${s.split("-")[0]}-…) leaked into: ${texts[i]?.slice(0, 400)}`);
-  }
-}
-
-/**
- * A test with its own world. `fn(h)` gets h = { world, client(options), fails(promise, kind),
- * seen }: clients made with h.client() get the auth option (headless, memory storage unless
- * given) and a messageHandler that records everything; h.fails() awaits an McpError of data.kind
- * `kind`. Afterwards every client is closed, and nothing recorded may hold a secret.
- */
-function scenario(name, worldOpts, fn, testOpts = {}) {
-  test(name, { timeout: 30_000, ...testOpts }, async () => {
-    const world = await startWorld(worldOpts);
-    const seen = [];
-    const clients = [];
-    const h = {
-      world,
-      seen,
-      client(options = {}, url = world.url) {
-        const { auth, ...rest } = options;
-        const c = new Client(url, {
-          messageHandler: (m) => seen.push(m),
-          ...rest,
-          ...(auth === null
-            ? {}
-            : { auth: { clientMetadata: CLIENT_METADATA, authorize: authorizeHeadless(), ...auth } }),
-        });
-        clients.push(c);
-        return c;
-      },
-      async fails(p, kind) {
-        const e = await rejection(p);
-        seen.push(e);
-        assert.ok(e instanceof McpError);
-        assert.equal(e.data?.kind, kind, `expected ${kind}: ${e.message} ${JSON.stringify(e.data)}`);
-        return e;
-      },
-      status(c) {
-        const s = c.authorization;
-        checkStatus(s);
-        seen.push(s);
-        return s;
-      },
-    };
-    try {
-      await fn(h);
-    } finally {
-      for (const c of clients) {
-        try {
-          checkStatus(c.authorization);
-          seen.push(c.authorization);
-          await c.close();
-        } catch (e) {
-          seen.push(e);
-        }
-      }
-      await world.close();
-    }
-    checkNoSecrets(world, seen);
-  });
-}
+// Clients get the auth option with headless sign-in and this file's client metadata unless a
+// test passes auth: null.
+const scenario = scenarios({
+  requireSecrets: true,
+  options: ({ auth, ...rest }) => ({
+    ...rest,
+    ...(auth === null ? {} : { auth: { clientMetadata: CLIENT_METADATA, authorize: authorizeHeadless(), ...auth } }),
+  }),
+});
 
 const bearerOf = (r) => /^Bearer (.+)$/.exec(r.headers.authorization ?? "")?.[1];
 const rpcs = (world, method) => world.mcp().filter((r) => r.rpc === method);
