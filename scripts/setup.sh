@@ -27,8 +27,8 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
-if ! python3 -c 'import mcp, uvicorn, sys; from importlib.metadata import version; sys.exit(0 if version("mcp").startswith("2.") else 1)' 2>/dev/null; then
-  say "pip install mcp 2.x, uvicorn"
+if ! python3 -c 'import mcp, uvicorn, cryptography, sys; from importlib.metadata import version; sys.exit(0 if version("mcp").startswith("2.") else 1)' 2>/dev/null; then
+  say "pip install mcp 2.x, uvicorn, cryptography"
   python3 -m pip install -q -r "$ROOT/tests/peers/requirements.txt"
 fi
 
