@@ -384,9 +384,7 @@ impl<H: AuthHost> Authorizer<H> {
             let _busy = self.busy.lock().await;
             if self.renewal_due() {
                 op.refreshed = true;
-                op.budget
-                    .get_or_insert_with(|| Budget::new(self.config.max_step_up))
-                    .authorize()?;
+                self.budget(op).authorize()?;
                 let scope = self
                     .state
                     .borrow()
@@ -488,8 +486,6 @@ impl<H: AuthHost> Authorizer<H> {
             // Another request changed the tokens meanwhile: try with those.
             return Ok(());
         }
-        let budget_max = self.config.max_step_up;
-        op.budget.get_or_insert_with(|| Budget::new(budget_max));
         if status == 403 {
             return self.step_up(&hint, op).await;
         }
@@ -553,6 +549,12 @@ impl<H: AuthHost> Authorizer<H> {
         }
     }
 
+    /// The operation's authorization budget (`maxStepUp`, and the per-operation cap).
+    fn budget<'o>(&self, op: &'o mut Operation) -> &'o mut Budget {
+        op.budget
+            .get_or_insert_with(|| Budget::new(self.config.max_step_up))
+    }
+
     fn still_refused(&self, status: u16, hint: &AuthHint) -> McpError {
         if status == 403 {
             return errors::insufficient_scope(
@@ -576,8 +578,9 @@ impl<H: AuthHost> Authorizer<H> {
             .as_ref()
             .and_then(|g| g.tokens.scope.clone())
             .unwrap_or_default();
-        let budget = op.budget.get_or_insert_with(|| Budget::new(0));
-        let scope = budget.step_up(self.config.step_up, &granted, hint.scope.as_deref())?;
+        let scope =
+            self.budget(op)
+                .step_up(self.config.step_up, &granted, hint.scope.as_deref())?;
         if self.state.borrow().meta.is_none() {
             self.discover(hint).await?;
         }
@@ -730,9 +733,7 @@ impl<H: AuthHost> Authorizer<H> {
         match &self.config.grant {
             GrantConfig::AuthorizationCode => self.sign_in(challenge_scope, op).await,
             grant => {
-                op.budget
-                    .get_or_insert_with(|| Budget::new(self.config.max_step_up))
-                    .authorize()?;
+                self.budget(op).authorize()?;
                 // A token just obtained is not renewed again within this operation, however
                 // short its life.
                 op.refreshed = true;
@@ -992,9 +993,7 @@ impl<H: AuthHost> Authorizer<H> {
         challenge_scope: Option<&str>,
         op: &mut Operation,
     ) -> Result<(), McpError> {
-        op.budget
-            .get_or_insert_with(|| Budget::new(self.config.max_step_up))
-            .authorize()?;
+        self.budget(op).authorize()?;
         let scope = {
             let st = self.state.borrow();
             let meta = st.meta.as_ref();
@@ -1209,7 +1208,7 @@ impl<H: AuthHost> Authorizer<H> {
                 })
                 .await
                 .map_err(|e| (e.with_context(format!("token request to {endpoint}")), None))?;
-            if let (Some(n), true) = (&response.dpop_nonce, self.config.dpop) {
+            if let Some(n) = &response.dpop_nonce {
                 self.remember_nonce(endpoint, n);
             }
             if !(200..300).contains(&response.status) {

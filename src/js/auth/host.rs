@@ -350,11 +350,11 @@ impl AuthHost for JsAuthHost {
 
     fn save(&self, key: String, value: Option<String>) -> LocalBoxFuture<'_, Result<(), McpError>> {
         Box::pin(async move {
-            let v = match value {
-                Some(text) => self.storage_call("set", &[key.into(), text.into()])?,
-                None => self.storage_call("delete", &[key.into()])?,
+            let (op, v) = match value {
+                Some(text) => ("set", self.storage_call("set", &[key.into(), text.into()])?),
+                None => ("delete", self.storage_call("delete", &[key.into()])?),
             };
-            settle(v).await.map_err(|e| storage_error("set", &e))?;
+            settle(v).await.map_err(|e| storage_error(op, &e))?;
             Ok(())
         })
     }

@@ -244,8 +244,7 @@ pub fn read(
         .and_then(Value::as_str)
         .map(str::to_string);
     let grant = grant(&field(&auth, "grant"))?;
-    let in_window =
-        Reflect::get(&js_sys::global(), &"document".into()).is_ok_and(|d| d.is_object());
+    let in_page = Reflect::get(&js_sys::global(), &"document".into()).is_ok_and(|d| d.is_object());
     let redirect_uri = match (
         string(&auth, "redirectUri", SCOPE)?.or(listed_redirect),
         &grant.config,
@@ -290,7 +289,6 @@ pub fn read(
             ))
         })?,
     };
-    let in_page = Reflect::get(&js_sys::global(), &"document".into()).is_ok_and(|d| d.is_object());
     let authorize = match function(&auth, "authorize", SCOPE)? {
         Some(f) => f,
         // A page shows a popup; anything else fetches headless.
@@ -331,7 +329,7 @@ pub fn read(
         dpop_given,
         dpop_pair: Default::default(),
         dpop_storage_key: format!("mcp-wasm-client:dpop:{server_url}"),
-        confidential_in_page: in_window && grant.confidential,
+        confidential_in_page: in_page && grant.confidential,
         dpop_on,
     };
     Ok(Some(Rc::new(Authorizer::new(config, host))))
