@@ -17,11 +17,10 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import {
-  ROOT, expect, freePorts, launchChromium, needWebPackage, shot, shotsTaken, start, stepper, stopChildren, waitHttp,
+  ROOT, expect, freePorts, launchChromium, needOauthServer, needWebPackage, oauthPeer, shot, shotsTaken, start, stepper, stopChildren, waitHttp,
 } from "./lib.mjs";
 
 const PORTS = process.env.E2E_AUTH_PORTS ?? "18611-18630";
-const OAUTH_SERVER = process.env.E2E_OAUTH_SERVER ?? "tests/peers/oauth_server.py";
 const started = Date.now();
 const steps = stepper(30_000);
 const { step } = steps;
@@ -77,30 +76,11 @@ function staticServer(port, allowedOrigins, proxied) {
   return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
 }
 
-/** An OAuth peer on two ports: { rs, as, mcp, stats(), expire() }. */
-async function oauthPeer(name, rs, as, flags) {
-  const child = start(name, "python3", [OAUTH_SERVER, "--port", String(rs), "--as-port", String(as), ...flags]);
-  const peer = {
-    child,
-    mcp: `http://127.0.0.1:${rs}/mcp`,
-    issuer: `http://127.0.0.1:${as}`,
-    origins: [`http://127.0.0.1:${rs}`, `http://127.0.0.1:${as}`],
-    stats: async () => (await fetch(`http://127.0.0.1:${as}/test/stats`)).json(),
-    expire: async () => (await fetch(`http://127.0.0.1:${as}/test/expire-tokens`, { method: "POST" })).json(),
-  };
-  await waitHttp(`${peer.issuer}/.well-known/oauth-authorization-server`, child, 30_000);
-  await waitHttp(`http://127.0.0.1:${rs}/.well-known/oauth-protected-resource/mcp`, child, 30_000);
-  return peer;
-}
-
 // ------------------------------------------------------------------------------ main
 
 async function main() {
   needWebPackage();
-  if (!fs.existsSync(path.join(ROOT, OAUTH_SERVER)) && !fs.existsSync(OAUTH_SERVER)) {
-    console.error(`${OAUTH_SERVER} is missing`);
-    process.exit(2);
-  }
+  needOauthServer();
   const [web, ...p] = await freePorts(7, PORTS);
   const [plain, hidden, noCors] = await Promise.all([
     oauthPeer("oauth peer", p[0], p[1], []),

@@ -20,45 +20,17 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import {
-  ROOT, expect, freePorts, launchChromium, needWebPackage, start, stepper, stopChildren, waitHttp,
+  ROOT, expect, freePorts, launchChromium, needOauthServer, needWebPackage, oauthPeer, start, stepper, stopChildren, waitHttp,
 } from "./lib.mjs";
 
 const PORTS = process.env.E2E_DPOP_PORTS ?? "18631-18650";
-const OAUTH_SERVER = process.env.E2E_OAUTH_SERVER ?? "tests/peers/oauth_server.py";
 const started = Date.now();
 const steps = stepper(30_000);
 const { step } = steps;
 
-/** An OAuth peer on two ports: { mcp, issuer, stats(), expire(), staticClient() }. */
-async function oauthPeer(name, rs, as, flags) {
-  const child = start(name, "python3", [OAUTH_SERVER, "--port", String(rs), "--as-port", String(as), ...flags]);
-  const issuer = `http://127.0.0.1:${as}`;
-  const peer = {
-    child,
-    mcp: `http://127.0.0.1:${rs}/mcp`,
-    issuer,
-    stats: async () => (await fetch(`${issuer}/test/stats`)).json(),
-    expire: async () => (await fetch(`${issuer}/test/expire-tokens`, { method: "POST" })).json(),
-    staticClient: async (body) => {
-      const r = await fetch(`${issuer}/test/static-client`, {
-        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-      });
-      const text = await r.text();
-      expect(r.ok, `static client: ${r.status} ${text}`);
-      return JSON.parse(text);
-    },
-  };
-  await waitHttp(`${issuer}/.well-known/oauth-authorization-server`, child, 30_000);
-  await waitHttp(`http://127.0.0.1:${rs}/.well-known/oauth-protected-resource/mcp`, child, 30_000);
-  return peer;
-}
-
 async function main() {
   needWebPackage();
-  if (!fs.existsSync(path.join(ROOT, OAUTH_SERVER)) && !fs.existsSync(OAUTH_SERVER)) {
-    console.error(`${OAUTH_SERVER} is missing`);
-    process.exit(2);
-  }
+  needOauthServer();
   const [web, ...p] = await freePorts(5, PORTS);
   const webServer = start("static server", "python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", ROOT, String(web)]);
   const [dpop, nonce] = await Promise.all([

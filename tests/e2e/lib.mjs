@@ -122,3 +122,42 @@ export function needWebPackage() {
     process.exit(2);
   }
 }
+
+/** The OAuth peer (tests/peers/oauth_server.py; E2E_OAUTH_SERVER overrides the path). */
+export const OAUTH_SERVER = process.env.E2E_OAUTH_SERVER ?? "tests/peers/oauth_server.py";
+
+/** Exits with a message when the OAuth peer's script is missing. */
+export function needOauthServer() {
+  if (!fs.existsSync(path.join(ROOT, OAUTH_SERVER)) && !fs.existsSync(OAUTH_SERVER)) {
+    console.error(`${OAUTH_SERVER} is missing`);
+    process.exit(2);
+  }
+}
+
+/**
+ * Starts the OAuth peer (MCP server on `rs`, authorization server on `as`, with `flags`) and
+ * waits for both metadata documents; its test hooks: stats(), expire(), staticClient(body).
+ */
+export async function oauthPeer(name, rs, as, flags) {
+  const child = start(name, "python3", [OAUTH_SERVER, "--port", String(rs), "--as-port", String(as), ...flags]);
+  const issuer = `http://127.0.0.1:${as}`;
+  const peer = {
+    child,
+    mcp: `http://127.0.0.1:${rs}/mcp`,
+    issuer,
+    origins: [`http://127.0.0.1:${rs}`, issuer],
+    stats: async () => (await fetch(`${issuer}/test/stats`)).json(),
+    expire: async () => (await fetch(`${issuer}/test/expire-tokens`, { method: "POST" })).json(),
+    staticClient: async (body) => {
+      const r = await fetch(`${issuer}/test/static-client`, {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+      });
+      const text = await r.text();
+      expect(r.ok, `static client: ${r.status} ${text}`);
+      return JSON.parse(text);
+    },
+  };
+  await waitHttp(`${issuer}/.well-known/oauth-authorization-server`, child, 30_000);
+  await waitHttp(`http://127.0.0.1:${rs}/.well-known/oauth-protected-resource/mcp`, child, 30_000);
+  return peer;
+}
