@@ -63,18 +63,13 @@ export function urlConsent(context, params) {
     const onDecline = () => done("decline");
     const onCancel = (ev) => { ev?.preventDefault?.(); done("cancel"); };
     const onAbort = () => { systemNote("The server withdrew the URL request."); done("cancel"); };
-    function cleanup() {
-      el.urlOpen.removeEventListener("click", onOpen);
-      el.urlDecline.removeEventListener("click", onDecline);
-      el.urlCancel.removeEventListener("click", onCancel);
-      el.urlDialog.removeEventListener("cancel", onCancel);
-      context?.signal?.removeEventListener("abort", onAbort);
-    }
-    el.urlOpen.addEventListener("click", onOpen);
-    el.urlDecline.addEventListener("click", onDecline);
-    el.urlCancel.addEventListener("click", onCancel);
-    el.urlDialog.addEventListener("cancel", onCancel);
-    context?.signal?.addEventListener("abort", onAbort);
+    const cleanup = listenAll([
+      [el.urlOpen, "click", onOpen],
+      [el.urlDecline, "click", onDecline],
+      [el.urlCancel, "click", onCancel],
+      [el.urlDialog, "cancel", onCancel],
+      [context?.signal, "abort", onAbort],
+    ]);
     el.urlDialog.showModal();
     el.urlDecline.focus();
   }));
@@ -136,17 +131,22 @@ export function onSampling(context, params) {
       reject(new Error("The user rejected the sampling request"));
     };
     const onAbort = () => { systemNote("The server withdrew the sampling request."); onReject(); };
-    function cleanup() {
-      el.samplingApprove.removeEventListener("click", onApprove);
-      el.samplingReject.removeEventListener("click", onReject);
-      el.samplingDialog.removeEventListener("cancel", onReject);
-      context?.signal?.removeEventListener("abort", onAbort);
-    }
-    el.samplingApprove.addEventListener("click", onApprove);
-    el.samplingReject.addEventListener("click", onReject);
-    el.samplingDialog.addEventListener("cancel", onReject);
-    context?.signal?.addEventListener("abort", onAbort);
+    const cleanup = listenAll([
+      [el.samplingApprove, "click", onApprove],
+      [el.samplingReject, "click", onReject],
+      [el.samplingDialog, "cancel", onReject],
+      [context?.signal, "abort", onAbort],
+    ]);
     el.samplingDialog.showModal();
     el.samplingReply.focus();
   }));
+}
+
+/** Adds each [target, event, handler] listener (a missing target is skipped); returns the
+ *  function that removes them all. */
+function listenAll(listeners) {
+  for (const [target, event, handler] of listeners) target?.addEventListener(event, handler);
+  return () => {
+    for (const [target, event, handler] of listeners) target?.removeEventListener(event, handler);
+  };
 }
