@@ -74,8 +74,8 @@ if [[ "$OAUTH" == "1" && "$(http_code "http://127.0.0.1:$AS_PORT/")" != "000" ]]
   exit 1
 fi
 
-say "building the web package (wasm-pack, ~40 s)"
-(cd "$ROOT" && wasm-pack build --mode no-install --release --target web --out-dir pkg/web)
+say "building the web package (scripts/build-wasm.sh, ~2 min)"
+bash "$ROOT/scripts/build-wasm.sh" web pkg/web
 
 if [[ "$OAUTH" == "1" ]]; then
   say "starting the demo MCP server (demo/server.py --oauth) on http://127.0.0.1:$MCP_PORT/mcp, authorization server http://127.0.0.1:$AS_PORT"

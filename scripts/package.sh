@@ -59,7 +59,7 @@ if [ "${PACKAGE_SKIP_BUILD:-0}" != 1 ] || [ ! -f "$STAGE/web/$STEM.js" ]; then
   mkdir -p "$STAGE"
   for target in nodejs web bundler; do
     log "wasm-pack build --target $target"
-    if ! wasm-pack build --mode no-install --release --target "$target" --out-dir "$STAGE/$target" \
+    if ! bash "$ROOT/scripts/build-wasm.sh" "$target" "$STAGE/$target" \
         >"$STAGE/build-$target.log" 2>&1; then
       cat "$STAGE/build-$target.log" >&2
       die "wasm-pack build --target $target failed"

@@ -9,6 +9,12 @@ export PATH="$HOME/.cargo/bin:$PATH"
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 rustup target list --installed | grep -qx wasm32-unknown-unknown || { say "rustup target wasm32"; rustup target add wasm32-unknown-unknown; }
+# The release build's pinned nightly (scripts/build-wasm.sh): std is rebuilt from rust-src.
+. "$ROOT/scripts/toolchain.env"
+if ! rustup component list --toolchain "$RELEASE_TOOLCHAIN" --installed 2>/dev/null | grep -q '^rust-src'; then
+  say "rustup toolchain $RELEASE_TOOLCHAIN with rust-src (the release wasm build)"
+  rustup toolchain install "$RELEASE_TOOLCHAIN" --profile minimal --component rust-src
+fi
 
 if [[ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack $WASM_PACK_VERSION" ]]; then
   say "cargo install wasm-pack $WASM_PACK_VERSION (~3 min)"

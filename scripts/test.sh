@@ -11,7 +11,8 @@
 # build stage first when missing):
 #   lint         cargo fmt --check; clippy -D warnings, native and wasm32
 #   native       cargo test
-#   build        wasm-pack build of the nodejs, web and bundler packages into pkg/ (prints sizes)
+#   build        scripts/build-wasm.sh of the nodejs, web and bundler packages into pkg/ (prints sizes;
+#                fails when the web package is over SIZE_BUDGET_BYTES)
 #   types        tsc --strict on tests/types/example.ts                              (pkg)
 #   wasm-node    tests/wasm.rs in Node (wasm-pack test --node)                       (peers)
 #   wasm-chrome  tests/wasm.rs in headless Chromium                                  (peers)
@@ -154,7 +155,7 @@ build_packages() {
   local sizes=() target wasm
   for target in nodejs web bundler; do
     echo "wasm-pack build --target $target (log: $LOG_DIR/build-$target.log)"
-    if ! wasm-pack build --mode no-install --release --target "$target" --out-dir "pkg/$target" \
+    if ! bash scripts/build-wasm.sh "$target" "pkg/$target" \
         >"$LOG_DIR/build-$target.log" 2>&1; then
       cat "$LOG_DIR/build-$target.log"
       build_status=failed
@@ -168,6 +169,23 @@ build_packages() {
   printf '%s\n' "${sizes[@]}"
   record_check build 0
   summary+=("${sizes[@]}")
+  check_size_budget
+}
+
+# The web package (wasm + JS glue, gzip -9, what a page downloads) must stay within
+# SIZE_BUDGET_BYTES: lower it when the package shrinks, never raise it to let a change through.
+SIZE_BUDGET_BYTES=250000
+check_size_budget() {
+  local wasm glue total
+  wasm=$(gzip -9c pkg/web/mcp_wasm_client_bg.wasm | wc -c)
+  glue=$(gzip -9c pkg/web/mcp_wasm_client.js | wc -c)
+  total=$((wasm + glue))
+  if [ "$total" -le "$SIZE_BUDGET_BYTES" ]; then
+    record_check "size budget" 0 "web package $total B gzip (wasm $wasm + glue $glue) <= $SIZE_BUDGET_BYTES B"
+  else
+    echo "size budget: the web package is $total B gzip (wasm $wasm + glue $glue), over the budget of $SIZE_BUDGET_BYTES B"
+    record_check "size budget" 1 "web package $total B gzip > budget $SIZE_BUDGET_BYTES B"
+  fi
 }
 
 # The stages that test the built packages call this first: it builds them when missing (saying
