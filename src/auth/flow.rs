@@ -9,8 +9,8 @@
 //! Recoveries are serialized (one sign-in at a time, however many requests met the 401); a
 //! request that finds the tokens changed while it waited just retries.
 
+use crate::protocol::small_map::SmallMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use futures::future::LocalBoxFuture;
 use futures::lock::Mutex;
@@ -240,7 +240,7 @@ struct State {
     prm: Option<ResourceMetadata>,
     meta: Option<ServerMetadata>,
     /// DPoP nonces by origin (RFC 9449 §8, §9).
-    dpop_nonces: HashMap<String, String>,
+    dpop_nonces: SmallMap<String, String>,
     /// The DPoP key's public JWK and its RFC 7638 thumbprint.
     dpop_key: Option<(Value, String)>,
 }

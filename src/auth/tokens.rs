@@ -359,7 +359,7 @@ pub fn parse_token_response(
     let expires_in = match o.get("expires_in") {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => n.as_f64(),
-        Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
+        Some(Value::String(s)) => crate::protocol::number::parse(s),
         Some(_) => None,
     };
     let expires_at_ms = expires_in

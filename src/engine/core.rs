@@ -5,6 +5,7 @@ use super::host::{Cancel, Host, ProgressReceiver};
 use super::transport::{Inbox, Transport};
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{Message, RequestId};
+use crate::protocol::small_map::SmallMap;
 use crate::protocol::version::Era;
 use crate::session::cache::ResponseCache;
 use crate::session::inflight::InFlight;
@@ -13,7 +14,6 @@ use crate::session::tools::ToolRegistry;
 use crate::session::{ClientConfig, SessionState};
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
 /// Limits of one client.
@@ -55,7 +55,7 @@ pub struct Engine {
     pub state: RefCell<SessionState>,
     /// Requests waiting for a response.
     pub inflight: RefCell<InFlight>,
-    pub(super) answering: RefCell<HashMap<RequestId, Answering>>,
+    pub(super) answering: RefCell<SmallMap<RequestId, Answering>>,
     /// Callbacks in progress, and sign-in pages open (request timers do not run meanwhile).
     pub(super) callbacks_pending: Rc<Cell<u32>>,
     /// Tools seen in listings (2026 `Mcp-Param-*` headers, output schemas).
@@ -65,7 +65,7 @@ pub struct Engine {
     /// Legacy `listen()` subscriptions fed from the GET stream.
     pub(super) legacy_listeners: RefCell<Vec<Weak<ListenQueue>>>,
     pub(super) next_listen: Cell<u64>,
-    pub(super) progress: RefCell<HashMap<String, ProgressSlot>>,
+    pub(super) progress: RefCell<SmallMap<String, ProgressSlot>>,
     pub(super) next_progress_token: Cell<u64>,
     pub(super) connecting: Cell<bool>,
     pub(super) me: Weak<Engine>,
@@ -105,13 +105,13 @@ impl Engine {
             transport: RefCell::new(transport),
             state: RefCell::new(SessionState::new()),
             inflight: RefCell::new(InFlight::new()),
-            answering: RefCell::new(HashMap::new()),
+            answering: RefCell::new(SmallMap::new()),
             callbacks_pending: Rc::new(Cell::new(0)),
             tools: RefCell::new(tools),
             cache: limits.cache.then(|| RefCell::new(ResponseCache::new())),
             legacy_listeners: RefCell::new(Vec::new()),
             next_listen: Cell::new(0),
-            progress: RefCell::new(HashMap::new()),
+            progress: RefCell::new(SmallMap::new()),
             next_progress_token: Cell::new(0),
             connecting: Cell::new(false),
             me: me.clone(),

@@ -6,6 +6,7 @@ use crate::js::abort::SignalLink;
 use crate::js::auth::JsAuthorizer;
 use crate::js::host::JsHost;
 use crate::js::options::{self, non_empty, optional_object, url_text, DEFAULT_TIMEOUT_MS};
+use crate::js::promise;
 use crate::js::streamable_http::StreamableHttp;
 use crate::js::{error as jserr, http::Http, interop};
 use crate::protocol::error::{McpError, METHOD_NOT_FOUND};
@@ -16,7 +17,6 @@ use js_sys::Promise;
 use serde_json::{json, Value};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 /// How long the `server/discover` probe (and opening a fallback stream) may take at most.
 const OPEN_TIMEOUT_MS: u64 = 10_000;
@@ -329,11 +329,11 @@ impl Client {
                 .map_err(|e| McpError::input(format!("listen: the filter is not JSON: {e}")))?;
             Ok::<_, McpError>((call, filter))
         })();
-        future_to_promise(async move {
+        promise(Box::pin(async move {
             let ((opts, _link), filter) = read.map_err(jserr::to_js)?;
             let sub = engine.listen(&filter, &opts).await.map_err(jserr::to_js)?;
             Ok(crate::js::listen::to_js(&engine, sub, opts))
-        })
+        }))
     }
 
     /// `ping(options)`: legacy only.
@@ -468,11 +468,11 @@ impl Client {
                 })?;
             Ok((auth, url))
         });
-        future_to_promise(async move {
+        promise(Box::pin(async move {
             let (auth, url) = ready.map_err(jserr::to_js)?;
             auth.finish(&url).await.map_err(jserr::to_js)?;
             Ok(JsValue::UNDEFINED)
-        })
+        }))
     }
 
     /// `{ issuer, scope, expiresAt }` while signed in, else `null`; never a token.
@@ -503,11 +503,11 @@ impl Client {
             let all = options::boolean(&options, "all", "signOut options")?.unwrap_or(false);
             Ok((auth, all))
         });
-        future_to_promise(async move {
+        promise(Box::pin(async move {
             let (auth, all) = ready.map_err(jserr::to_js)?;
             auth.sign_out(all).await.map_err(jserr::to_js)?;
             Ok(JsValue::UNDEFINED)
-        })
+        }))
     }
 
     /// Closes the client: pending calls fail, a legacy session is DELETEd.
@@ -528,7 +528,7 @@ impl Client {
                 options::call_options(options, engine.limits.timeout_ms)?,
             ))
         });
-        future_to_promise(async move {
+        promise(Box::pin(async move {
             let (op, (opts, _link)): (Op, (RequestOptions, Option<SignalLink>)) =
                 ready.map_err(jserr::to_js)?;
             let result = match op {
@@ -547,7 +547,7 @@ impl Client {
                 }
             };
             result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
-        })
+        }))
     }
 
     fn auth_flow(&self, what: &str) -> Result<Rc<JsAuthorizer>, McpError> {

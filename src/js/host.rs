@@ -13,7 +13,7 @@ use futures::FutureExt;
 use js_sys::{Function, Object, Reflect};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::{spawn_local, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 /// The user's functions.
 #[derive(Debug, Default)]
@@ -56,9 +56,9 @@ impl JsHost {
 pub fn call_handler(f: &Function, arg: &JsValue) {
     if let Ok(ret) = f.call1(&JsValue::UNDEFINED, arg) {
         if let Ok(p) = ret.dyn_into::<js_sys::Promise>() {
-            spawn_local(async move {
+            crate::js::spawn(Box::pin(async move {
                 let _ = JsFuture::from(p).await;
-            });
+            }));
         }
     }
 }
@@ -73,7 +73,7 @@ impl Host for JsHost {
     }
 
     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
-        spawn_local(task);
+        crate::js::spawn(task);
     }
 
     fn call_back(

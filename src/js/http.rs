@@ -10,7 +10,7 @@ use crate::js::auth::JsAuthorizer;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
-use futures::{Stream, StreamExt};
+use futures::StreamExt;
 use gloo_net::http::{Method, Response};
 use js_sys::{Function, Reflect};
 use serde_json::json;
@@ -453,27 +453,67 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
-/// The body as a stream of byte chunks (empty when the response has no body).
+/// The body as a stream of byte chunks (empty when the response has no body). Dropping the
+/// stream before its end cancels the body.
 pub fn byte_stream(
     head: &Head,
     what: &str,
-) -> impl Stream<Item = Result<Vec<u8>, McpError>> + 'static {
+) -> futures::stream::LocalBoxStream<'static, Result<Vec<u8>, McpError>> {
     let what = what.to_string();
-    let inner = head
-        .response
-        .body()
-        .map(|b| wasm_streams::ReadableStream::from_raw(b.unchecked_into()).into_stream());
-    futures::stream::iter(inner)
-        .flatten()
-        .map(move |chunk| match chunk {
-            Ok(v) => Ok(js_sys::Uint8Array::new(&v).to_vec()),
-            Err(e) => Err(McpError::local(
-                CONNECTION_CLOSED,
-                crate::protocol::error::ErrorKind::Network,
-                format!("The response stream for {what} failed: {}", error_text(&e)),
-                json!({}),
-            )),
-        })
+    let reader = head.response.body().map(|b| BodyReader {
+        reader: b.get_reader().unchecked_into(),
+        done: false,
+    });
+    futures::stream::unfold(reader, move |reader| {
+        let what = what.clone();
+        async move {
+            let mut reader = reader?;
+            let failed = |e: &JsValue| {
+                McpError::local(
+                    CONNECTION_CLOSED,
+                    crate::protocol::error::ErrorKind::Network,
+                    format!("The response stream for {what} failed: {}", error_text(e)),
+                    json!({}),
+                )
+            };
+            match wasm_bindgen_futures::JsFuture::from(reader.reader.read()).await {
+                Ok(step) => {
+                    let field = |k: &str| Reflect::get(&step, &k.into()).unwrap_or_default();
+                    if field("done").as_bool() != Some(false) {
+                        reader.done = true;
+                        return None;
+                    }
+                    let chunk = field("value")
+                        .dyn_into::<js_sys::Uint8Array>()
+                        .map(|a| a.to_vec())
+                        .map_err(|v| failed(&format!("a chunk that is not bytes: {v:?}").into()));
+                    Some((chunk, Some(reader)))
+                }
+                Err(e) => {
+                    reader.done = true;
+                    Some((Err(failed(&e)), None))
+                }
+            }
+        }
+    })
+    .boxed_local()
+}
+
+/// A body's reader; cancels the body when dropped before its end.
+struct BodyReader {
+    reader: web_sys::ReadableStreamDefaultReader,
+    done: bool,
+}
+
+impl Drop for BodyReader {
+    fn drop(&mut self) {
+        if !self.done {
+            let cancelled = wasm_bindgen_futures::JsFuture::from(self.reader.cancel());
+            crate::js::spawn(Box::pin(async move {
+                let _ = cancelled.await;
+            }));
+        }
+    }
 }
 
 /// A new `AbortController`, or the error saying the host has none.

@@ -51,13 +51,13 @@ impl HttpSse {
             ));
         }
         let (tx, rx) = futures::channel::oneshot::channel::<String>();
-        wasm_bindgen_futures::spawn_local(read_stream(
+        crate::js::spawn(Box::pin(read_stream(
             head,
             AbortOnDrop::new(controller.clone()),
             max_message_bytes,
             tx,
             inbox,
-        ));
+        )));
         let endpoint = rx.await.map_err(|_| {
             McpError::protocol(
                 INVALID_REQUEST,

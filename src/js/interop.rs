@@ -1,21 +1,61 @@
-//! Every JSON ↔ JS value conversion: plain objects, never `Map`s.
+//! Every JSON ↔ JS value conversion. A value crosses the boundary once, as JSON text, and the
+//! host's own `JSON.parse` / `JSON.stringify` build or read the JS objects (plain objects, never
+//! `Map`s): one copy and one native parse instead of a call per field.
 
-use serde::Serialize;
 use serde_json::Value;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
+    fn json_parse(text: &str) -> JsValue;
+    #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
+    fn json_stringify(value: &JsValue) -> Result<JsValue, JsValue>;
+}
 
 /// A JSON value as a plain JS value (objects, arrays, numbers, strings, null).
 pub fn to_js(v: &Value) -> JsValue {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or(JsValue::UNDEFINED)
+    match v {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::String(s) => JsValue::from_str(s),
+        // serde_json writes only valid JSON, which JSON.parse cannot reject.
+        _ => json_parse(&v.to_string()),
+    }
 }
 
-/// A JS value as JSON; the error names what could not be converted.
+/// A JS value as JSON (what `JSON.stringify` makes of it: `toJSON` is honoured, functions and
+/// `undefined` members are left out); the error names what could not be converted.
 pub fn from_js(v: &JsValue) -> Result<Value, String> {
-    if v.is_undefined() {
+    if v.is_undefined() || v.is_null() {
         return Ok(Value::Null);
     }
-    serde_wasm_bindgen::from_value(v.clone()).map_err(|e| e.to_string())
+    if let Some(s) = v.as_string() {
+        return Ok(Value::String(s));
+    }
+    if let Some(b) = v.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    let text = match json_stringify(v) {
+        Ok(t) => t.as_string(),
+        Err(e) => {
+            let why = e
+                .dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_else(|| "JSON.stringify threw".into());
+            return Err(format!("not JSON-serializable: {why}"));
+        }
+    };
+    let Some(text) = text else {
+        return Err(format!("not JSON-serializable: a {}", type_name(v)));
+    };
+    serde_json::from_str(&text).map_err(|e| format!("not JSON-serializable: {e}"))
+}
+
+/// `typeof v`, for errors.
+fn type_name(v: &JsValue) -> String {
+    v.js_typeof().as_string().unwrap_or_else(|| "value".into())
 }
 
 /// ECMA-262 `pattern` test with the host's `RegExp` (`u` flag); `None` for an invalid pattern.

@@ -3,11 +3,11 @@
 
 use crate::engine::listen::Subscription;
 use crate::engine::{Engine, RequestOptions};
+use crate::js::promise;
 use crate::js::{error as jserr, interop};
 use js_sys::{Function, Object, Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen(inline_js = "export function asyncIterable(next, close, honoured) {
   return {
@@ -30,22 +30,22 @@ pub fn to_js(engine: &Rc<Engine>, subscription: Subscription, opts: RequestOptio
     let queue = subscription.queue.clone();
     let next = Closure::<dyn FnMut() -> Promise>::new(move || {
         let queue = queue.clone();
-        future_to_promise(async move {
+        promise(Box::pin(async move {
             let item = queue.next().await.map_err(jserr::to_js)?;
             let out = Object::new();
             let _ = Reflect::set(&out, &"done".into(), &JsValue::from_bool(item.is_none()));
             let value = item.as_ref().map_or(JsValue::UNDEFINED, interop::to_js);
             let _ = Reflect::set(&out, &"value".into(), &value);
             Ok(out.into())
-        })
+        }))
     });
     let engine = engine.clone();
     let close = Closure::<dyn FnMut() -> Promise>::new(move || {
         let (engine, sub, opts) = (engine.clone(), subscription.clone(), opts.clone());
-        future_to_promise(async move {
+        promise(Box::pin(async move {
             engine.unlisten(&sub, &opts).await;
             Ok(JsValue::UNDEFINED)
-        })
+        }))
     });
     async_iterable(
         next.into_js_value().unchecked_ref(),

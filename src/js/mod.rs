@@ -22,6 +22,20 @@ pub use error::McpError;
 
 use wasm_bindgen::prelude::*;
 
+/// A method's future as a JS promise. Every method boxes its future into this one
+/// `future_to_promise` instantiation (each distinct future type would otherwise get its own copy
+/// of the promise machinery).
+pub(crate) fn promise(
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = Result<JsValue, JsValue>>>>,
+) -> js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(f)
+}
+
+/// Runs a background task; like [`promise`], the one `spawn_local` instantiation.
+pub(crate) fn spawn(f: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>) {
+    wasm_bindgen_futures::spawn_local(f)
+}
+
 /// Runs once when the module is instantiated.
 #[wasm_bindgen(start)]
 pub fn start() {

@@ -327,7 +327,7 @@ impl Transport for StreamableHttp {
             old.abort();
         }
         let (http, max) = (self.http.clone(), self.max_message_bytes);
-        wasm_bindgen_futures::spawn_local(async move {
+        crate::js::spawn(Box::pin(async move {
             let guard = AbortOnDrop::new(controller);
             let signal = guard.signal();
             let what = "the GET stream";
@@ -342,7 +342,7 @@ impl Transport for StreamableHttp {
                 inbox: &*inbox,
             };
             let _ = resumable.read(None, &mut deliver).await;
-        });
+        }));
     }
 
     fn stop_listening(&self) {

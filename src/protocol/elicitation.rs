@@ -1,6 +1,7 @@
 //! Elicitation answers: filling schema defaults into an accepted form (SEP-1034) and checking
 //! the content against `requestedSchema` before it is sent.
 
+use crate::protocol::number::Num;
 use serde_json::{Map, Value};
 
 /// One problem with an answer, tied to a field.
@@ -170,14 +171,14 @@ fn check_bounds(
         .and_then(Value::as_f64)
         .filter(|min| n < *min)
     {
-        errors.push(err(name, format!("{verb} at least {min}{unit}")));
+        errors.push(err(name, format!("{verb} at least {}{unit}", Num(min))));
     }
     if let Some(max) = prop
         .get(keys.1)
         .and_then(Value::as_f64)
         .filter(|max| n > *max)
     {
-        errors.push(err(name, format!("{verb} at most {max}{unit}")));
+        errors.push(err(name, format!("{verb} at most {}{unit}", Num(max))));
     }
 }
 
@@ -511,10 +512,7 @@ pub fn coerce_form(schema: &Value, content: &Map<String, Value>) -> Map<String, 
         let coerced = match (ty, v) {
             (_, Value::String(s)) if s.is_empty() && ty != "string" => continue,
             ("string", Value::String(s)) if s.is_empty() && !required(schema, name) => continue,
-            ("number", Value::String(s)) => s
-                .trim()
-                .parse::<f64>()
-                .ok()
+            ("number", Value::String(s)) => crate::protocol::number::parse(s)
                 .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number))
                 .unwrap_or_else(|| v.clone()),
             ("integer", Value::String(s)) => s

@@ -5,7 +5,9 @@ pub mod elicitation;
 pub mod error;
 pub mod header_value;
 pub mod jsonrpc;
+pub mod number;
 pub mod output_schema;
+pub mod small_map;
 pub mod tool_headers;
 pub mod version;
 

@@ -10,6 +10,7 @@
 //! adds 825 KB gzipped to the wasm (boon 488 KB); this adds a few KB.
 
 use crate::protocol::error::{truncate, McpError, INVALID_PARAMS};
+use crate::protocol::number::Num;
 use serde_json::{json, Map, Value};
 
 /// Most errors reported for one result.
@@ -256,7 +257,11 @@ impl OutputValidator {
         };
         if let Some(min) = num("minimum") {
             if n < min || (draft4_excl("exclusiveMinimum") && n <= min) {
-                Self::fail(errors, at, format!("{n} is less than the minimum of {min}"));
+                Self::fail(
+                    errors,
+                    at,
+                    format!("{} is less than the minimum of {}", Num(n), Num(min)),
+                );
             }
         }
         if let Some(max) = num("maximum") {
@@ -264,24 +269,36 @@ impl OutputValidator {
                 Self::fail(
                     errors,
                     at,
-                    format!("{n} is greater than the maximum of {max}"),
+                    format!("{} is greater than the maximum of {}", Num(n), Num(max)),
                 );
             }
         }
         if let Some(min) = num("exclusiveMinimum") {
             if n <= min {
-                Self::fail(errors, at, format!("{n} is not greater than {min}"));
+                Self::fail(
+                    errors,
+                    at,
+                    format!("{} is not greater than {}", Num(n), Num(min)),
+                );
             }
         }
         if let Some(max) = num("exclusiveMaximum") {
             if n >= max {
-                Self::fail(errors, at, format!("{n} is not less than {max}"));
+                Self::fail(
+                    errors,
+                    at,
+                    format!("{} is not less than {}", Num(n), Num(max)),
+                );
             }
         }
         if let Some(m) = num("multipleOf").filter(|m| *m > 0.0) {
             let q = n / m;
             if (q - q.round()).abs() > 1e-9 {
-                Self::fail(errors, at, format!("{n} is not a multiple of {m}"));
+                Self::fail(
+                    errors,
+                    at,
+                    format!("{} is not a multiple of {}", Num(n), Num(m)),
+                );
             }
         }
     }

@@ -90,9 +90,11 @@ fn check(tool: &Value) -> Result<Vec<ParamHeader>, String> {
     if let Some(schema) = tool.get("inputSchema") {
         walk_chain(schema, &mut Vec::new(), &mut out)?;
     }
-    let mut seen = std::collections::HashSet::new();
-    for h in &out {
-        if !seen.insert(h.token.to_ascii_lowercase()) {
+    for (i, h) in out.iter().enumerate() {
+        if out[..i]
+            .iter()
+            .any(|o| o.token.eq_ignore_ascii_case(&h.token))
+        {
             return Err(format!(
                 "x-mcp-header {:?} is used more than once (tokens are case-insensitive)",
                 h.token

@@ -13,8 +13,8 @@
 //!   `private` and `public` results are cached here. A client whose credentials change must
 //!   [`ResponseCache::clear`] it.
 
+use crate::protocol::small_map::SmallMap;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// At most this many entries; the oldest is dropped to make room.
 pub const MAX_ENTRIES: usize = 256;
@@ -62,7 +62,7 @@ impl CacheEntry {
 /// Cached results keyed by (method, cursor or uri).
 #[derive(Debug, Default)]
 pub struct ResponseCache {
-    entries: HashMap<(String, Option<String>), CacheEntry>,
+    entries: SmallMap<(String, Option<String>), CacheEntry>,
     next_seq: u64,
 }
 

@@ -3,9 +3,9 @@
 
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::RequestId;
+use crate::protocol::small_map::SmallMap;
 use futures::channel::oneshot;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// The outcome a waiting request receives.
 pub type Outcome = Result<Value, McpError>;
@@ -13,7 +13,7 @@ pub type Outcome = Result<Value, McpError>;
 /// Outstanding requests keyed by id.
 #[derive(Debug, Default)]
 pub struct InFlight {
-    slots: HashMap<RequestId, oneshot::Sender<Outcome>>,
+    slots: SmallMap<RequestId, oneshot::Sender<Outcome>>,
 }
 
 impl InFlight {

@@ -3,11 +3,11 @@
 
 use crate::protocol::error::McpError;
 use crate::protocol::output_schema::{check_result, OutputValidator, PatternMatcher};
+use crate::protocol::small_map::SmallMap;
 use crate::protocol::tool_headers::{filter_tools, param_headers, validate_tool, ParamHeader};
 use crate::protocol::version::Era;
 use crate::session::results::{result_kind, ResultKind};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// What the client remembers of one listed tool.
 #[derive(Debug, Clone, Default)]
@@ -23,7 +23,7 @@ pub struct KnownTool {
 /// The tools of the latest listings, by name.
 #[derive(Debug, Default)]
 pub struct ToolRegistry {
-    tools: HashMap<String, KnownTool>,
+    tools: SmallMap<String, KnownTool>,
     pattern: Option<PatternMatcher>,
 }
 
@@ -36,7 +36,7 @@ impl ToolRegistry {
     /// An empty registry whose output schemas check `pattern` with `matcher`.
     pub fn with_pattern_matcher(matcher: PatternMatcher) -> Self {
         ToolRegistry {
-            tools: HashMap::new(),
+            tools: SmallMap::new(),
             pattern: Some(matcher),
         }
     }
