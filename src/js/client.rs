@@ -215,10 +215,7 @@ impl Client {
     /// (`url` a string or a `URL`), or `new Client({ transport, ...options }, moreOptions?)`.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(
-            unchecked_param_type = "string | URL | (ClientOptions & { transport: McpTransport })"
-        )]
-        url: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | URL | ClientOptions")] url: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: Option<JsValue>,
     ) -> Result<Client, JsValue> {
         read_client(&url, &options.unwrap_or(JsValue::UNDEFINED)).map_err(jserr::to_js)

@@ -266,12 +266,14 @@ export class McpError extends Error {
 
 /** An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras. */
 export class Client {
-  constructor(url: string, options?: ClientOptions);
+  /** A Streamable HTTP URL and options, or `{ transport, ...options }` (more options may follow). */
+  constructor(url: string | URL, options?: ClientOptions);
+  constructor(options: ClientOptions & { transport: McpTransport }, moreOptions?: ClientOptions);
   /** Probes the era (`auto`), initializes (`legacy`), or adopts a pinned version. */
   connect(): Promise<void>;
   readonly protocolVersion: string | undefined;
   readonly era: "legacy" | "modern" | undefined;
-  readonly transport: "streamable-http" | "http+sse";
+  readonly transport: "streamable-http" | "http+sse" | "javascript";
   readonly serverInfo: Implementation | undefined;
   readonly serverCapabilities: JsonObject | undefined;
   readonly instructions: string | undefined;

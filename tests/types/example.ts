@@ -180,3 +180,10 @@ async function overTransports(iframe: HTMLIFrameElement, worker: Worker): Promis
   void windowTransport(window, {});
 }
 void overTransports;
+
+// The TS SDK's own transports fit McpTransport as they are (types only: the SDK of tests/peers).
+import type { Transport as SdkTransport } from "../peers/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/transport.js";
+function sdkTransportFits(t: SdkTransport): McpTransport {
+  return t;
+}
+void sdkTransportFits;
