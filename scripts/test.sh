@@ -35,7 +35,8 @@
 # server the wasm stages use, HOSTILE_PORT+1 its second origin, and tests/wasm.rs reads HOSTILE_PORT
 # at compile time; the hostile stage's own server is on HOSTILE_SUITE_PORT (default HOSTILE_PORT-10,
 # so 18801) and HOSTILE_SUITE_PORT+1; E2E_PORTS as in tests/e2e/run.mjs, E2E_AUTH_PORTS as in
-# tests/e2e/auth.mjs, E2E_DPOP_PORTS as in tests/e2e/dpop.mjs. The conformance suite's mock servers take ephemeral ports.
+# tests/e2e/auth.mjs, E2E_DPOP_PORTS as in tests/e2e/dpop.mjs, E2E_TRANSPORT_PORTS (default 18900-18919) as
+# in tests/e2e/transports.mjs. The conformance suite's mock servers take ephemeral ports.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
