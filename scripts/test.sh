@@ -21,7 +21,8 @@
 #                0.2.0-alpha.12) against pkg/nodejs (tests/conformance/run.sh)       (pkg)
 #   hostile      tests/hostile/run.sh against pkg/nodejs (starts its own server)     (pkg)
 #   bench        bench/run.mjs --quick --no-criterion (a smoke run, no figures kept) (peers, pkg)
-#   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs, dpop.mjs) (pkg)
+#   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs, dpop.mjs,
+#                transports.mjs: windowTransport / messagePortTransport across origins)     (pkg)
 #   packaging    the packed npm tarball in Node, Deno, Vite, webpack, workers (tests/packaging)
 #
 # Every selected stage runs even if an earlier one failed. Each prints one summary line; the last
@@ -35,7 +36,8 @@
 # server the wasm stages use, HOSTILE_PORT+1 its second origin, and tests/wasm.rs reads HOSTILE_PORT
 # at compile time; the hostile stage's own server is on HOSTILE_SUITE_PORT (default HOSTILE_PORT-10,
 # so 18801) and HOSTILE_SUITE_PORT+1; E2E_PORTS as in tests/e2e/run.mjs, E2E_AUTH_PORTS as in
-# tests/e2e/auth.mjs, E2E_DPOP_PORTS as in tests/e2e/dpop.mjs. The conformance suite's mock servers take ephemeral ports.
+# tests/e2e/auth.mjs, E2E_DPOP_PORTS as in tests/e2e/dpop.mjs, E2E_TRANSPORT_PORTS (default 18900-18919) as
+# in tests/e2e/transports.mjs. The conformance suite's mock servers take ephemeral ports.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -309,10 +311,11 @@ stage_bench() {
 stage_e2e() {
   need_packages e2e || { record_check e2e 1 "no built packages"; return; }
   step "e2e: the demo end to end in Chromium (Playwright); sign-in against the OAuth peer"
-  # run.mjs (the demo), auth.mjs (sign-in) and dpop.mjs (DPoP, private_key_jwt), each with its
+  # run.mjs (the demo), auth.mjs (sign-in), dpop.mjs (DPoP, private_key_jwt) and transports.mjs
+  # (windowTransport, messagePortTransport; ports E2E_TRANSPORT_PORTS, 18900-18919), each with its
   # own servers and ports; a script that fails without counting its failures adds one.
   local passed=0 failed=0 status=0 script label log s line p f
-  for script in run.mjs auth.mjs dpop.mjs; do
+  for script in run.mjs auth.mjs dpop.mjs transports.mjs; do
     label="e2e"; [ "$script" != run.mjs ] && label="e2e-${script%.mjs}"
     log="$LOG_DIR/$label.log"; s=0
     (cd tests/e2e && run "$log" node "$script") || s=$?

@@ -1,7 +1,8 @@
 //! The engine, natively, over the in-memory transport (tests/support): connecting in both
 //! eras, a tool call, an elicitation (a 2026 `input_required` round, and a legacy server
 //! request), a notification, a timeout and an abort: every rule of the request path with no
-//! HTTP and no JS.
+//! HTTP and no JS. The memory transport is a message transport (no statuses): an unanswered
+//! probe falls back to `initialize`, and cancelling is `notifications/cancelled` in both eras.
 
 #[path = "support/memory_transport.rs"]
 mod memory_transport;
@@ -402,4 +403,60 @@ fn calls_before_connect_and_after_close_fail_clearly() {
     });
     let e = after.unwrap_err();
     assert_eq!(e.kind(), Some(ErrorKind::Closed));
+}
+
+#[test]
+fn auto_mode_over_a_message_transport_falls_back_when_the_probe_gets_no_reply() {
+    // A legacy server that ignores methods it does not know (no reply at all).
+    let mut inner = legacy_server();
+    let silent: Server = Box::new(move |m| match &m {
+        Message::Request { method, .. } if method == "server/discover" => vec![],
+        _ => inner(m),
+    });
+    let (mut pool, _host, transport, engine) = engine(Mode::Auto, silent, None);
+    let result = pool.run_until(async {
+        // The probe waits at most min(10 s, the client's timeout): 5 s here.
+        engine.connect().await
+    });
+    assert!(result.is_ok(), "{result:?}");
+    assert_eq!(engine.era(), Some(mcp_wasm_client::protocol::Era::Legacy));
+    let sent = transport.sent.borrow();
+    let methods: Vec<String> = sent
+        .iter()
+        .map(|s| {
+            serde_json::from_str::<Value>(s).unwrap()["method"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(methods[0], "server/discover");
+    assert!(methods.contains(&"initialize".to_string()), "{methods:?}");
+}
+
+#[test]
+fn a_2026_call_timing_out_over_a_message_transport_sends_notifications_cancelled() {
+    let (mut pool, _host, transport, engine) =
+        engine(Mode::parse("2026-07-28").unwrap(), modern_server(), None);
+    let timed_out = pool.run_until(async {
+        engine.connect().await?;
+        let quick = RequestOptions::with_timeout(200);
+        engine
+            .request("tools/call", Some(json!({ "name": "slow" })), &quick)
+            .await
+    });
+    assert_eq!(timed_out.unwrap_err().kind(), Some(ErrorKind::Timeout));
+    pool.run_until_stalled();
+    let sent: Vec<Value> = transport
+        .sent
+        .borrow()
+        .iter()
+        .map(|s| serde_json::from_str(s).unwrap())
+        .collect();
+    let call_id = sent[0]["id"].clone();
+    let cancelled = sent
+        .iter()
+        .find(|m| m["method"] == "notifications/cancelled")
+        .expect("a notifications/cancelled was sent");
+    assert_eq!(cancelled["params"]["requestId"], call_id);
 }

@@ -10,7 +10,7 @@ use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::{Era, Mode, LATEST_LEGACY, LATEST_MODERN};
 use crate::session::negotiate::{
     adopt_discover, adopt_initialize, classify_probe_network_error, classify_probe_reply,
-    suggests_http_sse, Adopted, ProbeVerdict,
+    classify_probe_unanswered, suggests_http_sse, Adopted, ProbeVerdict,
 };
 use crate::session::stamp::{self, Outgoing};
 use crate::session::SessionState;
@@ -71,6 +71,7 @@ impl Engine {
             let timeout = PROBE_TIMEOUT_MS.min(self.limits.timeout_ms);
             let verdict = match self.first_reply(&id, &out, what, timeout).await {
                 Ok(r) => classify_probe_reply(r.status, r.message.as_ref(), reprobed),
+                Err(e) if self.transport().message_based() => classify_probe_unanswered(e),
                 Err(e) if e.kind().is_some_and(|k| k.is_unreachable()) => {
                     classify_probe_network_error(e, self.transport().in_browser())
                 }

@@ -98,7 +98,7 @@ impl Engine {
             Some(m) => ToolRegistry::with_pattern_matcher(m),
             None => ToolRegistry::new(),
         };
-        Rc::new_cyclic(|me| Engine {
+        let engine = Rc::new_cyclic(|me| Engine {
             cfg,
             limits,
             host,
@@ -115,7 +115,11 @@ impl Engine {
             next_progress_token: Cell::new(0),
             connecting: Cell::new(false),
             me: me.clone(),
-        })
+        });
+        let weak: Weak<Engine> = Rc::downgrade(&engine);
+        let inbox: Weak<dyn Inbox> = weak;
+        engine.transport().attach(inbox);
+        engine
     }
 
     /// The negotiated era, once connected.

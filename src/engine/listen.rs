@@ -22,8 +22,8 @@ use std::rc::Rc;
 pub struct Subscription {
     /// Its notifications, in order.
     pub queue: Rc<ListenQueue>,
-    /// 2026: ends the listen stream.
-    stream: Option<Cancel>,
+    /// 2026: ends the listen stream; the listen request's id.
+    stream: Option<(Cancel, RequestId)>,
     /// Legacy: the URIs `resources/subscribe` accepted (unsubscribed on close).
     legacy_uris: RefCell<Vec<String>>,
     closed_by_client: Rc<Cell<bool>>,
@@ -110,6 +110,7 @@ impl Engine {
         let n = self.next_listen.get() + 1;
         self.next_listen.set(n);
         let id = RequestId::Str(format!("listen-{n}"));
+        let listen_id = id.clone();
         let method = "subscriptions/listen";
         let out = stamp::request(
             &self.cfg,
@@ -189,7 +190,7 @@ impl Engine {
                 *queue.honoured.borrow_mut() = honoured;
                 Ok(Subscription {
                     queue,
-                    stream: Some(stop),
+                    stream: Some((stop, listen_id)),
                     legacy_uris: RefCell::new(Vec::new()),
                     closed_by_client,
                 })
@@ -248,8 +249,12 @@ impl Engine {
         if sub.closed_by_client.replace(true) {
             return;
         }
-        if let Some(stop) = &sub.stream {
+        if let Some((stop, id)) = &sub.stream {
             stop.fire(None);
+            // Over a message transport there is no stream to close: say so (spec: stdio).
+            if self.era() == Some(Era::Modern) {
+                self.cancel_on_server(id, "the client closed the subscription");
+            }
         }
         sub.queue.finish();
         let uris = std::mem::take(&mut *sub.legacy_uris.borrow_mut());

@@ -391,10 +391,10 @@ impl Engine {
         }
     }
 
-    /// Legacy: tells the server to stop working on `id`; 2026: dropping the exchange is the
-    /// cancellation.
-    fn cancel_on_server(&self, id: &RequestId, reason: &str) {
-        if self.era() != Some(Era::Legacy) {
+    /// Legacy, and any era over a message transport: tells the server to stop working on `id`
+    /// (`notifications/cancelled`); 2026 over HTTP: dropping the exchange is the cancellation.
+    pub(super) fn cancel_on_server(&self, id: &RequestId, reason: &str) {
+        if self.era() != Some(Era::Legacy) && !self.transport().message_based() {
             return;
         }
         let params = json!({ "requestId": id.to_value(), "reason": reason });

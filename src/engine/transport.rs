@@ -1,12 +1,14 @@
 //! The transport seam: how the engine reaches a server. Streamable HTTP and the deprecated
-//! HTTP+SSE transport implement it over fetch (`js::streamable_http`, `js::http_sse`); a new
-//! transport (OAuth under HTTP, a `MessagePort`, an in-memory pair) is one new implementation.
+//! HTTP+SSE transport implement it over fetch (`js::streamable_http`, `js::http_sse`); any
+//! transport written in JavaScript (a `MessagePort`, a window, stdio, an in-memory pair) is
+//! reached through `js::js_transport`, and `tests/support/memory_transport.rs` implements it
+//! natively.
 
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::session::stamp::Outgoing;
 use futures::future::LocalBoxFuture;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 /// Where a transport delivers what the server sends.
 pub trait Inbox {
@@ -61,6 +63,15 @@ pub trait Transport {
     fn in_browser(&self) -> bool {
         false
     }
+    /// True for transports that carry bare JSON-RPC messages (a `MessagePort`, stdio, an
+    /// in-memory pair): no HTTP status, no session, no stream to close, so a probe nobody
+    /// answers means an older server, and cancelling is `notifications/cancelled` in both eras.
+    fn message_based(&self) -> bool {
+        false
+    }
+    /// Gives the transport the engine's inbox, for what the server sends outside any request
+    /// (held weakly: the engine owns the transport). Called once, when the engine is made.
+    fn attach(&self, _inbox: Weak<dyn Inbox>) {}
     /// Sends a handshake request (`server/discover`, `initialize`) and returns the first
     /// reply whatever its status; `None` when this transport has no statuses (the engine then
     /// uses [`Transport::request`]).

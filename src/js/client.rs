@@ -1,10 +1,11 @@
 //! The exported `Client` class: arguments checked synchronously, then one generic path from
 //! the engine's future to a promise of plain wire-shape objects.
 
-use crate::engine::{Engine, Limits, RequestOptions};
+use crate::engine::{Engine, Limits, RequestOptions, Transport};
 use crate::js::abort::SignalLink;
 use crate::js::auth::JsAuthorizer;
 use crate::js::host::JsHost;
+use crate::js::js_transport::JsTransport;
 use crate::js::options::{self, non_empty, optional_object, url_text, DEFAULT_TIMEOUT_MS};
 use crate::js::promise;
 use crate::js::streamable_http::StreamableHttp;
@@ -17,6 +18,7 @@ use js_sys::Promise;
 use serde_json::{json, Value};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// How long the `server/discover` probe (and opening a fallback stream) may take at most.
 const OPEN_TIMEOUT_MS: u64 = 10_000;
@@ -40,7 +42,7 @@ enum Op {
     Close,
 }
 
-/// An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras.
+/// An MCP client over Streamable HTTP or a transport written in JavaScript, speaking the legacy and the 2026 protocol eras.
 /// (Its TypeScript declaration is hand-written in `js::types`.)
 #[wasm_bindgen(skip_typescript)]
 #[derive(Debug)]
@@ -49,13 +51,78 @@ pub struct Client {
     auth: Option<Rc<JsAuthorizer>>,
 }
 
-fn read_client(url: &JsValue, options: &JsValue) -> Result<Client, McpError> {
-    let url = url_text(url).ok_or_else(|| {
-        McpError::input(
-            "Client url must be a string or a URL object (an absolute http: or https: URL)",
-        )
-    })?;
-    let parsed = web_sys::Url::new(&url)
+/// What the client talks to: a Streamable HTTP URL, or a transport object written in JS.
+enum Target {
+    Url(String),
+    Transport(JsTransport),
+}
+
+/// Options that only mean something over HTTP.
+const HTTP_ONLY: [&str; 3] = ["headers", "fetch", "auth"];
+
+fn absent(v: &JsValue) -> bool {
+    v.is_undefined() || v.is_null()
+}
+
+/// Reads `new Client(url, options)` or `new Client({ transport, ...options }, moreOptions)`:
+/// the target and the one options object (the two merged; a key given twice is refused).
+fn read_target(first: &JsValue, second: &JsValue) -> Result<(Target, JsValue), McpError> {
+    let options_first =
+        first.is_object() && !js_sys::Array::is_array(first) && url_text(first).is_none();
+    if !options_first {
+        let url = url_text(first).ok_or_else(|| {
+            McpError::input(
+                "Client needs a URL (a string or URL object: an absolute http: or https: URL) or an options object with transport",
+            )
+        })?;
+        if options::present(second, "transport") {
+            return Err(McpError::input(
+                "options.transport cannot be combined with a URL: pass new Client({ transport, ...options })",
+            ));
+        }
+        return Ok((Target::Url(url), second.clone()));
+    }
+    if !options::present(first, "transport") {
+        return Err(McpError::input(
+            "Client options without a URL need transport: new Client({ transport: messagePortTransport(port) }) or new Client(url, options)",
+        ));
+    }
+    let merged = if absent(second) {
+        first.clone()
+    } else {
+        if !second.is_object() || js_sys::Array::is_array(second) {
+            return Err(McpError::input("Client options must be an object"));
+        }
+        let more: &js_sys::Object = second.unchecked_ref();
+        for key in js_sys::Object::keys(more)
+            .iter()
+            .filter_map(|k| k.as_string())
+        {
+            if options::present(first, &key) {
+                return Err(McpError::input(format!(
+                    "Client option {key} is given twice (in the first and the second argument); give it once"
+                )));
+            }
+        }
+        let merged = js_sys::Object::new();
+        js_sys::Object::assign(&merged, more);
+        js_sys::Object::assign(&merged, first.unchecked_ref());
+        merged.into()
+    };
+    for key in HTTP_ONLY {
+        if options::present(&merged, key) {
+            return Err(McpError::input(format!(
+                "options.{key} applies to Streamable HTTP only; a transport object carries the messages itself"
+            )));
+        }
+    }
+    let object = js_sys::Reflect::get(&merged, &"transport".into()).unwrap_or(JsValue::UNDEFINED);
+    Ok((Target::Transport(JsTransport::new(object)?), merged))
+}
+
+/// Checks a Streamable HTTP URL: absolute, http: or https:.
+fn check_http_url(url: &str) -> Result<(), McpError> {
+    let parsed = web_sys::Url::new(url)
         .map_err(|_| McpError::input(format!("Client url {url:?} is not an absolute URL")))?;
     let scheme = parsed.protocol();
     if scheme != "http:" && scheme != "https:" {
@@ -63,6 +130,12 @@ fn read_client(url: &JsValue, options: &JsValue) -> Result<Client, McpError> {
             "Client url {url:?} must be http: or https:, not {scheme}"
         )));
     }
+    Ok(())
+}
+
+fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
+    let (target, options) = read_target(first, second)?;
+    let options = &options;
     if !options.is_undefined() && !options.is_null() && !options.is_object() {
         return Err(McpError::input("Client options must be an object"));
     }
@@ -98,17 +171,28 @@ fn read_client(url: &JsValue, options: &JsValue) -> Result<Client, McpError> {
         max_rounds: count("inputRequiredMaxRounds")?.map_or(10, |n| n.min(u32::MAX as u64) as u32),
         cache: options::boolean(options, "cache", "options")?.unwrap_or(true),
     };
-    let mut http = Http::new(
-        url.clone(),
-        options::function(options, "fetch", "options")?,
-        options::headers(options, "options")?,
-    )?;
-    let auth =
-        crate::js::auth::options::read(options, &url, http.fetch_function(), http.in_browser)?;
-    http.auth = auth.clone();
-    let open_timeout = OPEN_TIMEOUT_MS.min(limits.timeout_ms);
-    let transport = StreamableHttp::new(http, limits.max_message_bytes, open_timeout);
-    let engine = Engine::new(cfg, limits, Rc::new(host), Rc::new(transport));
+    let (transport, auth): (Rc<dyn Transport>, _) = match target {
+        Target::Url(url) => {
+            check_http_url(&url)?;
+            let mut http = Http::new(
+                url.clone(),
+                options::function(options, "fetch", "options")?,
+                options::headers(options, "options")?,
+            )?;
+            let auth = crate::js::auth::options::read(
+                options,
+                &url,
+                http.fetch_function(),
+                http.in_browser,
+            )?;
+            http.auth = auth.clone();
+            let open_timeout = OPEN_TIMEOUT_MS.min(limits.timeout_ms);
+            let transport = StreamableHttp::new(http, limits.max_message_bytes, open_timeout);
+            (Rc::new(transport), auth)
+        }
+        Target::Transport(t) => (Rc::new(t), None),
+    };
+    let engine = Engine::new(cfg, limits, Rc::new(host), transport);
     if let Some(a) = &auth {
         *a.host().waits.borrow_mut() = Some(engine.user_waits());
         if a.host().dpop_key_is_ephemeral() {
@@ -127,11 +211,11 @@ fn read_client(url: &JsValue, options: &JsValue) -> Result<Client, McpError> {
 
 #[wasm_bindgen]
 impl Client {
-    /// `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, maxMessageBytes, messageHandler, loggingCallback, ... })`;
-    /// `url` is a string or a `URL`.
+    /// `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, maxMessageBytes, messageHandler, loggingCallback, ... })`
+    /// (`url` a string or a `URL`), or `new Client({ transport, ...options }, moreOptions?)`.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "string | URL")] url: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | URL | ClientOptions")] url: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: Option<JsValue>,
     ) -> Result<Client, JsValue> {
         read_client(&url, &options.unwrap_or(JsValue::UNDEFINED)).map_err(jserr::to_js)
@@ -164,8 +248,12 @@ impl Client {
         self.engine.inflight.borrow().len() as u32
     }
 
-    /// `"streamable-http"`, or `"http+sse"` after falling back to the deprecated transport.
-    #[wasm_bindgen(getter, unchecked_return_type = "\"streamable-http\" | \"http+sse\"")]
+    /// `"streamable-http"`, `"http+sse"` after falling back to the deprecated transport, or
+    /// `"javascript"` for a transport object.
+    #[wasm_bindgen(
+        getter,
+        unchecked_return_type = "\"streamable-http\" | \"http+sse\" | \"javascript\""
+    )]
     pub fn transport(&self) -> String {
         self.engine.transport_name().to_string()
     }

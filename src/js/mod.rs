@@ -1,5 +1,5 @@
-//! The only wasm-bindgen surface: the `Client` class, `McpError`, the engine's JS host, and
-//! the fetch transports. Everything here moves bytes and JS values; protocol rules live in
+//! The only wasm-bindgen surface: the `Client` class, `McpError`, the engine's JS host, the
+//! fetch transports, and transports written in JavaScript. Everything here moves bytes and JS values; protocol rules live in
 //! `protocol`/`session`, sequencing in `engine`.
 
 mod abort;
@@ -11,10 +11,12 @@ mod host;
 mod http;
 mod http_sse;
 mod interop;
+mod js_transport;
 mod listen;
 mod options;
 mod sse_body;
 mod streamable_http;
+mod transports;
 mod types;
 
 pub use client::Client;

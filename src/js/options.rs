@@ -28,6 +28,11 @@ fn absent(v: &JsValue) -> bool {
     v.is_undefined() || v.is_null()
 }
 
+/// True when `obj` is an object whose `key` is neither undefined nor null.
+pub fn present(obj: &JsValue, key: &str) -> bool {
+    !absent(&get(obj, key))
+}
+
 /// A URL argument: a string, or an object with a string `href` (a `URL`).
 pub fn url_text(v: &JsValue) -> Option<String> {
     v.as_string().or_else(|| {

@@ -126,7 +126,30 @@ export type ElicitationCallback = (context: RequestContext, params: ElicitParams
 export type SamplingCallback = (context: RequestContext, params: CreateMessageParams) => MaybePromise<CreateMessageResult>;
 export type ListRootsCallback = (context: RequestContext) => MaybePromise<ListRootsResult>;
 
+/** A JSON-RPC 2.0 message as a plain object (what a transport carries). */
+export type JsonRpcMessage = { jsonrpc: "2.0"; [key: string]: unknown };
+/**
+ * The official TypeScript SDK's `Transport` shape: `new Client({ transport })` takes any such object
+ * (the SDK's stdio, WebSocket and in-memory transports, or `messagePortTransport`, `windowTransport`,
+ * `inMemoryPair`). The client sets `onmessage`, `onclose` and `onerror`, and calls `start()` before
+ * its first message.
+ */
+export interface McpTransport {
+  start(): Promise<void> | void;
+  send(message: JsonRpcMessage, options?: unknown): Promise<void> | void;
+  close(): Promise<void> | void;
+  onmessage?: ((message: any, extra?: any) => void) | undefined;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+}
+/** What `messagePortTransport` takes: a `MessagePort`, a `Worker` (browser or `node:worker_threads`), a `BroadcastChannel`. */
+export interface MessagePortLike { postMessage(message: any, ...rest: any[]): void }
+/** What `windowTransport` takes: another window (`iframe.contentWindow`, `window.opener`, a popup). */
+export interface WindowLike { postMessage(message: any, targetOrigin: string, ...rest: any[]): void }
+
 export interface ClientOptions {
+  /** A transport written in JavaScript (then no URL, `headers`, `fetch` or `auth`). */
+  transport?: McpTransport;
   mode?: ClientMode;
   clientInfo?: Implementation;
   /** Sent on every request (same origin only). */
@@ -243,12 +266,14 @@ export class McpError extends Error {
 
 /** An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras. */
 export class Client {
-  constructor(url: string, options?: ClientOptions);
+  /** A Streamable HTTP URL and options, or `{ transport, ...options }` (more options may follow). */
+  constructor(url: string | URL, options?: ClientOptions);
+  constructor(options: ClientOptions & { transport: McpTransport }, moreOptions?: ClientOptions);
   /** Probes the era (`auto`), initializes (`legacy`), or adopts a pinned version. */
   connect(): Promise<void>;
   readonly protocolVersion: string | undefined;
   readonly era: "legacy" | "modern" | undefined;
-  readonly transport: "streamable-http" | "http+sse";
+  readonly transport: "streamable-http" | "http+sse" | "javascript";
   readonly serverInfo: Implementation | undefined;
   readonly serverCapabilities: JsonObject | undefined;
   readonly instructions: string | undefined;

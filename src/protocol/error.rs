@@ -65,6 +65,12 @@ pub enum ErrorKind {
     SessionExpired,
     /// Not a failure: something the client dropped or doubted, told to `messageHandler` (`"warning"`).
     Warning,
+    /// A transport written in JavaScript closed (its `onclose`) while requests were in flight
+    /// (`"transport_closed"`).
+    TransportClosed,
+    /// Not a failure: a message a transport refused (another origin or source), told to
+    /// `messageHandler` (`"dropped"`).
+    Dropped,
     /// The server requires authorization and none could be obtained (`"unauthorized"`).
     Unauthorized,
     /// The user must visit the authorization URL; the flow continues after the callback
@@ -115,6 +121,8 @@ impl ErrorKind {
             ErrorKind::Callback => "callback",
             ErrorKind::SessionExpired => "session_expired",
             ErrorKind::Warning => "warning",
+            ErrorKind::TransportClosed => "transport_closed",
+            ErrorKind::Dropped => "dropped",
             ErrorKind::Unauthorized => "unauthorized",
             ErrorKind::AuthRedirect => "auth_redirect",
             ErrorKind::InsufficientScope => "insufficient_scope",
@@ -135,7 +143,10 @@ impl ErrorKind {
     pub fn is_unreachable(self) -> bool {
         matches!(
             self,
-            ErrorKind::Network | ErrorKind::StreamEnded { .. } | ErrorKind::Cors
+            ErrorKind::Network
+                | ErrorKind::StreamEnded { .. }
+                | ErrorKind::Cors
+                | ErrorKind::TransportClosed
         )
     }
 }

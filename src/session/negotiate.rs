@@ -11,7 +11,12 @@
 //!   does: deployed servers overload them), or a 2xx that is not a discover result → legacy;
 //! * a network failure → error, except in a browser, where an opaque fetch failure may be the
 //!   CORS preflight of the new headers being refused: then try `initialize`, whose plainer
-//!   request passes a 2025-era CORS setup.
+//!   request passes a 2025-era CORS setup;
+//! * over a message transport (a `MessagePort`, stdio, an in-memory pair: no HTTP status), a
+//!   JSON-RPC error reply (e.g. -32601 method not found) is read as a 2xx carrying it → legacy
+//!   (unless -32022, as above), and a probe nobody answers within its time → legacy (an older
+//!   server may ignore a method it does not know before `initialize`); a transport that
+//!   closed or failed to send → error.
 
 use super::stamp::META_SERVER_INFO;
 use crate::protocol::error::{McpError, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION};
@@ -137,6 +142,20 @@ pub fn classify_probe_network_error(error: McpError, in_browser: bool) -> ProbeV
     }
 }
 
+/// Classifies a probe over a message transport that ended without any reply: a timeout means
+/// an older server ignored the unknown method (legacy); anything else (the transport closed,
+/// `send` failed, the caller aborted) is an error.
+pub fn classify_probe_unanswered(error: McpError) -> ProbeVerdict {
+    if error.kind() == Some(crate::protocol::error::ErrorKind::Timeout) {
+        ProbeVerdict::Legacy(format!(
+            "server/discover got no reply over a message transport ({})",
+            error.message
+        ))
+    } else {
+        ProbeVerdict::Fail(error)
+    }
+}
+
 /// True when a refused `initialize` POST points at the deprecated HTTP+SSE transport: 400, 404
 /// or 405 without a result and without a modern error body (spec: Backward Compatibility).
 pub fn suggests_http_sse(status: u16, message: Option<&Message>) -> bool {
@@ -218,6 +237,31 @@ mod tests {
             id: Some(RequestId::Num(1)),
             error: McpError::with_data(code, "x", data),
         }
+    }
+
+    #[test]
+    fn an_unanswered_probe_over_a_message_transport_means_legacy_other_failures_fail() {
+        let timeout = McpError::timeout("server/discover", 10);
+        assert!(matches!(
+            classify_probe_unanswered(timeout),
+            ProbeVerdict::Legacy(_)
+        ));
+        let closed = McpError::local(
+            crate::protocol::error::CONNECTION_CLOSED,
+            crate::protocol::error::ErrorKind::TransportClosed,
+            "closed",
+            Value::Null,
+        );
+        assert!(matches!(
+            classify_probe_unanswered(closed),
+            ProbeVerdict::Fail(_)
+        ));
+        // A JSON-RPC error reply without a status reads as a 2xx carrying it: legacy.
+        let reply = err(-32601, Value::Null);
+        assert!(matches!(
+            classify_probe_reply(200, Some(&reply), false),
+            ProbeVerdict::Legacy(_)
+        ));
     }
 
     #[test]

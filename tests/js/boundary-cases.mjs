@@ -200,6 +200,7 @@ const EXPORTS = [
   "Client", "McpError", "elicitationForm", "start", "validateElicitation", "wasmMemoryBytes",
   "authorizeHeadless", "authorizeWithPopup", "authorizeWithRedirect", "completeAuthorizationPopup",
   "memoryStorage", "webStorage", "indexedDbStorage", "idJagAssertion",
+  "messagePortTransport", "windowTransport", "inMemoryPair",
 ];
 
 const SCHEMA = {
@@ -653,6 +654,41 @@ function authCases() {
     out.push({ name: `indexedDbStorage(name = ${label})`, run: (ctx) => ctx.mod.indexedDbStorage(make()), expect: inputError });
   }
   out.push({ name: 'indexedDbStorage(name = "")', run: (ctx) => ctx.mod.indexedDbStorage(""), expect: inputError });
+
+  // Transports written in JavaScript: the exported ones, and the transport option.
+  const isTransport = (t) =>
+    ["start", "send", "close"].every((m) => typeof t?.[m] === "function") ? null : `not a transport: ${show(t)}`;
+  for (const key of ["undefined", "null", "number", "string", "object", "array", "symbol", "url"]) {
+    const [label, make] = WRONG[key];
+    out.push({ name: `messagePortTransport(port = ${label})`, run: (ctx) => ctx.mod.messagePortTransport(make()), expect: inputError });
+    out.push({ name: `windowTransport(target = ${label}, { targetOrigin })`, run: (ctx) => ctx.mod.windowTransport(make(), { targetOrigin: "https://tools.example" }), expect: inputError });
+    out.push({ name: `windowTransport(window, options = ${label})`, run: (ctx) => ctx.mod.windowTransport({ postMessage() {} }, make()), expect: inputError });
+    if (key !== "undefined" && key !== "null") {
+      out.push({ name: `new Client({ transport: ${label} })`, run: (ctx) => new ctx.mod.Client({ transport: make() }), expect: inputError });
+    }
+  }
+  out.push(
+    {
+      name: "messagePortTransport(new MessageChannel().port1): the control returns a transport",
+      run: (ctx) => ctx.mod.messagePortTransport(new MessageChannel().port1),
+      expect: succeeds(isTransport),
+    },
+    {
+      name: 'windowTransport(window, { targetOrigin: "*" }) is refused',
+      run: (ctx) => ctx.mod.windowTransport({ postMessage() {} }, { targetOrigin: "*" }),
+      expect: inputError,
+    },
+    {
+      name: "inMemoryPair(Symbol()): extra arguments are ignored, two transports come back",
+      run: (ctx) => ctx.mod.inMemoryPair(Symbol("extra")),
+      expect: succeeds((p) => (Array.isArray(p) && p.length === 2 ? isTransport(p[0]) ?? isTransport(p[1]) : `not a pair: ${show(p)}`)),
+    },
+    {
+      name: "new Client({ transport: { start, close } }) (no send)",
+      run: (ctx) => new ctx.mod.Client({ transport: { start() {}, close() {} } }),
+      expect: inputError,
+    },
+  );
 
   // idJagAssertion: the options object and each field.
   const ID_JAG = { idpTokenEndpoint: "https://idp.example/token", idToken: "id-token", idpClientId: "idp-client" };

@@ -1,5 +1,5 @@
-// The README's library-card example runs as written (only the import and the peer's port are
-// adapted to this checkout).
+// The README's examples run as written (only the imports and the peer's port are adapted to this
+// checkout): the library card, and the "Transports written in JavaScript" section.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
@@ -24,4 +24,57 @@ test("the README's elicitation example issues a library card", () => {
   writeFileSync(file, code);
   const out = execFileSync(process.execPath, [file], { encoding: "utf8", timeout: 30_000 });
   assert.match(out, /Card issued to Ada Lovelace\./);
+});
+
+const sdk = path.join(root, "tests/peers/node_modules/@modelcontextprotocol/sdk/dist/esm");
+const everything = path.join(root, "tests/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+
+/** The README's blocks of the "Transports written in JavaScript" section. */
+function transportBlocks() {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const start = readme.indexOf("## Transports written in JavaScript");
+  assert.ok(start >= 0, "README has the section");
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+  return [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+function runModule(code) {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "readme-")), "example.mjs");
+  writeFileSync(file, code);
+  return execFileSync(process.execPath, [file], { encoding: "utf8", timeout: 30_000 });
+}
+
+const pkgPath = JSON.stringify(path.join(root, "pkg/nodejs/mcp_wasm_client.js"));
+
+test("the README's transport lines run as written (with the names they assume defined)", () => {
+  const [lines] = transportBlocks();
+  assert.match(lines, /messagePortTransport\(port\)/);
+  // What the lines assume: a port, an iframe, a command and the TS SDK's stdio transport. Node has
+  // no window: an EventTarget stands in for the page's global addEventListener.
+  const prelude = `
+import { MessageChannel } from "node:worker_threads";
+import { StdioClientTransport } from ${JSON.stringify(path.join(sdk, "client/stdio.js"))};
+const { port1: port } = new MessageChannel();
+const page = new EventTarget();
+globalThis.addEventListener = page.addEventListener.bind(page);
+globalThis.removeEventListener = page.removeEventListener.bind(page);
+const iframe = { contentWindow: { postMessage() {} } };
+const command = process.execPath;
+const args = [${JSON.stringify(everything)}, "stdio"];
+`;
+  const code = prelude + lines.replace('from "mcp-wasm-client"', `from ${pkgPath}`) + `
+console.log(typeof clientSide.send, typeof serverSide.send, "constructed");
+port.close();
+`;
+  assert.match(runModule(code), /function function constructed/);
+});
+
+test("the README's same-page server example runs as written", () => {
+  const [, example] = transportBlocks();
+  const code = example
+    .replace('from "mcp-wasm-client"', `from ${pkgPath}`)
+    .replace('from "@modelcontextprotocol/sdk/server/mcp.js"', `from ${JSON.stringify(path.join(sdk, "server/mcp.js"))}`);
+  const out = runModule(code);
+  assert.match(out, /legacy javascript/);
+  assert.match(out, /Hello from the same page!/);
 });

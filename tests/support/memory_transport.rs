@@ -53,6 +53,10 @@ impl Transport for MemoryTransport {
         "memory"
     }
 
+    fn message_based(&self) -> bool {
+        true
+    }
+
     fn request<'a>(
         &'a self,
         exchange: Exchange<'a>,

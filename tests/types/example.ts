@@ -12,6 +12,11 @@ import {
   memoryStorage,
   webStorage,
   indexedDbStorage,
+  messagePortTransport,
+  windowTransport,
+  inMemoryPair,
+  type McpTransport,
+  type JsonRpcMessage,
   type AuthOptions,
   type AuthStorage,
   type Authorize,
@@ -145,3 +150,40 @@ async function signedIn(): Promise<void> {
   await c.signOut({ all: true });
 }
 void signedIn;
+
+// Transports written in JavaScript: the shipped ones, and any object of the TS SDK's shape.
+async function overTransports(iframe: HTMLIFrameElement, worker: Worker): Promise<void> {
+  const [clientSide, serverSide] = inMemoryPair();
+  const sent: JsonRpcMessage[] = [];
+  serverSide.onmessage = (m: JsonRpcMessage) => sent.push(m);
+  const viaPair = new Client({ transport: clientSide, mode: "legacy" }, { timeoutMs: 5_000 });
+  await viaPair.connect();
+  const name: "streamable-http" | "http+sse" | "javascript" = viaPair.transport;
+  void name;
+  const own: McpTransport = {
+    start: async () => {},
+    send: (message) => {
+      const version: "2.0" = message.jsonrpc;
+      void version;
+    },
+    close: () => {},
+  };
+  void new Client({ transport: own, elicitationCallback: elicit });
+  void new Client({ transport: messagePortTransport(worker) });
+  void new Client({ transport: messagePortTransport(new MessageChannel().port1) });
+  if (iframe.contentWindow) {
+    void new Client({ transport: windowTransport(iframe.contentWindow, { targetOrigin: "https://tools.example" }) });
+  }
+  // @ts-expect-error: a transport needs send()
+  void new Client({ transport: { start() {}, close() {} } });
+  // @ts-expect-error: windowTransport needs { targetOrigin }
+  void windowTransport(window, {});
+}
+void overTransports;
+
+// The TS SDK's own transports fit McpTransport as they are (types only: the SDK of tests/peers).
+import type { Transport as SdkTransport } from "../peers/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/transport.js";
+function sdkTransportFits(t: SdkTransport): McpTransport {
+  return t;
+}
+void sdkTransportFits;
