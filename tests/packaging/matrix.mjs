@@ -434,6 +434,26 @@ if (pages.length) {
       else if (others.length || problems.length) {
         record(label, "fail", `CSP violations ${JSON.stringify(others).slice(0, 400)}; ${problems.slice(0, 4).join(" | ")}`);
       } else fromCheck(label, result, `${version}; era ${result.era}; ${result.fields?.length} fields; refused answer: ${JSON.stringify(result.badAnswer)}; refused output: ${result.badOutput?.split(": ").slice(1).join(": ")}`);
+      // second control: the same page with 'wasm-unsafe-eval' taken out of its header cannot
+      // compile the .wasm, so the header above is the policy the package ran under
+      const wasmLabel = "CSP page without 'wasm-unsafe-eval': the .wasm is refused (control)";
+      const bare = await browser.newPage();
+      await bare.route("**/index.html?*", async (route) => {
+        const original = await route.fetch();
+        const headers = { ...original.headers() };
+        headers["content-security-policy"] = headers["content-security-policy"].replace(" 'wasm-unsafe-eval'", "");
+        await route.fulfill({ response: original, headers });
+      });
+      await bare.goto(`http://127.0.0.1:${PORTS.csp}/index.html?${query}`, { waitUntil: "load", timeout: 20_000 });
+      let seen = null;
+      for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+        seen = await bare.evaluate(() => ({ result: window.__result, violations: window.__violations }));
+        if (seen.violations.some((v) => v.blockedURI === "wasm-eval") || seen.result) break;
+      }
+      const refusedWasm = seen?.violations.filter((v) => v.blockedURI === "wasm-eval") ?? [];
+      if (refusedWasm.length && !seen.result?.ok) record(wasmLabel, "pass", `${refusedWasm[0].directive} ${refusedWasm[0].blockedURI} from ${refusedWasm[0].sourceFile?.split("/").slice(-2).join("/")}`);
+      else record(wasmLabel, "fail", `violations ${JSON.stringify(seen?.violations ?? null).slice(0, 300)}, result ok: ${seen?.result?.ok}`);
+      await bare.close();
     } catch (e) {
       record(label, "fail", String(e.message ?? e).split("\n")[0]);
     } finally {
