@@ -22,7 +22,7 @@
 #   bench        bench/run.mjs --quick --no-criterion (a smoke run, no figures kept) (peers, pkg)
 #   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs, dpop.mjs) (pkg)
 #   packaging    the packed npm tarball in Node, Deno, Bun, workerd, Vite, webpack, workers, a
-#                strict-CSP page (tests/packaging; starts its own peers on 18920-18924)
+#                strict-CSP page (tests/packaging; starts its own peers on 18920-18925)
 #
 # Every selected stage runs even if an earlier one failed. Each prints one summary line; the last
 # line is `all: N passed, M failed`, summed over the stages that count tests (native, wasm-node,

@@ -135,10 +135,10 @@ if (installOk("deno (npm:mcp-wasm-client)", "deno")) {
 }
 
 // ---- real peers for the runtime checks (Bun, workerd, the CSP page) ------------------------------
-// This run's own peers on PACKAGING_PORT_BASE.. (default 18920..18924), so it never meets the
+// This run's own peers on PACKAGING_PORT_BASE.. (default 18920..18925), so it never meets the
 // peers another stage or checkout started: the python peer (both eras) and the misbehaving server.
 const PORT_BASE = Number(process.env.PACKAGING_PORT_BASE ?? 18920);
-const PORTS = { csp: PORT_BASE, python: PORT_BASE + 1, misbehave: PORT_BASE + 2, workerd: PORT_BASE + 3, workerdProbe: PORT_BASE + 4 };
+const PORTS = { csp: PORT_BASE, python: PORT_BASE + 1, misbehave: PORT_BASE + 2, workerd: PORT_BASE + 3, workerdProbe: PORT_BASE + 4, workerdLegacy: PORT_BASE + 5 };
 const PEERS_DIR = path.join(HERE, "..", "peers");
 const BIN = path.join(HERE, "node_modules", ".bin");
 const children = []; // long-running processes of this run: each leads its own process group
@@ -226,24 +226,31 @@ if (installOk("bun (import + require)", "bun")) {
 const workerd = await npmBinary("workerd", ["@cloudflare/workerd-linux-64/bin/workerd"]);
 if (installOk("workerd", "workerd")) {
   const version = workerd.bin ? `workerd ${await npmVersion("workerd")}` : "workerd";
-  const label = `${version}: worker calls echo on the python peer`;
-  if (!workerd.bin) record(label, "fail", workerd.reason);
-  else if (peersOk(label, pyPeer)) {
-    const dir = dirOf("workerd");
-    const cfg = await run(process.execPath, ["config.mjs", `127.0.0.1:${PORTS.workerd}`, PY_URL], { cwd: dir });
-    if (cfg.code !== 0) record(label, "fail", `config.mjs: ${brief(cfg)}`);
-    else {
+  // the README's worker (auto mode: the python peer's 2026 era), and the same worker pinned to the
+  // legacy era (initialize, Mcp-Session-Id, SSE responses) in a copy of the project
+  const eras = [
+    { label: `${version}: worker calls echo on the python peer`, dir: dirOf("workerd"), port: PORTS.workerd, era: "modern" },
+    { label: `${version}: the same worker, mode "legacy"`, dir: path.join(tmp, "workerd-legacy"), port: PORTS.workerdLegacy, era: "legacy" },
+  ];
+  if (!workerd.bin) record(eras[0].label, "fail", workerd.reason);
+  else if (peersOk(eras[0].label, pyPeer)) {
+    await cp(eras[0].dir, eras[1].dir, { recursive: true });
+    const source = await readFile(path.join(eras[1].dir, "worker.js"), "utf8");
+    await writeFile(path.join(eras[1].dir, "worker.js"), source.replace("new Client(env.MCP_URL)", 'new Client(env.MCP_URL, { mode: "legacy" })'));
+    for (const { label, dir, port, era } of eras) {
+      const cfg = await run(process.execPath, ["config.mjs", `127.0.0.1:${port}`, PY_URL], { cwd: dir });
+      if (cfg.code !== 0) { record(label, "fail", `config.mjs: ${brief(cfg)}`); continue; }
       const child = background(workerd.bin, ["serve", "config.capnp"], { cwd: dir });
-      const down = await waitUp(`http://127.0.0.1:${PORTS.workerd}/`, child, 60_000);
+      const down = await waitUp(`http://127.0.0.1:${port}/`, child, 60_000);
       if (down) record(label, "fail", `workerd serve: ${down}`);
       else {
         let body = null, status = 0;
         try {
-          const res = await fetch(`http://127.0.0.1:${PORTS.workerd}/`, { signal: AbortSignal.timeout(30_000) });
+          const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(30_000) });
           status = res.status;
           body = await res.json();
         } catch (e) { body = { error: String(e) }; }
-        if (status === 200 && body?.text === "hello from workerd" && body.tools?.includes("echo")) {
+        if (status === 200 && body?.text === "hello from workerd" && body.tools?.includes("echo") && body.era === era) {
           record(label, "pass", `era ${body.era}, ${body.tools.length} tools, "${body.text}"`);
         } else record(label, "fail", `HTTP ${status} ${JSON.stringify(body).slice(0, 300)} ${child.log()}`);
       }

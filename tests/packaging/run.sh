@@ -12,8 +12,8 @@
 # their own ports and stopped at the end. Ends with `packaging: N passed, M failed`; exits
 # non-zero on failure.
 # Env: PKG_TARBALL=path.tgz, PACKAGING_KEEP=1 (keep the temp projects), CHROMIUM=/usr/bin/chromium,
-#      PACKAGING_PORT_BASE=18920 (the CSP page's server, the python and misbehave peers and two
-#      workerd sockets use BASE..BASE+4), PEERS_PYTHON=python3
+#      PACKAGING_PORT_BASE=18920 (the CSP page's server, the python and misbehave peers and three
+#      workerd sockets use BASE..BASE+5), PEERS_PYTHON=python3
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
