@@ -394,6 +394,7 @@ if (pages.length) {
   const label = "browser page, CSP without 'unsafe-eval': elicitation + outputSchema";
   const controlLabel = "CSP page: eval / new Function refused (control)";
   const wasmLabel = "CSP page without 'wasm-unsafe-eval': the .wasm is refused (control)";
+  const workerLabel = "CSP page: module worker under the same CSP (validation, a call; eval refused)";
   if (installOk(label, "csp") && peersOk(label, pyPeer, badPeer)) {
     const serveCsp = background(process.execPath, ["serve.mjs", String(PORTS.csp)], { cwd: dirOf("csp") });
     const down = await waitUp(`http://127.0.0.1:${PORTS.csp}/index.html`, serveCsp);
@@ -446,6 +447,13 @@ if (pages.length) {
       else if (others.length || problems.length) {
         record(label, "fail", `CSP violations ${JSON.stringify(others).slice(0, 400)}; ${problems.slice(0, 4).join(" | ")}`);
       } else fromCheck(label, result, `${version}; era ${result.era}; ${result.fields?.length} fields; refused answer: ${JSON.stringify(result.badAnswer)}; refused output: ${result.badOutput?.split(": ").slice(1).join(": ")}`);
+      const w = result?.worker;
+      const workerProbe = (w?.violations ?? []).filter((v) => v.sourceFile?.endsWith("/worker.js"));
+      const workerOthers = (w?.violations ?? []).filter((v) => !v.sourceFile?.endsWith("/worker.js"));
+      if (!w) record(workerLabel, "fail", "no worker result");
+      else if (workerOthers.length) record(workerLabel, "fail", `CSP violations in the worker ${JSON.stringify(workerOthers).slice(0, 400)}`);
+      else if (w.evalProbe !== "blocked" || !workerProbe.length) record(workerLabel, "fail", `the worker's eval control was not refused: ${JSON.stringify({ probe: w.evalProbe, violations: workerProbe.length })}`);
+      else fromCheck(workerLabel, w, `sum ${w.sum}; its control: ${workerProbe.length} violation event (${workerProbe[0].directive} ${workerProbe[0].blockedURI})`);
       // second control: the same page with 'wasm-unsafe-eval' taken out of its header cannot
       // compile the .wasm, so the header above is the policy the package ran under
       const bare = await browser.newPage();
@@ -466,7 +474,7 @@ if (pages.length) {
       else record(wasmLabel, "fail", `violations ${JSON.stringify(seen?.violations ?? null).slice(0, 300)}, result ok: ${seen?.result?.ok}`);
       await bare.close();
     } catch (e) {
-      for (const name of [label, controlLabel, wasmLabel]) {
+      for (const name of [label, controlLabel, workerLabel, wasmLabel]) {
         if (!results.some((r) => r.name === name)) record(name, "fail", String(e.message ?? e).split("\n")[0]);
       }
     } finally {
