@@ -10,9 +10,11 @@
 #   dist/*.d.ts                 wasm-bindgen's declarations, as the build emits them
 #   index.js                    browsers, bundlers, workers, Deno-web: initialises itself (TLA)
 #   manual.js                   the same exports without auto-initialisation: call init() first
+#   workerd.js                  Cloudflare Workers / workerd ("workerd" condition): initSync from the
+#                               .wasm imported as a module (no fetch by URL, no code generation)
 #   node.cjs / node.mjs         Node require / import: the nodejs glue (one instance for both)
 #   index.d.ts                  re-exports dist/mcp_wasm_client.d.ts (+ `init` as a named export)
-# Everything outside dist/ (the four wrappers, index.d.ts, package.json, README.md) is a file in
+# Everything outside dist/ (the five wrappers, index.d.ts, package.json, README.md) is a file in
 # pkg-template/, copied with the substitutions of step 3: the crate's export names, and Cargo.toml's
 # version, description, license and repository.
 # The `bundler` target is built and measured but not shipped: it needs the bundler to implement
@@ -123,7 +125,7 @@ fill_exports() { # fill_exports FILE LINE
 fill_exports node.cjs 'exports.{} = glue.{};'
 fill_exports node.mjs '  {},'
 fill_exports manual.js "export const {} = guard(glue.{}, '{}');"
-cp "$TEMPLATE/index.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/README.md" "$OUT/"
+cp "$TEMPLATE/index.js" "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/README.md" "$OUT/"
 for f in "$ROOT"/LICENSE*; do [ -f "$f" ] && cp "$f" "$OUT/"; done
 
 # package.json: pkg-template/package.json with the "{{version}}", "{{description}}", "{{license}}"

@@ -23,7 +23,8 @@
 #   bench        bench/run.mjs --quick --no-criterion (a smoke run, no figures kept) (peers, pkg)
 #   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs, dpop.mjs,
 #                transports.mjs: windowTransport / messagePortTransport across origins)     (pkg)
-#   packaging    the packed npm tarball in Node, Deno, Vite, webpack, workers (tests/packaging)
+#   packaging    the packed npm tarball in Node, Deno, Bun, workerd, Vite, webpack, workers, a
+#                strict-CSP page (tests/packaging; starts its own peers on 18920-18925)
 #
 # Every selected stage runs even if an earlier one failed. Each prints one summary line; the last
 # line is `all: N passed, M failed`, summed over the stages that count tests (native, wasm-node,
@@ -328,7 +329,7 @@ stage_e2e() {
 }
 
 stage_packaging() {
-  step "packaging: the packed tarball in Node ESM/CJS, Deno, Vite, webpack, workers, plain modules"
+  step "packaging: the packed tarball in Node ESM/CJS, Deno, Bun, workerd, Vite, webpack, workers, plain modules, a strict-CSP page"
   local log="$LOG_DIR/packaging.log" status=0
   run "$log" bash tests/packaging/run.sh || status=$?
   local line; line="$(grep -E '^packaging: ' "$log" | tail -1 || true)"

@@ -3,7 +3,7 @@
 // environment. Prints one line per environment and `packaging: N passed, M failed`.
 // Usage: node tests/packaging/matrix.mjs <tarball>   (run.sh builds and passes it)
 import { spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -54,7 +54,7 @@ const brief = (r) => `exit ${r.code}: ${(r.stderr || r.stdout).trim().split("\n"
 
 // ---- consumer projects ------------------------------------------------------------------------
 const tmp = await mkdtemp(path.join(os.tmpdir(), "mcp-wasm-client-packaging-"));
-const consumers = ["node-esm", "node-cjs", "vite", "webpack", "plain", "deno"];
+const consumers = ["node-esm", "node-cjs", "vite", "webpack", "plain", "deno", "bun", "workerd", "csp"];
 const installed = {};
 await Promise.all(consumers.map(async (name) => {
   const dir = path.join(tmp, name);
@@ -117,6 +117,168 @@ if (installOk("deno (npm:mcp-wasm-client)", "deno")) {
     });
     if (t.code === 0) record("deno check: types via exports (., ./manual)", "pass", "index.d.ts -> dist/mcp_wasm_client.d.ts");
     else record("deno check: types via exports (., ./manual)", "fail", brief(t).replace(/\s+/g, " ").slice(0, 400));
+  }
+}
+
+// ---- the README's runtime sections are the files run below ----------------------------------------
+{
+  const label = "README: Bun, workerd and CSP code = the files run here";
+  const readme = await readFile(path.join(HERE, "..", "..", "README.md"), "utf8");
+  const blocks = new Set([...readme.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1].trim()));
+  const missing = [];
+  for (const file of ["bun/main.mjs", "workerd/worker.js", "workerd/config.mjs"]) {
+    if (!blocks.has((await readFile(path.join(FIXTURES, file), "utf8")).trim())) missing.push(file);
+  }
+  const csp = (await readFile(path.join(FIXTURES, "csp", "serve.mjs"), "utf8")).match(/^const CSP = "(.*)";$/m)?.[1];
+  if (!csp || !readme.includes(`Content-Security-Policy: ${csp}`)) missing.push(`the CSP header of csp/serve.mjs (${csp})`);
+  record(label, missing.length ? "fail" : "pass", missing.length ? `README has no block equal to ${missing.join(", ")}` : "bun/main.mjs, workerd/worker.js, workerd/config.mjs, csp/serve.mjs's header");
+}
+
+// ---- real peers for the runtime checks (Bun, workerd, the CSP page) ------------------------------
+// This run's own peers on PACKAGING_PORT_BASE.. (default 18920..18925), so it never meets the
+// peers another stage or checkout started: the python peer (both eras) and the misbehaving server.
+const PORT_BASE = Number(process.env.PACKAGING_PORT_BASE ?? 18920);
+const PORTS = { csp: PORT_BASE, python: PORT_BASE + 1, misbehave: PORT_BASE + 2, workerd: PORT_BASE + 3, workerdProbe: PORT_BASE + 4, workerdLegacy: PORT_BASE + 5 };
+const PEERS_DIR = path.join(HERE, "..", "peers");
+const BIN = path.join(HERE, "node_modules", ".bin");
+const children = []; // long-running processes of this run: each leads its own process group
+function background(cmd, args, opts = {}) {
+  const child = spawn(cmd, args, { ...opts, env: { ...process.env, ...opts.env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout.on("data", (d) => { log += d; });
+  child.stderr.on("data", (d) => { log += d; });
+  child.on("error", (e) => { log += String(e); });
+  child.log = () => log.trim().split("\n").slice(-4).join(" | ");
+  children.push(child);
+  return child;
+}
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try { process.kill(-child.pid, "SIGTERM"); } catch { /* gone */ }
+}
+process.on("exit", () => children.forEach(stopChild));
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+const answers = async (url) => {
+  try { await fetch(url, { signal: AbortSignal.timeout(2_000) }); return true; } catch { return false; }
+};
+async function waitUp(url, child, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) return `exited (${child.exitCode}): ${child.log()}`;
+    if (await answers(url)) return null;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return `no answer on ${url} within ${timeoutMs} ms: ${child.log()}`;
+}
+async function startPeer(name, cmd, args, port) {
+  const url = `http://127.0.0.1:${port}/`;
+  if (await answers(url)) return { error: `port ${port} is already in use (PACKAGING_PORT_BASE moves this run's ports)` };
+  const child = background(cmd, args, { cwd: PEERS_DIR });
+  const error = await waitUp(url, child);
+  return error ? { error: `${name} peer: ${error}` } : { child };
+}
+const [pyPeer, badPeer] = await Promise.all([
+  startPeer("python", process.env.PEERS_PYTHON ?? "python3", ["python_server.py", String(PORTS.python)], PORTS.python),
+  startPeer("misbehave", process.execPath, ["misbehave.mjs", String(PORTS.misbehave)], PORTS.misbehave),
+]);
+const PY_URL = `http://127.0.0.1:${PORTS.python}/mcp`;
+const BAD_OUTPUT_URL = `http://127.0.0.1:${PORTS.misbehave}/bad-output/mcp`;
+const peersOk = (label, ...peers) => {
+  const down = peers.map((p) => p.error).filter(Boolean);
+  if (!down.length) return true;
+  record(label, "fail", down.join("; "));
+  return false;
+};
+
+// A binary from an npm package: node_modules/.bin/NAME (the package's postinstall put the
+// platform binary there), else the platform package's own copy.
+async function npmBinary(name, fallbacks) {
+  for (const bin of [path.join(BIN, name), ...fallbacks.map((f) => path.join(HERE, "node_modules", f))]) {
+    if (!existsSync(bin)) continue;
+    const r = await run(bin, ["--version"], { timeoutMs: 30_000 });
+    if (r.code === 0) return { bin, version: r.stdout.trim().split("\n")[0] };
+  }
+  return { reason: `no runnable ${name} in ${path.join(HERE, "node_modules")} (npm ci in tests/packaging)` };
+}
+const npmVersion = async (name) => JSON.parse(await readFile(path.join(HERE, "node_modules", name, "package.json"), "utf8")).version;
+
+// ---- Bun (npm bun): import and require, then a real peer -----------------------------------------
+const bun = await npmBinary("bun", ["@oven/bun-linux-x64/bin/bun", "@oven/bun-linux-x64-baseline/bin/bun"]);
+if (installOk("bun (import + require)", "bun")) {
+  if (!bun.bin) record("bun (import + require)", "fail", bun.reason);
+  else {
+    const r = await run(bun.bin, ["test.mjs"], { cwd: dirOf("bun"), env: { NO_COLOR: "1" }, timeoutMs: 60_000 });
+    const res = lastJson(r.stdout);
+    if (r.code !== 0 || !res) record(`bun ${bun.version} (import + require)`, "fail", brief(r));
+    else fromCheck(`bun ${bun.version} (import + require)`, res, `import -> ${res.importResolves}, require -> ${res.requireResolves}`);
+    for (const [script, want] of [["main.mjs", (o) => o.sum === 42], ["main.cjs", (o) => o.text === "hello from bun"]]) {
+      const label = `bun ${bun.version}: ${script} against the python peer`;
+      if (!peersOk(label, pyPeer)) continue;
+      const m = await run(bun.bin, [script], { cwd: dirOf("bun"), env: { NO_COLOR: "1", MCP_URL: PY_URL }, timeoutMs: 60_000 });
+      const out = lastJson(m.stdout);
+      if (m.code === 0 && out && want(out) && out.tools > 0) record(label, "pass", m.stdout.trim().split("\n").pop());
+      else record(label, "fail", brief(m));
+    }
+  }
+}
+
+// ---- workerd (npm workerd): a module worker that calls a tool on a real peer ----------------------
+const workerd = await npmBinary("workerd", ["@cloudflare/workerd-linux-64/bin/workerd"]);
+if (installOk("workerd", "workerd")) {
+  const version = workerd.bin ? `workerd ${await npmVersion("workerd")}` : "workerd";
+  // the README's worker (auto mode: the python peer's 2026 era), and the same worker pinned to the
+  // legacy era (initialize, Mcp-Session-Id, SSE responses) in a copy of the project
+  const eras = [
+    { label: `${version}: worker calls echo on the python peer`, dir: dirOf("workerd"), port: PORTS.workerd, era: "modern" },
+    { label: `${version}: the same worker, mode "legacy"`, dir: path.join(tmp, "workerd-legacy"), port: PORTS.workerdLegacy, era: "legacy" },
+  ];
+  if (!workerd.bin) record(eras[0].label, "fail", workerd.reason);
+  else if (peersOk(eras[0].label, pyPeer)) {
+    await cp(eras[0].dir, eras[1].dir, { recursive: true });
+    const source = await readFile(path.join(eras[1].dir, "worker.js"), "utf8");
+    await writeFile(path.join(eras[1].dir, "worker.js"), source.replace("new Client(env.MCP_URL)", 'new Client(env.MCP_URL, { mode: "legacy" })'));
+    for (const { label, dir, port, era } of eras) {
+      const cfg = await run(process.execPath, ["config.mjs", `127.0.0.1:${port}`, PY_URL], { cwd: dir });
+      if (cfg.code !== 0) { record(label, "fail", `config.mjs: ${brief(cfg)}`); continue; }
+      const child = background(workerd.bin, ["serve", "config.capnp"], { cwd: dir });
+      const down = await waitUp(`http://127.0.0.1:${port}/`, child, 60_000);
+      if (down) record(label, "fail", `workerd serve: ${down}`);
+      else {
+        let body = null, status = 0;
+        try {
+          const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(30_000) });
+          status = res.status;
+          body = await res.json();
+        } catch (e) { body = { error: String(e) }; }
+        if (status === 200 && body?.text === "hello from workerd" && body.tools?.includes("echo") && body.era === era) {
+          record(label, "pass", `era ${body.era}, ${body.tools.length} tools, "${body.text}"`);
+        } else record(label, "fail", `HTTP ${status} ${JSON.stringify(body).slice(0, 300)} ${child.log()}`);
+      }
+      stopChild(child);
+    }
+    // negative control: this workerd refuses code generation from strings in a request (so the
+    // passes above show that a call needs none; workerd allows it while modules load, which the
+    // CSP page below catches)
+    const probeLabel = `${version}: eval / new Function refused in a request (control)`;
+    const probeDir = path.join(tmp, "workerd-probe");
+    await mkdir(probeDir, { recursive: true });
+    await writeFile(path.join(probeDir, "probe.capnp"), `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = (modules = [(name = "probe.js", esModule = ${JSON.stringify(
+    `export default { fetch() { const out = {};
+      try { new Function("return 1")(); out.newFunction = "ran"; } catch (e) { out.newFunction = e.name; }
+      try { eval("1"); out.eval = "ran"; } catch (e) { out.eval = e.name; }
+      return Response.json(out); } };`)})], compatibilityDate = "2026-11-01"))],
+  sockets = [(name = "http", address = "127.0.0.1:${PORTS.workerdProbe}", http = (), service = "main")],
+);
+`);
+    const probe = background(workerd.bin, ["serve", "probe.capnp"], { cwd: probeDir });
+    const probeDown = await waitUp(`http://127.0.0.1:${PORTS.workerdProbe}/`, probe, 60_000);
+    let out = null;
+    if (!probeDown) out = await fetch(`http://127.0.0.1:${PORTS.workerdProbe}/`).then((r) => r.json()).catch((e) => ({ error: String(e) }));
+    stopChild(probe);
+    if (out?.newFunction === "EvalError" && out.eval === "EvalError") record(probeLabel, "pass", JSON.stringify(out));
+    else record(probeLabel, "fail", probeDown ?? JSON.stringify(out));
   }
 }
 
@@ -223,6 +385,105 @@ if (pages.length) {
     await browser.close();
   }
 }
+
+// ---- a page under a strict Content-Security-Policy (no 'unsafe-eval') ----------------------------
+// fixtures/csp/serve.mjs serves the page with the header; main.js runs elicitation and outputSchema
+// validation against the peers. Any CSP violation fails the check, except the negative control's
+// (eval-probe.js), which must be refused, or the check would pass vacuously.
+{
+  const label = "browser page, CSP without 'unsafe-eval': elicitation + outputSchema";
+  const controlLabel = "CSP page: eval / new Function refused (control)";
+  const wasmLabel = "CSP page without 'wasm-unsafe-eval': the .wasm is refused (control)";
+  const workerLabel = "CSP page: module worker under the same CSP (validation, a call; eval refused)";
+  if (installOk(label, "csp") && peersOk(label, pyPeer, badPeer)) {
+    const serveCsp = background(process.execPath, ["serve.mjs", String(PORTS.csp)], { cwd: dirOf("csp") });
+    const down = await waitUp(`http://127.0.0.1:${PORTS.csp}/index.html`, serveCsp);
+    let browser = null;
+    try {
+      if (down) throw new Error(`serve.mjs: ${down}`);
+      const { chromium } = await import("playwright-core");
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-quic", "--no-first-run"],
+      });
+      const page = await browser.newPage();
+      const problems = [];
+      page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+      // the peers' 4xx answers are the protocol at work (auto mode's 2026 probe of a legacy
+      // server, a GET stream the server does not offer); the page's own files must all load
+      const peerOrigins = [PY_URL, BAD_OUTPUT_URL].map((u) => new URL(u).origin + "/");
+      const fromPeer = (url) => peerOrigins.some((o) => url?.startsWith(o));
+      page.on("console", (m) => {
+        if (m.type() !== "error" && m.type() !== "warning") return;
+        const url = m.location()?.url;
+        if (url?.endsWith("/eval-probe.js")) return; // the control's own refusals
+        else if (!(fromPeer(url) && m.text().startsWith("Failed to load resource"))) problems.push(`console.${m.type()}: ${m.text()}`);
+      });
+      page.on("response", (r) => { if (r.status() >= 400 && !fromPeer(r.url())) problems.push(`HTTP ${r.status()} ${r.url()}`); });
+      const query = new URLSearchParams({ python: PY_URL, badOutput: BAD_OUTPUT_URL });
+      const response = await page.goto(`http://127.0.0.1:${PORTS.csp}/index.html?${query}`, { waitUntil: "load", timeout: 20_000 });
+      const header = response.headers()["content-security-policy"] ?? "";
+      let state = null;
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+        state = await page.evaluate(() => ({ result: window.__result, violations: window.__violations, probe: window.__evalProbe }));
+        if (state.result) break;
+      }
+      // violations after the result count too: read them once more a moment later
+      await new Promise((r) => setTimeout(r, 300));
+      const violations = (await page.evaluate(() => window.__violations).catch(() => null)) ?? state?.violations ?? [];
+      const fromProbe = violations.filter((v) => v.sourceFile?.endsWith("/eval-probe.js"));
+      const others = violations.filter((v) => !v.sourceFile?.endsWith("/eval-probe.js"));
+      const probe = state?.probe ?? {};
+      const strict = /script-src 'self' 'wasm-unsafe-eval'(;|$)/.test(header) && !/'unsafe-(eval|inline)'/.test(header);
+      if (strict && probe.newFunction === "blocked" && probe.eval === "blocked" && fromProbe.length >= 1) {
+        record(controlLabel, "pass", `${fromProbe.length} violation events (${[...new Set(fromProbe.map((v) => `${v.directive} ${v.blockedURI}`))].join(", ")}), header: ${header}`);
+      } else {
+        record(controlLabel, "fail", `header ${JSON.stringify(header)}, probe ${JSON.stringify(probe)}, probe violations ${fromProbe.length}`);
+      }
+      const result = state?.result;
+      const version = `Chromium ${browser.version()}`;
+      if (!result) record(label, "fail", `no result within 30 s: ${problems.slice(0, 4).join(" | ")}`);
+      else if (others.length || problems.length) {
+        record(label, "fail", `CSP violations ${JSON.stringify(others).slice(0, 400)}; ${problems.slice(0, 4).join(" | ")}`);
+      } else fromCheck(label, result, `${version}; era ${result.era}; ${result.fields?.length} fields; refused answer: ${JSON.stringify(result.badAnswer)}; refused output: ${result.badOutput?.split(": ").slice(1).join(": ")}`);
+      const w = result?.worker;
+      const workerProbe = (w?.violations ?? []).filter((v) => v.sourceFile?.endsWith("/worker.js"));
+      const workerOthers = (w?.violations ?? []).filter((v) => !v.sourceFile?.endsWith("/worker.js"));
+      if (!w) record(workerLabel, "fail", "no worker result");
+      else if (workerOthers.length) record(workerLabel, "fail", `CSP violations in the worker ${JSON.stringify(workerOthers).slice(0, 400)}`);
+      else if (w.evalProbe !== "blocked" || !workerProbe.length) record(workerLabel, "fail", `the worker's eval control was not refused: ${JSON.stringify({ probe: w.evalProbe, violations: workerProbe.length })}`);
+      else fromCheck(workerLabel, w, `sum ${w.sum}; its control: ${workerProbe.length} violation event (${workerProbe[0].directive} ${workerProbe[0].blockedURI})`);
+      // second control: the same page with 'wasm-unsafe-eval' taken out of its header cannot
+      // compile the .wasm, so the header above is the policy the package ran under
+      const bare = await browser.newPage();
+      await bare.route("**/index.html?*", async (route) => {
+        const original = await route.fetch();
+        const headers = { ...original.headers() };
+        headers["content-security-policy"] = headers["content-security-policy"].replace(" 'wasm-unsafe-eval'", "");
+        await route.fulfill({ response: original, headers });
+      });
+      await bare.goto(`http://127.0.0.1:${PORTS.csp}/index.html?${query}`, { waitUntil: "load", timeout: 20_000 });
+      let seen = null;
+      for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+        seen = await bare.evaluate(() => ({ result: window.__result, violations: window.__violations }));
+        if (seen.violations.some((v) => v.blockedURI === "wasm-eval") || seen.result) break;
+      }
+      const refusedWasm = seen?.violations.filter((v) => v.blockedURI === "wasm-eval") ?? [];
+      if (refusedWasm.length && !seen.result?.ok) record(wasmLabel, "pass", `${refusedWasm[0].directive} ${refusedWasm[0].blockedURI} from ${refusedWasm[0].sourceFile?.split("/").slice(-2).join("/")}`);
+      else record(wasmLabel, "fail", `violations ${JSON.stringify(seen?.violations ?? null).slice(0, 300)}, result ok: ${seen?.result?.ok}`);
+      await bare.close();
+    } catch (e) {
+      for (const name of [label, controlLabel, workerLabel, wasmLabel]) {
+        if (!results.some((r) => r.name === name)) record(name, "fail", String(e.message ?? e).split("\n")[0]);
+      }
+    } finally {
+      if (browser) await browser.close();
+      stopChild(serveCsp);
+    }
+  }
+}
+
 server.close();
 if (viteDev) await viteDev.close();
 
