@@ -1,6 +1,7 @@
 // The headless Chromium part of the benchmark (served by run.mjs, driven with playwright-core).
 // `window.benchRun(id, url, opts)` → { p50, p99, tput16 } for one client:
-//   ours: the --target web package; ts1 / ts2: the TS SDK clients bundled for the browser by esbuild.
+//   ours / ours-auto: the --target web package (legacy / auto mode); ts1 (and ts1-aa, the same client
+//   again for the A/A spread) / ts2 / ts2-auto: the TS SDK clients bundled for the browser by esbuild.
 
 import init, { Client as OursClient } from "/ours/mcp_wasm_client.js";
 import * as ts1 from "/bundles/ts1.browser.js";
@@ -11,11 +12,11 @@ await init();
 const INFO = { name: "bench", version: "1.0.0" };
 
 async function make(id, url) {
-  if (id === "ours") {
-    const c = new OursClient(url, { mode: "legacy", clientInfo: INFO, timeoutMs: 120000 });
+  if (id === "ours" || id === "ours-auto") {
+    const c = new OursClient(url, { mode: id === "ours" ? "legacy" : "auto", clientInfo: INFO, timeoutMs: 120000 });
     return { connect: () => c.connect(), call: (n, a) => c.callTool(n, a), close: () => c.close() };
   }
-  if (id === "ts1") {
+  if (id === "ts1" || id === "ts1-aa") {
     const c = new ts1.Client(INFO, { capabilities: {} });
     return {
       connect: () => c.connect(new ts1.StreamableHTTPClientTransport(new URL(url))),
@@ -23,7 +24,7 @@ async function make(id, url) {
       close: () => c.close(),
     };
   }
-  const c = new ts2.Client(INFO, { capabilities: {}, versionNegotiation: { mode: "legacy" } });
+  const c = new ts2.Client(INFO, { capabilities: {}, versionNegotiation: { mode: id === "ts2-auto" ? "auto" : "legacy" } });
   return {
     connect: () => c.connect(new ts2.StreamableHTTPClientTransport(new URL(url))),
     call: (n, a) => c.callTool({ name: n, arguments: a }, { timeout: 120000 }),

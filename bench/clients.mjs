@@ -28,6 +28,8 @@ export const CLIENTS = {
   "ours-legacy": { label: "ours (legacy)", kind: "ours", mode: "legacy" },
   "ours-auto": { label: "ours (auto)", kind: "ours", mode: "auto" },
   ts1: { label: "TS SDK 1.x", kind: "ts1" },
+  // The same client again: its ratio to ts1 is the run's own noise (the A/A spread).
+  "ts1-aa": { label: "TS SDK 1.x (A/A)", kind: "ts1" },
   ts2: { label: "TS 2.x (legacy)", kind: "ts2", mode: "legacy" },
   "ts2-auto": { label: "TS 2.x (auto)", kind: "ts2", mode: "auto" },
 };

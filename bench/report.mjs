@@ -35,6 +35,7 @@ const COLS = [
   ["ts1", "TS SDK 1.x"],
   ["ts2", "TS 2.x (legacy)"],
   ["ts2-auto", "TS 2.x (auto)"],
+  ["ts1-aa", "TS SDK 1.x (A/A)"],
 ];
 
 export const LOSSES = [];
@@ -42,8 +43,8 @@ export const LOSSES = [];
 function figureTable(res, what, events = 10_000) {
   const lines = [];
   const ev = events.toLocaleString("en-US").replace(/,/g, " ");
-  lines.push(`| figure | better | ${COLS.map((c) => c[1]).join(" | ")} | ours/1.x | ours/2.x | ours auto / 2.x auto |`);
-  lines.push(`|---|---|${COLS.map(() => "--:").join("|")}|--:|--:|--:|`);
+  lines.push(`| figure | better | ${COLS.map((c) => c[1]).join(" | ")} | ours/1.x | ours/2.x | ours auto / 2.x auto | A/A: 1.x / 1.x |`);
+  lines.push(`|---|---|${COLS.map(() => "--:").join("|")}|--:|--:|--:|--:|`);
   for (const [label0, key, better] of ROWS) {
     const label = label0.replace("10 000", ev);
     const v = (id) => res[id]?.[key];
@@ -53,7 +54,8 @@ function figureTable(res, what, events = 10_000) {
     const r3 = ratio(v("ours-auto"), v("ts2-auto"), better);
     for (const [r, who] of [[r1, "TS SDK 1.x"], [r2, "TS 2.x (legacy)"], [r3, "TS 2.x (auto), both in the 2026 era"]])
       if (r.endsWith("✗")) LOSSES.push(`${what}: ${label}: ours/${who} = ${r.replace(" ✗", "")}`);
-    lines.push(`| ${label} | ${better} | ${COLS.map(([id]) => f(v(id))).join(" | ")} | ${r1} | ${r2} | ${r3} |`);
+    const aa = Number.isFinite(v("ts1-aa")) && Number.isFinite(v("ts1")) ? (v("ts1-aa") / v("ts1")).toFixed(2) : "–";
+    lines.push(`| ${label} | ${better} | ${COLS.map(([id]) => f(v(id))).join(" | ")} | ${r1} | ${r2} | ${r3} | ${aa} |`);
   }
   return lines.join("\n");
 }
@@ -70,10 +72,10 @@ export function renderResults(R) {
   out.push("");
   out.push(`* CPU: ${e.cpu}, ${e.cores} cores, ${e.memGiB} GiB RAM; load average at start: ${e.load} (other work shares this machine: absolute numbers are noisy, ratios of interleaved runs less so)`);
   out.push(`* Node ${e.node}; ${e.rustc}; Chromium: ${e.chromium}; playwright-core ${e.playwright}; esbuild ${e.esbuild}; Python SDK \`mcp\` ${e.python} (peer)`);
-  out.push(`* ours: mcp-wasm-client ${e.crate} (wasm-bindgen ${e.wasmBindgen}), \`wasm-pack build --release\` (opt-level z, LTO, wasm-opt -Oz), \`--target nodejs\` in Node, \`--target web\` in Chromium`);
+  out.push(`* ours: mcp-wasm-client ${e.crate} (wasm-bindgen ${e.wasmBindgen}), \`scripts/build-wasm.sh\` (the shipped build: pinned nightly, build-std, opt-level z, LTO, panic=immediate-abort, wasm-opt -Oz), \`--target nodejs\` in Node, \`--target web\` in Chromium`);
   out.push(`* TS SDK 1.x: \`@modelcontextprotocol/sdk\` ${e.ts1} (\`Client\` + \`StreamableHTTPClientTransport\`); TS 2.x: \`@modelcontextprotocol/client\` ${e.ts2} (legacy = default \`versionNegotiation\`, auto = \`{ mode: "auto" }\`)`);
   out.push("");
-  out.push("Ratios are **ours / theirs**: for times lower is better, for rates higher is better; ✓ we win by > 5 %, ✗ we lose by > 5 %, ≈ within 5 %.");
+  out.push("Ratios are **ours / theirs**: for times lower is better, for rates higher is better; ✓ we win by > 5 %, ✗ we lose by > 5 %, ≈ within 5 %. The last column runs the TS SDK 1.x client against itself in the same rounds: how far from 1.00 it lands is this run's own noise for that figure.");
   out.push("");
   out.push("## Against bench/server.mjs (fixed responses, so client cost dominates)");
   out.push("");
@@ -148,15 +150,18 @@ export function renderResults(R) {
   out.push("");
   if (R.browser) {
     const b = R.browser;
-    out.push(`Chromium (playwright-core, /usr/bin/chromium), page on one 127.0.0.1 origin, bench/server.mjs on another (CORS, \`Access-Control-Max-Age: 600\`, so preflights are cached). Ours: \`--target web\`, legacy mode; TS 1.x and 2.x bundled by esbuild for the browser. ${R.params.browser.seq} sequential calls, then ${R.params.browser.tput} calls 16 in flight (Chromium allows 6 HTTP/1.1 connections per origin, so 16 in flight queue in the browser for every client); median of ${R.params.browser.rounds} rounds. \`performance.now()\` is coarsened to 0.1 ms in a page that is not cross-origin isolated.`);
+    out.push(`Chromium (playwright-core, /usr/bin/chromium), page on one 127.0.0.1 origin, bench/server.mjs on another (CORS, \`Access-Control-Max-Age: 600\`, so preflights are cached). Ours: \`--target web\`, legacy and auto mode; TS 1.x and 2.x (legacy and auto) bundled by esbuild for the browser. ${R.params.browser.seq} sequential calls, then ${R.params.browser.tput} calls 16 in flight (Chromium allows 6 HTTP/1.1 connections per origin, so 16 in flight queue in the browser for every client); median of ${R.params.browser.rounds} rounds. \`performance.now()\` is coarsened to 0.1 ms in a page that is not cross-origin isolated.`);
     out.push("");
-    out.push("| figure | better | ours (web) | TS SDK 1.x | TS 2.x | ours/1.x | ours/2.x |");
-    out.push("|---|---|--:|--:|--:|--:|--:|");
+    out.push("| figure | better | ours (legacy) | ours (auto) | TS SDK 1.x | TS 2.x (legacy) | TS 2.x (auto) | ours/1.x | ours/2.x | ours auto / 2.x auto | A/A: 1.x / 1.x |");
+    out.push("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
     for (const [label, key, better] of [["sequential callTool p50 (ms)", "p50", "lower"], ["sequential callTool p99 (ms)", "p99", "lower"], ["throughput, 16 in flight (calls/s)", "tput16", "higher"]]) {
-      const r1 = ratio(b.ours?.[key], b.ts1?.[key], better);
-      const r2 = ratio(b.ours?.[key], b.ts2?.[key], better);
-      for (const [r, who] of [[r1, "1.x"], [r2, "2.x"]]) if (r.endsWith("✗")) LOSSES.push(`Chromium: ${label}: ours/${who} = ${r.replace(" ✗", "")}`);
-      out.push(`| ${label} | ${better} | ${f(b.ours?.[key])} | ${f(b.ts1?.[key])} | ${f(b.ts2?.[key])} | ${r1} | ${r2} |`);
+      const v = (id) => b[id]?.[key];
+      const r1 = ratio(v("ours"), v("ts1"), better);
+      const r2 = ratio(v("ours"), v("ts2"), better);
+      const r3 = ratio(v("ours-auto"), v("ts2-auto"), better);
+      const aa = Number.isFinite(v("ts1-aa")) && Number.isFinite(v("ts1")) ? (v("ts1-aa") / v("ts1")).toFixed(2) : "–";
+      for (const [r, who] of [[r1, "1.x"], [r2, "2.x"], [r3, "2.x auto (2026 era)"]]) if (r.endsWith("✗")) LOSSES.push(`Chromium: ${label}: ours/${who} = ${r.replace(" ✗", "")}`);
+      out.push(`| ${label} | ${better} | ${["ours", "ours-auto", "ts1", "ts2", "ts2-auto"].map((id) => f(v(id))).join(" | ")} | ${r1} | ${r2} | ${r3} | ${aa} |`);
     }
   } else out.push("_not run_");
   out.push("");
@@ -214,8 +219,8 @@ export function renderResults(R) {
   out.push("");
   out.push("```sh");
   out.push("export PATH=/work/main/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH");
-  out.push("wasm-pack build --mode no-install --release --target nodejs --out-dir /tmp/bench-pkg-node");
-  out.push("wasm-pack build --mode no-install --release --target web --out-dir /tmp/bench-pkg-web");
+  out.push("bash scripts/build-wasm.sh nodejs /tmp/bench-pkg-node");
+  out.push("bash scripts/build-wasm.sh web /tmp/bench-pkg-web");
   out.push("(cd bench && npm ci)");
   out.push("PEERS_RUN_DIR=/tmp/peers-bench PEERS_PYTHON_PORT=18701 PEERS_TS_PORT=18702 PEERS_EVERYTHING_PORT=18703 PEERS_MISBEHAVE_PORT=18704 PEERS_PYTHON_SSE_PORT=18705 tests/peers/peers.sh start");
   out.push("node bench/run.mjs            # full: writes bench/RESULTS.md and bench/results.json");

@@ -292,7 +292,7 @@ async function browserFigures(mcpUrl) {
     await page.waitForFunction(() => window.benchReady === true, null, { timeout: 30_000 }).catch((e) => {
       throw new Error(`page did not load: ${errors.join("; ") || e.message}`);
     });
-    const ids = ["ours", "ts1", "ts2"];
+    const ids = ["ours", "ours-auto", "ts1", "ts2", "ts2-auto", "ts1-aa"];
     const per = Object.fromEntries(ids.map((i) => [i, []]));
     for (let r = 0; r < P.browser.rounds; r++) {
       for (const id of rotate(ids, r)) {
