@@ -13,8 +13,7 @@
 //! `crypto.subtle.importKey("pkcs8", …)` takes, and no error message ever contains key
 //! material. Errors are `McpError`s of kind `input` (a key or PEM the application supplied).
 
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
-use base64::Engine as _;
+use crate::protocol::base64::{decode, Alphabet};
 use serde_json::{json, Map, Value};
 
 use crate::protocol::error::{ErrorKind, McpError};
@@ -99,7 +98,7 @@ fn str_member<'a>(jwk: &'a Value, name: &str) -> Option<&'a str> {
 }
 
 fn b64url_member(jwk: &Value, name: &str) -> Option<Vec<u8>> {
-    str_member(jwk, name).and_then(|s| URL_SAFE_NO_PAD.decode(s).ok())
+    str_member(jwk, name).and_then(|s| decode(s, Alphabet::UrlNoPad))
 }
 
 fn pem_error(message: &str) -> McpError {
@@ -274,7 +273,7 @@ pub fn client_assertion_claims(
 }
 
 fn b64url_json_object(part: &str) -> Option<Map<String, Value>> {
-    let bytes = URL_SAFE_NO_PAD.decode(part).ok()?;
+    let bytes = decode(part, Alphabet::UrlNoPad)?;
     match serde_json::from_slice(&bytes) {
         Ok(Value::Object(o)) => Some(o),
         _ => None,
@@ -342,9 +341,8 @@ pub fn pkcs8_der_from_pem(pem: &str) -> Result<Vec<u8>, McpError> {
         .chars()
         .filter(|c| !c.is_ascii_whitespace())
         .collect();
-    let der = STANDARD
-        .decode(body)
-        .map_err(|_| pem_error("The PEM private key's body is not valid base64"))?;
+    let der = decode(body, Alphabet::Standard)
+        .ok_or_else(|| pem_error("The PEM private key's body is not valid base64"))?;
     if !is_private_key_info(&der) {
         return Err(pem_error(
             "The PEM private key's body is not a PKCS#8 PrivateKeyInfo",
@@ -429,6 +427,8 @@ pub fn es256_signature_ok(sig: &[u8]) -> bool {
 mod tests {
     use super::*;
     use crate::auth::pkce::test_sha256;
+    use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+    use base64::Engine as _;
 
     /// RFC 7638 §3.1.
     const RFC7638_N: &str = "0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw";

@@ -2,8 +2,7 @@
 //! host (WebCrypto in the browser): the verifier is made from random bytes passed in, and the
 //! challenge from a SHA-256 function passed in, so this stays pure.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine as _;
+use crate::protocol::base64::{encode, Alphabet};
 
 use crate::protocol::error::McpError;
 
@@ -19,7 +18,7 @@ pub const MAX_VERIFIER: usize = 128;
 
 /// Base64url without padding.
 pub fn base64url(bytes: &[u8]) -> String {
-    URL_SAFE_NO_PAD.encode(bytes)
+    encode(bytes, Alphabet::UrlNoPad)
 }
 
 /// Checks a verifier: 43 to 128 characters of `[A-Za-z0-9-._~]`.

@@ -5,8 +5,7 @@
 //! Every body and `Authorization` value is a [`Secret`]: none of them reaches `Debug` output
 //! or an error message.
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine as _;
+use crate::protocol::base64::{encode, Alphabet};
 use serde_json::{Map, Value};
 
 use crate::protocol::error::{ErrorKind, McpError};
@@ -43,7 +42,7 @@ pub fn basic_authorization(client_id: &str, secret: &Secret) -> Secret {
         form::encode(client_id),
         form::encode(secret.expose())
     );
-    Secret::new(format!("Basic {}", STANDARD.encode(pair)))
+    Secret::new(format!("Basic {}", encode(pair, Alphabet::Standard)))
 }
 
 pub use super::jose::{
@@ -502,6 +501,8 @@ pub fn on_refresh_error(error: Option<&OAuthError>) -> RefreshFailure {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::engine::general_purpose::STANDARD;
+    use base64::Engine as _;
 
     fn client(secret: Option<&str>) -> ClientInformation {
         ClientInformation {

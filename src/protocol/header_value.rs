@@ -1,6 +1,6 @@
 //! Header values for `Mcp-Name` / `Mcp-Param-*`: plain visible ASCII, else the base64 sentinel.
 
-use base64::{engine::general_purpose::STANDARD, Engine};
+use crate::protocol::base64::{decode, encode, Alphabet};
 
 /// Encodes a value for an `Mcp-Name` or `Mcp-Param-*` header (spec: Value Encoding).
 pub fn encode_header_value(value: &str) -> String {
@@ -12,7 +12,7 @@ pub fn encode_header_value(value: &str) -> String {
     if plain_ok || value.is_empty() {
         value.to_string()
     } else {
-        format!("=?base64?{}?=", STANDARD.encode(value.as_bytes()))
+        format!("=?base64?{}?=", encode(value, Alphabet::Standard))
     }
 }
 
@@ -24,7 +24,7 @@ fn looks_like_sentinel(v: &str) -> bool {
 pub fn decode_header_value(value: &str) -> Option<String> {
     if looks_like_sentinel(value) && value.len() >= 11 {
         let inner = &value[9..value.len() - 2];
-        String::from_utf8(STANDARD.decode(inner).ok()?).ok()
+        String::from_utf8(decode(inner, Alphabet::Standard)?).ok()
     } else {
         Some(value.to_string())
     }
@@ -33,6 +33,8 @@ pub fn decode_header_value(value: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::engine::general_purpose::STANDARD;
+    use base64::Engine as _;
 
     #[test]
     fn plain_ascii_passes_through() {

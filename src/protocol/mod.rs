@@ -1,5 +1,6 @@
 //! What MCP means on the wire: JSON-RPC envelope, revisions and eras, capabilities, errors.
 
+pub mod base64;
 pub mod capabilities;
 pub mod elicitation;
 pub mod error;
