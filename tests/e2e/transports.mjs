@@ -2,7 +2,8 @@
 // iframe hosting the TS SDK 1.x server (tests/peers/ts_transport_server.mjs bundled for the browser
 // with esbuild), its origin and source checks (forged messages from a third origin and from another
 // window of the server's origin are dropped and reported to messageHandler), the refusal of "*",
-// and messagePortTransport to a module worker hosting the same server.
+// messagePortTransport to a module worker hosting the same server, and to a module worker serving on
+// a BroadcastChannel; inMemoryPair() with the same server bundled into the page itself.
 //
 // Three origins: 127.0.0.1 on three free ports of E2E_TRANSPORT_PORTS (default 18900-18919), one
 // small static server (this process) listening on all three. Prints `e2e-transports: N passed, M failed`.
@@ -64,6 +65,15 @@ await server.connect(messagePortTransport(self));
 self.postMessage("server-ready");
 `;
 
+// The same server on a BroadcastChannel (name in ?channel=): the page's client opens one of the same name.
+const BC_WORKER = `import init, { messagePortTransport } from "/pkg/web/mcp_wasm_client.js";
+import { buildServer } from "/server-bundle.js";
+await init();
+const { server } = buildServer();
+await server.connect(messagePortTransport(new BroadcastChannel(new URL(self.location.href).searchParams.get("channel"))));
+self.postMessage("server-ready");
+`;
+
 function serve(port, bundleDir) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, `http://127.0.0.1:${port}`);
@@ -75,6 +85,7 @@ function serve(port, bundleDir) {
     if (url.pathname === "/frame.html") return send(200, TYPES[".html"], FRAME);
     if (url.pathname === "/forger.html") return send(200, TYPES[".html"], FORGER);
     if (url.pathname === "/worker.js") return send(200, TYPES[".js"], WORKER);
+    if (url.pathname === "/bc-worker.js") return send(200, TYPES[".js"], BC_WORKER);
     if (url.pathname === "/server-bundle.js") return send(200, TYPES[".js"], fs.readFileSync(path.join(bundleDir, "server-bundle.js")));
     if (url.pathname.startsWith("/pkg/web/")) {
       const file = path.join(ROOT, "pkg/web", path.normalize(url.pathname.slice("/pkg/web/".length)));
@@ -218,6 +229,92 @@ async function main() {
     expect(r.echo === "from a worker" && r.counted === "counted 2", JSON.stringify(r));
     expect(JSON.stringify(r.progress) === "[1,2]", JSON.stringify(r));
     expect(r.alive === "alive", `worker still serving after close(): ${r.alive}`);
+  });
+
+  await step("inMemoryPair: the TS SDK server in the same page; tools, elicitation, close() closes both sides", async () => {
+    const r = await page.evaluate(async () => {
+      const { buildServer } = await import("/server-bundle.js");
+      const { Client, inMemoryPair } = window.mcp;
+      const [clientSide, serverSide] = inMemoryPair();
+      const { server } = buildServer();
+      await server.connect(serverSide);
+      // The server set serverSide.onclose in connect(); wrap it to see the linked close arrive.
+      let serverClosed = false;
+      const onclose = serverSide.onclose;
+      serverSide.onclose = () => {
+        serverClosed = true;
+        onclose?.();
+      };
+      const asked = [];
+      const client = new Client({
+        transport: clientSide,
+        elicitationCallback: async (_context, params) => {
+          asked.push(params.message);
+          return { action: "accept", content: { name: "Ada" } };
+        },
+      });
+      await client.connect();
+      const { tools } = await client.listTools();
+      const echo = await client.callTool("echo", { text: "same page" });
+      const card = await client.callTool("issue_card");
+      const connectedBefore = server.isConnected();
+      await client.close();
+      const failed = (p) => p.then(() => "sent", (e) => `${e?.name}: ${e?.message}`);
+      return {
+        era: client.era,
+        transport: client.transport,
+        server: client.serverInfo?.name,
+        tools: tools.map((t) => t.name),
+        echo: echo.content[0].text,
+        card: card.content[0].text,
+        asked,
+        connectedBefore,
+        serverClosed,
+        serverConnectedAfter: server.isConnected(),
+        clientSend: await failed(clientSide.send({ jsonrpc: "2.0", method: "notifications/initialized" })),
+        serverSend: await failed(serverSide.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })),
+      };
+    });
+    expect(r.era === "legacy" && r.transport === "javascript" && r.server === "ts-transport-peer", JSON.stringify(r));
+    expect(["echo", "issue_card", "count"].every((t) => r.tools.includes(t)) && r.echo === "same page", JSON.stringify(r));
+    expect(r.card === "Card issued to Ada." && r.asked[0] === "What name should go on the card?", JSON.stringify(r));
+    expect(r.connectedBefore && r.serverClosed && !r.serverConnectedAfter, `the server's side closed with the client's: ${JSON.stringify(r)}`);
+    expect(/^TransportClosed: /.test(r.clientSend) && /^TransportClosed: /.test(r.serverSend), `both sides refuse to send after close(): ${JSON.stringify(r)}`);
+  });
+
+  await step("messagePortTransport: a BroadcastChannel to a module worker hosting the TS SDK server", async () => {
+    const r = await page.evaluate(async () => {
+      const name = `mcp-${Math.random().toString(36).slice(2)}`;
+      const worker = new Worker(`/bc-worker.js?channel=${name}`, { type: "module" });
+      await new Promise((resolve, reject) => {
+        worker.addEventListener("message", (e) => e.data === "server-ready" && resolve());
+        worker.addEventListener("error", (e) => reject(new Error(`worker: ${e.message}`)));
+      });
+      const { Client, messagePortTransport } = window.mcp;
+      const channel = new BroadcastChannel(name);
+      const client = new Client({
+        transport: messagePortTransport(channel),
+        elicitationCallback: async () => ({ action: "accept", content: { name: "Bo" } }),
+      });
+      await client.connect();
+      const progress = [];
+      const counted = await client.callTool("count", { steps: 2, ms: 1 }, { onProgress: (p) => progress.push(p.progress) });
+      const card = await client.callTool("issue_card");
+      await client.close();
+      // close() closed the channel: posting on it now throws.
+      let closedChannel;
+      try {
+        channel.postMessage("after close");
+        closedChannel = "posted";
+      } catch (e) {
+        closedChannel = e.name;
+      }
+      worker.terminate();
+      return { era: client.era, counted: counted.content[0].text, progress, card: card.content[0].text, closedChannel };
+    });
+    expect(r.era === "legacy" && r.counted === "counted 2" && JSON.stringify(r.progress) === "[1,2]", JSON.stringify(r));
+    expect(r.card === "Card issued to Bo.", JSON.stringify(r));
+    expect(r.closedChannel === "InvalidStateError", `client.close() closes the BroadcastChannel: ${r.closedChannel}`);
   });
 
   await step("no page errors", async () => {
