@@ -22,7 +22,7 @@
 #   hostile      tests/hostile/run.sh against pkg/nodejs (starts its own server)     (pkg)
 #   bench        bench/run.mjs --quick --no-criterion (a smoke run, no figures kept) (peers, pkg)
 #   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs, dpop.mjs,
-#                transports.mjs: windowTransport / messagePortTransport across origins)     (pkg)
+#                transports.mjs: windowTransport, messagePortTransport, inMemoryPair)        (pkg)
 #   packaging    the packed npm tarball in Node, Deno, Bun, workerd, Vite, webpack, workers, a
 #                strict-CSP page (tests/packaging; starts its own peers on 18920-18925)
 #
