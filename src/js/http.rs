@@ -450,7 +450,9 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
         }
         buf.extend_from_slice(&chunk);
     }
-    Ok(String::from_utf8_lossy(&buf).into_owned())
+    // Valid UTF-8 (the usual case) becomes the String without a copy.
+    Ok(String::from_utf8(buf)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// The body as a stream of byte chunks (empty when the response has no body). Dropping the
