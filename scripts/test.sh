@@ -175,19 +175,24 @@ build_packages() {
   check_size_budget
 }
 
-# The web package (wasm + JS glue, gzip -9, what a page downloads) must stay within
-# SIZE_BUDGET_BYTES: lower it when the package shrinks, never raise it to let a change through.
+# The web package (what a page downloads: the .wasm, the JS glue and its snippets, each gzip -9)
+# must stay within SIZE_BUDGET_BYTES: lower it when the package shrinks, never raise it to let a
+# change through.
 SIZE_BUDGET_BYTES=250000
 check_size_budget() {
-  local wasm glue total
+  local wasm glue snippets=0 total f
   wasm=$(gzip -9c pkg/web/mcp_wasm_client_bg.wasm | wc -c)
   glue=$(gzip -9c pkg/web/mcp_wasm_client.js | wc -c)
-  total=$((wasm + glue))
+  while IFS= read -r -d '' f; do
+    snippets=$((snippets + $(gzip -9c "$f" | wc -c)))
+  done < <(find pkg/web/snippets -type f -name '*.js' -print0 2>/dev/null)
+  total=$((wasm + glue + snippets))
+  local parts="wasm $wasm + glue $glue + snippets $snippets"
   if [ "$total" -le "$SIZE_BUDGET_BYTES" ]; then
-    record_check "size budget" 0 "web package $total B gzip (wasm $wasm + glue $glue) <= $SIZE_BUDGET_BYTES B"
+    record_check "size budget" 0 "web package $total B gzip ($parts) <= $SIZE_BUDGET_BYTES B"
   else
-    echo "size budget: the web package is $total B gzip (wasm $wasm + glue $glue), over the budget of $SIZE_BUDGET_BYTES B"
-    record_check "size budget" 1 "web package $total B gzip > budget $SIZE_BUDGET_BYTES B"
+    echo "size budget: the web package is $total B gzip ($parts), over the budget of $SIZE_BUDGET_BYTES B"
+    record_check "size budget" 1 "web package $total B gzip ($parts) > budget $SIZE_BUDGET_BYTES B"
   fi
 }
 
