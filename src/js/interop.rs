@@ -14,6 +14,10 @@ extern "C" {
     fn json_stringify(value: &JsValue) -> Result<JsValue, JsValue>;
 }
 
+/// Strings at least this long cross on their own (one UTF-8 decode) instead of inside JSON text,
+/// where they would be escaped in Rust and unescaped again by `JSON.parse`.
+const LONG_STRING: usize = 16 * 1024;
+
 /// A JSON value as a plain JS value (objects, arrays, numbers, strings, null).
 pub fn to_js(v: &Value) -> JsValue {
     match v {
@@ -21,7 +25,32 @@ pub fn to_js(v: &Value) -> JsValue {
         Value::Bool(b) => JsValue::from_bool(*b),
         Value::String(s) => JsValue::from_str(s),
         // serde_json writes only valid JSON, which JSON.parse cannot reject.
+        _ if !has_long_string(v) => json_parse(&v.to_string()),
+        Value::Array(items) => items.iter().map(to_js).collect::<js_sys::Array>().into(),
+        Value::Object(members) => {
+            let o = js_sys::Object::new();
+            for (k, x) in members {
+                // Defined, not assigned: a "__proto__" member stays a member, as with JSON.parse.
+                let d = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&d, &"value".into(), &to_js(x));
+                for flag in ["writable", "enumerable", "configurable"] {
+                    let _ = js_sys::Reflect::set(&d, &flag.into(), &JsValue::TRUE);
+                }
+                let _ = js_sys::Reflect::define_property(&o, &k.into(), &d);
+            }
+            o.into()
+        }
         _ => json_parse(&v.to_string()),
+    }
+}
+
+/// Whether `v` holds a string of [`LONG_STRING`] bytes or more.
+fn has_long_string(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.len() >= LONG_STRING,
+        Value::Array(a) => a.iter().any(has_long_string),
+        Value::Object(o) => o.values().any(has_long_string),
+        _ => false,
     }
 }
 

@@ -103,6 +103,25 @@ describe("era negotiation", () => {
     await c.close();
   });
 
+  for (const [label, length] of [["short", 40], ["long (crosses on its own, not inside JSON text)", 200_000]]) {
+    test(`a result with ${label} strings arrives exactly, with a "__proto__" member kept as a member`, async () => {
+      const c = await connected(fault("long-strings"), { mode: "legacy" });
+      const unit = 'é"\\\n\t😀<\u2028x';
+      const big = unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+      const r = await c.callTool("echo", { text: big });
+      assert.equal(r.content[0].text, big);
+      assert.equal(r.structuredContent.text, big);
+      assert.equal(r.structuredContent.nested[0].text, big);
+      assert.equal(r.structuredContent.nested[0].n, 1.5);
+      assert.ok(Object.hasOwn(r.structuredContent, "__proto__"), "__proto__ is an own member");
+      assert.deepEqual(Object.getOwnPropertyDescriptor(r.structuredContent, "__proto__").value, { polluted: true });
+      assert.equal(Object.getPrototypeOf(r.structuredContent), Object.prototype);
+      assert.equal(r.structuredContent.polluted, undefined);
+      assert.equal({}.polluted, undefined);
+      await c.close();
+    });
+  }
+
   test("modern requests carry MCP-Protocol-Version, Mcp-Method, Mcp-Name and the custom headers", async () => {
     const url = fault("modern-ok");
     await fetch(url.replace(/mcp$/, "header-log"), { method: "DELETE" });

@@ -203,6 +203,16 @@ const FAULTS = {
     description: "correct answers as application/json (tools/list -> [echo], tools/call -> text ok)",
     rpc: ({ res, msg, id }) => sendJson(res, 200, rpcResult(id, okResult(msg))),
   },
+  "long-strings": {
+    description: "tools/call answers with the arguments' text (any length) as content and in structuredContent, next to a \"__proto__\" member",
+    rpc: ({ res, msg, id }) => {
+      if (msg.method === "tools/list") return sendJson(res, 200, rpcResult(id, okResult(msg)));
+      const t = JSON.stringify(String(msg.params?.arguments?.text ?? ""));
+      // Written by hand: JSON.stringify would not emit an own "__proto__" member.
+      const result = `{"content":[{"type":"text","text":${t}}],"structuredContent":{"text":${t},"nested":[{"text":${t},"n":1.5}],"__proto__":{"polluted":true}}}`;
+      send(res, 200, { "Content-Type": "application/json" }, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`);
+    },
+  },
   "sse-ok": {
     description: "correct answers as a one-event text/event-stream",
     rpc: ({ res, msg, id }) =>
