@@ -7,6 +7,7 @@ mod auth;
 mod client;
 mod error;
 mod forms;
+mod group;
 mod host;
 mod http;
 mod http_sse;
