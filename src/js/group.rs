@@ -19,6 +19,7 @@ extern "C" {
 
 /// `new ClientGroup(options)`: see `group.js` (declared in `types.rs`).
 #[wasm_bindgen(skip_typescript)]
+#[derive(Debug)]
 pub struct ClientGroup;
 
 #[wasm_bindgen]

@@ -70,6 +70,7 @@ test("three live peers at once: status, merged tools, routed calls, routed elici
       model: "test-llm",
     }),
     loggingCallback: (params, source) => logs.push([source.server, params.data]),
+    logLevel: "info",
   });
   assert.ok(group instanceof Object);
   assert.deepEqual(group.status, { py: "closed", pyLegacy: "closed", ts: "closed", everything: "closed" });
@@ -99,8 +100,11 @@ test("three live peers at once: status, merged tools, routed calls, routed elici
   const poem = await group.callTool("pyLegacy__ask_llm", { topic: "rust" });
   assert.match(JSON.stringify(poem), /pyLegacy sampled 1/);
 
+  await group.client("pyLegacy").setLoggingLevel("info").catch(() => {});
   await group.callTool("pyLegacy__log_it", { text: "hello from the legacy era" });
+  await group.callTool("py__log_it", { text: "hello from 2026" });
   await eventually(() => logs.some(([s, d]) => s === "pyLegacy" && JSON.stringify(d).includes("hello from the legacy era")));
+  await eventually(() => logs.some(([s, d]) => s === "py" && JSON.stringify(d).includes("hello from 2026")));
 
   await group.close();
   assert.deepEqual(Object.values(group.status), ["closed", "closed", "closed", "closed"]);
