@@ -54,7 +54,7 @@ test("nameTools: prefix, bare (every colliding name prefixed), a function, dupli
   assert.deepEqual(names(nameTools([["a", [{ name: "x" }, { name: "x" }]]], "bare")), ["x"]);
 });
 
-test("three live peers at once: status, merged tools, routed calls, routed elicitation and sampling", async () => {
+test("three live peers at once: status, merged tools, routed calls, routed elicitation and sampling", async (t) => {
   const asked = [];
   const logs = [];
   const group = new ClientGroup({
@@ -72,6 +72,7 @@ test("three live peers at once: status, merged tools, routed calls, routed elici
     loggingCallback: (params, source) => logs.push([source.server, params.data]),
     logLevel: "info",
   });
+  t.after(() => group.close());
   assert.ok(group instanceof Object);
   assert.deepEqual(group.status, { py: "closed", pyLegacy: "closed", ts: "closed", everything: "closed" });
   const connecting = group.connect();
@@ -89,7 +90,7 @@ test("three live peers at once: status, merged tools, routed calls, routed elici
   assert.equal(echo.originalName, "echo");
   assert.ok(echo.inputSchema);
 
-  assert.equal(text(await group.callTool("py__add", { a: 2, b: 40 })).trim(), "42");
+  assert.equal((await group.callTool("py__add", { a: 2, b: 40 })).structuredContent.sum, 42);
   for (const s of ["py", "pyLegacy", "ts"]) {
     assert.equal(text(await group.callTool(`${s}__issue_card`, {})), `Card issued to the ${s} user.`);
   }
