@@ -35,7 +35,13 @@ export function nameTools(lists, rule = "prefix") {
   return out;
 }
 
-export function makeGroup(options, newClient, McpError) {
+// The exported class (group.rs) answers instanceof for the objects built here.
+let exported;
+export function makeGroup(options, newClient, McpError, Exported) {
+  if (Exported && exported !== Exported) {
+    exported = Exported;
+    Object.defineProperty(Exported, Symbol.hasInstance, { value: (v) => v instanceof ClientGroup, configurable: true });
+  }
   return new ClientGroup(options, newClient, McpError);
 }
 

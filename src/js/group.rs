@@ -1,6 +1,7 @@
 //! The exported `ClientGroup`: several servers behind one object, written in JavaScript
 //! (`group.js`) on top of the exported `Client`. Rust only hands the script the two things it
-//! cannot import from the glue: a way to make a `Client` and the `McpError` class.
+//! cannot import from the glue: a way to make a `Client`, the `McpError` class, and this class
+//! (whose `instanceof` it answers).
 
 use crate::js::client::Client;
 use crate::js::error::McpError;
@@ -14,6 +15,7 @@ extern "C" {
         options: &JsValue,
         new_client: &JsValue,
         error_class: &JsValue,
+        group_class: &JsValue,
     ) -> Result<JsValue, JsValue>;
 }
 
@@ -34,6 +36,7 @@ impl ClientGroup {
         .into_js_value();
         let sample = McpError::new(0.into(), JsValue::UNDEFINED, None);
         let error_class = Reflect::get(&sample, &"constructor".into())?;
-        make_group(&options, &new_client, &error_class)
+        let group_class = Reflect::get(&JsValue::from(ClientGroup), &"constructor".into())?;
+        make_group(&options, &new_client, &error_class, &group_class)
     }
 }

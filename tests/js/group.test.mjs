@@ -73,7 +73,8 @@ test("three live peers at once: status, merged tools, routed calls, routed elici
     logLevel: "info",
   });
   t.after(() => group.close());
-  assert.ok(group instanceof Object);
+  assert.ok(group instanceof ClientGroup);
+  assert.ok(!({} instanceof ClientGroup));
   assert.deepEqual(group.status, { py: "closed", pyLegacy: "closed", ts: "closed", everything: "closed" });
   const connecting = group.connect();
   assert.deepEqual(Object.values(group.status), ["connecting", "connecting", "connecting", "connecting"]);
@@ -154,6 +155,19 @@ test("an unknown tool rejects -32602 unknown_tool; per-call options and per-serv
   const a = await rejection(aborted);
   assert.equal(a.data.kind, "aborted");
   assert.deepEqual(group.status, { py: "connected", quick: "connected" });
+  await group.close();
+});
+
+test("onProgress through the group (a TS SDK server over inMemoryPair)", async () => {
+  const [clientSide, serverSide] = inMemoryPair();
+  const peer = buildServer();
+  await peer.server.connect(serverSide);
+  const group = new ClientGroup({ servers: { mem: { transport: clientSide }, py: { url: PY } } });
+  await group.connect();
+  const progress = [];
+  const r = await group.callTool("mem__count", { steps: 3, ms: 5 }, { onProgress: (p) => progress.push(p.progress) });
+  assert.equal(text(r), "counted 3");
+  assert.equal(progress.length, 3);
   await group.close();
 });
 
