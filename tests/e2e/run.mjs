@@ -257,7 +257,8 @@ async function main() {
     await card.locator('[data-test="elicitation-form"]').waitFor();
     const who = await card.locator(".who").textContent();
     expect(who === "files asks", `form labelled: ${who}`);
-    await card.evaluate((e) => e.scrollIntoView({ block: "start" }));
+    await card.locator(".who").evaluate((e) => e.scrollIntoView({ block: "start" })); // the label shows
+    await page.evaluate(() => window.scrollTo(0, 0)); // the servers card, the tools and the form
     await shot(page, "10-client-group.png");
     await card.locator('[data-test="elicitation-decline"]').click();
     await settled("files__register_attendee");
