@@ -136,12 +136,12 @@ class ClientGroup {
       try {
         await client.connect();
       } catch (err) {
-        if (e.client !== client) return;
+        if (e.client !== client || e.status !== "connecting") return; // closed or removed meanwhile
         e.error = this.#tag(err, e.name);
         e.status = err?.data?.kind === "unauthorized" ? "unauthorized" : "failed";
         return;
       }
-      if (e.client !== client) return;
+      if (e.client !== client || e.status !== "connecting") return;
       e.status = "connected";
       if (client.era === "modern" && client.serverCapabilities?.tools?.listChanged) this.#listen(e, client);
     })();

@@ -299,3 +299,16 @@ test("addServer and removeServer", async () => {
   await group.removeServer("nobody");
   await group.close();
 });
+
+test("close() while connecting leaves every server closed; connect() again reconnects", async (t) => {
+  const group = new ClientGroup({ servers: { py: { url: PY }, ts: { url: TS } } });
+  t.after(() => group.close());
+  const connecting = group.connect();
+  await group.close();
+  await connecting;
+  assert.deepEqual(group.status, { py: "closed", ts: "closed" });
+  await group.connect();
+  assert.deepEqual(group.status, { py: "connected", ts: "connected" });
+  assert.equal(text(await group.callTool("ts__echo", { text: "again" })), "again");
+  await group.close();
+});
