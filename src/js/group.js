@@ -141,7 +141,7 @@ class ClientGroup {
         e.status = err?.data?.kind === "unauthorized" ? "unauthorized" : "failed";
         return;
       }
-      if (e.client !== client || e.status !== "connecting") return;
+      if (e.client !== client || e.status !== "connecting") return void client.close().catch(() => {}); // closed meanwhile
       e.status = "connected";
       if (client.era === "modern" && client.serverCapabilities?.tools?.listChanged) this.#listen(e, client);
     })();
@@ -152,12 +152,20 @@ class ClientGroup {
   async #listen(e, client) {
     try {
       const sub = await client.listen({ toolsListChanged: true });
-      if (e.client !== client) return sub.close();
+      if (e.client !== client || e.status !== "connected") return sub.close(); // closed meanwhile
       e.sub = sub;
       for await (const n of sub) if (n?.method === LIST_CHANGED) this.#changed(e);
     } catch {
       // the session ended or the server refused: nothing to watch
     }
+  }
+
+  // Closes a server: a connect under way settles first (a client is not closed mid-handshake).
+  async #settle(e) {
+    const pending = e.status === "connecting" ? e.settled : undefined;
+    e.status = "closed";
+    await pending;
+    await this.#stop(e);
   }
 
   async #stop(e) {
@@ -219,18 +227,12 @@ class ClientGroup {
     if (!e) return;
     this.#servers.delete(name);
     e.gone = true;
-    e.status = "closed";
-    await this.#stop(e);
+    await this.#settle(e);
   }
 
   async close() {
     this.#connected = false;
-    await Promise.all(
-      [...this.#servers.values()].map((e) => {
-        e.status = "closed";
-        return this.#stop(e);
-      }),
-    );
+    await Promise.all([...this.#servers.values()].map((e) => this.#settle(e)));
   }
 
   /** Every connected server's tools (each listing refetched only after its list_changed). */
