@@ -8,6 +8,8 @@
 #   DEMO_OAUTH=1 scripts/demo.sh                     # the demo server behind OAuth (see below)
 #   DEMO_DPOP=1 scripts/demo.sh                      # the same with DPoP-bound tokens (implies DEMO_OAUTH=1)
 #
+# Several servers as one ClientGroup: type "name=url name=url …" into the URL field (or ?url=…);
+# the sidebar lists each server with its status, forms and dialogs name the server that asked.
 # Page query parameters: ?url=<mcp url>&mode=auto|legacy|2026-07-28&autoconnect=1&call=echo
 #   &auth=popup|redirect (ticks "Sign in"), &dpop=1 (ticks "DPoP"), &asproxy=<prefix> (auth.fetch through a proxy route)
 #

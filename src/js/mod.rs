@@ -1,4 +1,4 @@
-//! The only wasm-bindgen surface: the `Client` class, `McpError`, the engine's JS host, the
+//! The only wasm-bindgen surface: the `Client` class, `McpError`, `ClientGroup`, the engine's JS host, the
 //! fetch transports, and transports written in JavaScript. Everything here moves bytes and JS values; protocol rules live in
 //! `protocol`/`session`, sequencing in `engine`.
 
@@ -7,6 +7,7 @@ mod auth;
 mod client;
 mod error;
 mod forms;
+mod group;
 mod host;
 mod http;
 mod http_sse;

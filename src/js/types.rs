@@ -311,4 +311,47 @@ export class Client {
   close(): Promise<void>;
   free(): void;
 }
+/** What the group's callbacks get: the Client's context plus the name of the server that asked. */
+export interface GroupRequestContext extends RequestContext { server: string }
+/** The Client options a group and each of its servers take, callbacks told which server asked. */
+export interface GroupClientOptions extends Omit<ClientOptions, "transport" | "elicitationCallback" | "samplingCallback" | "listRootsCallback" | "loggingCallback" | "messageHandler"> {
+  elicitationCallback?: (context: GroupRequestContext, params: ElicitParams) => MaybePromise<ElicitResult>;
+  samplingCallback?: (context: GroupRequestContext, params: CreateMessageParams) => MaybePromise<CreateMessageResult>;
+  listRootsCallback?: (context: GroupRequestContext) => MaybePromise<ListRootsResult>;
+  loggingCallback?: (params: LoggingMessageParams, source: { server: string }) => void | Promise<void>;
+  messageHandler?: (message: ServerNotification | McpError, source: { server: string }) => void | Promise<void>;
+}
+/** One server of a group: a Streamable HTTP URL or a transport, with Client options that win over the group's. */
+export type GroupServerConfig =
+  | (GroupClientOptions & { url: string | URL; transport?: undefined })
+  | (Omit<GroupClientOptions, "headers" | "fetch" | "auth"> & { transport: McpTransport; url?: undefined });
+export type GroupServerStatus = "connecting" | "connected" | "unauthorized" | "failed" | "closed";
+/** `"prefix"` (default): `server__tool`; `"bare"`: the tool's own name, prefixed when two servers share it. */
+export type GroupToolNames = "prefix" | "bare" | ((server: string, toolName: string) => string);
+export interface ClientGroupOptions extends GroupClientOptions {
+  servers?: { [name: string]: GroupServerConfig };
+  toolNames?: GroupToolNames;
+}
+/** A tool of the merged list: as its server listed it, with the group's `name`. */
+export interface GroupTool extends Tool { server: string; originalName: string }
+
+/** Several MCP servers behind one object: merged tools, routed calls, callbacks told which server asked. */
+export class ClientGroup {
+  constructor(options: ClientGroupOptions);
+  /** Connects every server not connected, concurrently; resolves once all have settled. */
+  connect(): Promise<void>;
+  readonly status: { [name: string]: GroupServerStatus };
+  /** Each server's last connection error (an McpError with `data.server`). */
+  readonly errors: { [name: string]: McpError };
+  readonly clients: Map<string, Client>;
+  client(name: string): Client | undefined;
+  /** Every connected server's tools; a server's listing is fetched again after its list_changed. */
+  listTools(options?: CallOptions): Promise<{ tools: GroupTool[] }>;
+  /** Routed by the merged name; unknown names reject with -32602 and `data.kind === "unknown_tool"`. */
+  callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult>;
+  /** Connects it at once when the group is connected; resolves once it has settled. */
+  addServer(name: string, config: GroupServerConfig): Promise<void>;
+  removeServer(name: string): Promise<void>;
+  close(): Promise<void>;
+}
 "#;

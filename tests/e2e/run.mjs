@@ -17,7 +17,7 @@ const { step } = steps;
 
 async function main() {
   needWebPackage();
-  const [mcpPort, webPort] = await freePorts(2, PORTS);
+  const [mcpPort, webPort, deadPort] = await freePorts(3, PORTS); // deadPort: nothing listens (a ClientGroup server that fails)
   const mcp = start("demo server", "python3", ["demo/server.py", String(mcpPort)]);
   const web = start("static server", "python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", ROOT, String(webPort)]);
   await Promise.all([waitHttp(`http://127.0.0.1:${mcpPort}/connect`, mcp), waitHttp(`http://127.0.0.1:${webPort}/www/`, web)]);
@@ -30,7 +30,8 @@ async function main() {
   page.setDefaultTimeout(10_000);
   const pageErrors = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(`console: ${m.text()}`); });
+  // (the ClientGroup step's server on deadPort is refused on purpose: Chromium logs that load as an error)
+  page.on("console", (m) => { if (m.type() === "error" && !m.location()?.url?.includes(`:${deadPort}/`)) pageErrors.push(`console: ${m.text()}`); });
 
   const $ = (sel) => page.locator(sel);
   const lastResult = (tool) => $(`[data-test="msg-result"][data-tool="${tool}"]`).last();
@@ -235,6 +236,40 @@ async function main() {
     const li = await settled("long_task");
     expect(/2 \/ 2/.test(await li.locator('[data-test="progress"]').textContent()), "progress on legacy");
     expect(await $('[data-test="log"]').count() >= 3, "logs on legacy");
+  });
+
+  // ClientGroup: several servers on one page (the URL field holds name=url …)
+  await step("ClientGroup: statuses per server, merged tools, a form and a dialog labelled with the server that asked", async () => {
+    const servers = `notes=${MCP_URL} files=${MCP_URL} gone=http://127.0.0.1:${deadPort}/mcp`;
+    await page.goto(`http://127.0.0.1:${webPort}/www/?url=${encodeURIComponent(servers)}&mode=auto&autoconnect=1`);
+    await $('[data-test="status"][data-state="connected"]').waitFor();
+    const status = async (name) => $(`[data-test="server-${name}"]`).getAttribute("data-status");
+    for (const [name, want] of [["notes", "connected"], ["files", "connected"], ["gone", "failed"]]) {
+      expect(await status(name) === want, `${name}: ${await status(name)}`);
+    }
+    expect(/2 of 3 servers connected/.test(await $('[data-test="group-summary"]').textContent()), "summary");
+    for (const tool of ["notes__echo", "files__echo", "files__register_attendee"]) {
+      expect(await $(`[data-test="tool-${tool}"]`).count() === 1, `tool ${tool} listed`);
+    }
+    const before = await $('[data-test="elicitation"]').count();
+    await callTool("files__register_attendee");
+    const card = $('[data-test="elicitation"]').nth(before);
+    await card.locator('[data-test="elicitation-form"]').waitFor();
+    const who = await card.locator(".who").textContent();
+    expect(who === "files asks", `form labelled: ${who}`);
+    await card.locator(".who").evaluate((e) => e.scrollIntoView({ block: "start" })); // the label shows
+    await page.evaluate(() => window.scrollTo(0, 0)); // the servers card, the tools and the form
+    await shot(page, "10-client-group.png");
+    await card.locator('[data-test="elicitation-decline"]').click();
+    await settled("files__register_attendee");
+
+    await callTool("notes__write_haiku", { topic: "groups" });
+    await $('[data-test="sampling-dialog"][open]').waitFor();
+    const title = await $("#sampling-title").textContent();
+    expect(/"notes"/.test(title), `dialog title: ${title}`);
+    await $('[data-test="sampling-approve"]').click();
+    await settled("notes__write_haiku");
+    expect(await $('[data-test="sampling-request-msg"] .who').last().textContent() === "notes asks", "sampling message labelled");
   });
 
   await step("no page errors", async () => {

@@ -200,7 +200,7 @@ const EXPORTS = [
   "Client", "McpError", "elicitationForm", "start", "validateElicitation", "wasmMemoryBytes",
   "authorizeHeadless", "authorizeWithPopup", "authorizeWithRedirect", "completeAuthorizationPopup",
   "memoryStorage", "webStorage", "indexedDbStorage", "idJagAssertion",
-  "messagePortTransport", "windowTransport", "inMemoryPair",
+  "messagePortTransport", "windowTransport", "inMemoryPair", "ClientGroup",
 ];
 
 const SCHEMA = {
@@ -689,6 +689,21 @@ function authCases() {
       expect: inputError,
     },
   );
+
+  // ClientGroup: the options and each server's config.
+  for (const [label, options] of [
+    ["undefined", undefined], ["null", null], ["5", 5], ['"x"', "x"],
+    ['{ servers: 5 }', { servers: 5 }], ['{ servers: { x: {} } }', { servers: { x: {} } }],
+    ['{ servers: { x: null } }', { servers: { x: null } }], ['{ toolNames: "suffix" }', { toolNames: "suffix" }],
+    ['{ servers: { x: { url: "ftp://a" } } }', { servers: { x: { url: "ftp://a" } } }],
+  ]) {
+    out.push({ name: `new ClientGroup(${label})`, run: (ctx) => new ctx.mod.ClientGroup(options), expect: inputError });
+  }
+  out.push({
+    name: "new ClientGroup({ servers: {} }): the control builds a group",
+    run: (ctx) => new ctx.mod.ClientGroup({ servers: {} }),
+    expect: succeeds((g) => (typeof g.connect === "function" && typeof g.callTool === "function" ? null : `not a group: ${show(g)}`)),
+  });
 
   // idJagAssertion: the options object and each field.
   const ID_JAG = { idpTokenEndpoint: "https://idp.example/token", idToken: "id-token", idpClientId: "idp-client" };

@@ -27,6 +27,9 @@ import {
   type ListRootsCallback,
   type ServerNotification,
   type Tool,
+  ClientGroup,
+  type GroupTool,
+  type GroupServerStatus,
 } from "../../pkg/nodejs/mcp_wasm_client.js";
 
 const elicit: ElicitationCallback = async (context, params) => {
@@ -187,3 +190,50 @@ function sdkTransportFits(t: SdkTransport): McpTransport {
   return t;
 }
 void sdkTransportFits;
+
+// ClientGroup: several servers, merged tools, callbacks told which server asked.
+async function group(): Promise<void> {
+  const [clientSide] = inMemoryPair();
+  const g = new ClientGroup({
+    servers: {
+      github: { url: "https://example.com/mcp", headers: { Authorization: "Bearer x" }, timeoutMs: 5_000 },
+      docs: { url: new URL("https://docs.example/mcp"), mode: "legacy" },
+      local: { transport: clientSide },
+    },
+    toolNames: "bare",
+    elicitationCallback: async (ctx, params) => {
+      const server: string = ctx.server;
+      void server;
+      void ctx.requestId;
+      void params.message;
+      return { action: "decline" };
+    },
+    loggingCallback: (params, { server }) => void [params.level, server],
+    messageHandler: (message, source) => void [message, source.server],
+  });
+  await g.connect();
+  const state: GroupServerStatus | undefined = g.status["github"];
+  void state;
+  const { tools } = await g.listTools();
+  const first: GroupTool | undefined = tools[0];
+  if (first) {
+    const origin: [string, string] = [first.server, first.originalName];
+    void origin;
+  }
+  const result: CallToolResult = await g.callTool("github__create_issue", { title: "t" }, { timeoutMs: 1_000, signal: new AbortController().signal });
+  void result;
+  await g.addServer("more", { url: "https://more.example/mcp" });
+  await g.removeServer("more");
+  const c: Client | undefined = g.client("docs");
+  void c;
+  for (const [name, client] of g.clients) void [name, client.era];
+  void new ClientGroup({ servers: {}, toolNames: (server, tool) => `${server}.${tool}` });
+  // @ts-expect-error: toolNames is "prefix", "bare" or a function
+  void new ClientGroup({ servers: {}, toolNames: "suffix" });
+  // @ts-expect-error: a transport server takes no headers
+  void new ClientGroup({ servers: { x: { transport: clientSide, headers: {} } } });
+  // @ts-expect-error: a server needs a url or a transport
+  void new ClientGroup({ servers: { x: { timeoutMs: 1 } } });
+  await g.close();
+}
+void group;

@@ -25,6 +25,7 @@ function splitUrl(raw) {
 export function urlConsent(context, params) {
   return queueModal(() => new Promise((resolve) => {
     const parts = splitUrl(params.url ?? "");
+    el.urlTitle.textContent = context?.server ? `The server "${context.server}" asks you to open a web page` : "The server asks you to open a web page";
     el.urlMessage.textContent = params.message ?? "";
     el.urlFull.replaceChildren();
     const warnings = [];
@@ -102,7 +103,8 @@ export function onSampling(context, params) {
         params.modelPreferences?.hints?.length ? ` · model hints ${params.modelPreferences.hints.map((x) => x.name).join(", ")}` : ""));
     el.samplingReply.value = draftReply(params);
     el.samplingError.hidden = true;
-    const li = addMessage("server", { test: "sampling-request-msg", label: "Server asks", dataset: { state: "pending" } },
+    el.samplingTitle.textContent = context?.server ? `The server "${context.server}" wants a completion` : "The server wants a completion";
+    const li = addMessage("server", { test: "sampling-request-msg", label: context?.server ? `${context.server} asks` : "Server asks", dataset: { state: "pending" } },
       h("div", { class: "message", text: "A completion from your model (sampling):" }),
       h("blockquote", { text: textOf(params.messages?.at(-1)?.content ?? "") }));
 

@@ -6,6 +6,9 @@ import { elicitationRow } from "./forms.js";
 import { urlConsent } from "./dialogs.js";
 import { elicitationForm, validateElicitation } from "./pkg.js";
 
+/** Who asks: "Server asks", or in a ClientGroup the server's name (context.server). */
+export const asker = (context) => (context?.server ? `${context.server} asks` : "Server asks");
+
 /** The client's elicitationCallback: resolves to { action, content? } once the user answers. */
 export function onElicitation(context, params) {
   if (params?.mode === "url") return urlConsent(context, params);
@@ -31,7 +34,7 @@ function elicitationCard(context, params) {
       h("button", { type: "button", class: "secondary", "data-test": "elicitation-cancel", text: "Cancel", onclick: () => finish("cancel") }));
     const summary = h("div", { class: "elicit-summary", "data-test": "elicitation-summary", hidden: true });
     form.append(h("div", { class: "form-errors", "data-test": "elicitation-errors", hidden: true }), buttons);
-    const li = addMessage("server", { test: "elicitation", label: "Server asks", dataset: { state: "pending" } },
+    const li = addMessage("server", { test: "elicitation", label: asker(context), dataset: { state: "pending" } },
       h("div", { class: "message", "data-test": "elicitation-message", text: params.message ?? "" }), form, summary);
     li.classList.add("elicitation");
 

@@ -14,6 +14,7 @@ export function logLine(level, text, logger) {
 }
 
 /** The client's loggingCallback: shows a notifications/message payload as a log line. */
-export function onLog(p) {
-  return logLine(p?.level ?? "info", typeof p?.data === "string" ? p.data : pretty(p?.data), p?.logger);
+export function onLog(p, source) {
+  const logger = [source?.server, p?.logger].filter(Boolean).join(" · "); // a ClientGroup names the server
+  return logLine(p?.level ?? "info", typeof p?.data === "string" ? p.data : pretty(p?.data), logger);
 }

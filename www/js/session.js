@@ -2,7 +2,7 @@
 // and server messages that are not shown elsewhere.
 import { el, h } from "./dom.js";
 import { state } from "./state.js";
-import { Client } from "./pkg.js";
+import { Client, ClientGroup } from "./pkg.js";
 import { errorNode, isMcpError, systemNote } from "./chat.js";
 import { onLog } from "./log.js";
 import { setStatus, updateButtons } from "./status.js";
@@ -10,6 +10,7 @@ import { refreshTools, renderForm, renderTools } from "./tools.js";
 import { onElicitation } from "./elicitation.js";
 import { onSampling } from "./dialogs.js";
 import { onListRoots } from "./roots.js";
+import { groupEntries, renderServers } from "./servers.js";
 import { authHint, needsSignIn, pageAuthOption, renderAuth } from "./auth.js";
 
 function clientOptions(url) {
@@ -27,17 +28,19 @@ function clientOptions(url) {
   };
 }
 
-/** The client's messageHandler: transport errors and notifications as transcript notes. */
-function onMessage(message) {
+/** The client's messageHandler: transport errors and notifications as transcript notes
+ *  (in a ClientGroup, the second argument names the server). */
+function onMessage(message, source) {
+  const from = source?.server ? `${source.server}: ` : "";
   if (isMcpError(message) || message instanceof Error) {
     const kind = message?.data?.kind;
-    systemNote(`${kind ? `[${kind}] ` : ""}${message.message}`, "msg-transport");
+    systemNote(`${from}${kind ? `[${kind}] ` : ""}${message.message}`, "msg-transport");
     return;
   }
   const method = message?.method;
   if (method === "notifications/message" || method === "notifications/progress") return; // shown elsewhere
   if (method === "notifications/tools/list_changed") refreshTools();
-  if (method) systemNote(`Notification ${method}`, "msg-notification");
+  if (method) systemNote(`${from}Notification ${method}`, "msg-notification");
 }
 
 /** Connects to the URL and mode in the top bar (closing any current session first), then lists tools. */
@@ -47,6 +50,8 @@ export async function connect() {
   updateButtons();
   if (state.client) await disconnect({ quiet: true, keepBusy: true });
   const url = el.url.value.trim();
+  const entries = groupEntries(url);
+  if (entries) return connectGroup(entries);
   setStatus("connecting", `Connecting to ${url} (mode ${el.mode.value})…`);
   try {
     const c = new Client(url, clientOptions(url));
@@ -71,6 +76,42 @@ export async function connect() {
     }
     setStatus("error", connectError(err));
     renderTools();
+  } finally {
+    state.busy = false;
+    updateButtons();
+  }
+}
+
+/** Several servers (name=url …) as one ClientGroup: a status per server, the merged tools. */
+async function connectGroup(entries) {
+  const { auth, ...options } = clientOptions(entries[0][1]);
+  void auth; // sign-in stays a one-server feature of the page
+  state.auth = null;
+  const servers = Object.fromEntries(entries.map(([name, url]) => [name, { url }]));
+  setStatus("connecting", `Connecting to ${entries.length} servers (mode ${el.mode.value})…`);
+  try {
+    const group = new ClientGroup({ servers, ...options });
+    state.client = group;
+    const connecting = group.connect();
+    renderServers();
+    await connecting;
+    renderServers();
+    for (const c of group.clients.values()) {
+      if (c.era === "legacy") c.setLoggingLevel("info").catch(() => {});
+    }
+    state.tools = (await group.listTools())?.tools ?? [];
+    renderTools();
+    const status = Object.values(group.status);
+    const up = status.filter((s) => s === "connected").length;
+    setStatus(up ? "connected" : "error", h("span", { class: "dot" }), "ClientGroup · ",
+      h("b", { "data-test": "group-summary", text: `${up} of ${status.length} servers connected` }),
+      ` · ${state.tools.length} tools`);
+    systemNote(`Connected to ${up} of ${status.length} servers: ${state.tools.length} tools.`, "msg-connected");
+  } catch (err) {
+    state.client = null;
+    setStatus("error", errorNode(err, "Connect"));
+    renderTools();
+    renderServers();
   } finally {
     state.busy = false;
     updateButtons();
@@ -121,6 +162,7 @@ export async function disconnect({ quiet = false, keepBusy = false } = {}) {
   try { if (c) await c.close(); } catch (err) { closeError = err; }
   el.instructions.hidden = true;
   renderAuth();
+  renderServers();
   renderTools();
   renderForm();
   if (!quiet) {

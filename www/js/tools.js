@@ -5,6 +5,7 @@ import { addMessage, errorNode, renderResult, scrollToEnd, systemNote } from "./
 import { renderArgsForm, readArgs } from "./forms.js";
 import { updateButtons } from "./status.js";
 import { authHint, renderAuth } from "./auth.js";
+import { renderServers } from "./servers.js";
 
 /** Shows the tool list (or why there is none). */
 export function renderTools() {
@@ -106,5 +107,6 @@ export async function callTool(name, args) {
     li.querySelector(".bubble").replaceChildren(box);
   }
   renderAuth(); // a call may have signed in, refreshed or stepped up
+  renderServers(); // in a ClientGroup a call may find its server gone
   return li;
 }
