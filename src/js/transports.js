@@ -24,12 +24,10 @@ function dropped(message, origin, reason) {
 const copy = (message) =>
   typeof structuredClone === "function" ? structuredClone(message) : JSON.parse(JSON.stringify(message));
 
-// A MessagePort, BroadcastChannel or Worker (browser or node:worker_threads). close() closes a port
-// or channel, never a Worker: ending a worker is the application's choice.
-export function portTransport(port) {
-  const isWorker = typeof port.terminate === "function";
-  // Browsers and Node's MessagePort are EventTargets; Node's Worker is an EventEmitter.
-  const eventTarget = typeof port.addEventListener === "function";
+// The object both transports below return: start() runs `open` once, send() `post`s, close()
+// runs `shut` (if any); `finish` (also called when the other end goes away) runs `stop` if started
+// and reports onclose once.
+function endpoint(label, closedText, { open, post, shut, stop }) {
   let started = false;
   let closed = false;
   const t = {
@@ -38,21 +36,46 @@ export function portTransport(port) {
     onerror: undefined,
     async start() {
       if (started) return;
-      if (closed) throw failure("TransportClosed", "messagePortTransport: start() after close()");
+      if (closed) throw failure("TransportClosed", `${label}: start() after close()`);
       started = true;
-      listen(true);
-      if (typeof port.start === "function") port.start();
+      open();
     },
     async send(message) {
-      if (closed) throw failure("TransportClosed", "messagePortTransport: the port is closed");
-      port.postMessage(message);
+      if (closed) throw failure("TransportClosed", `${label}: ${closedText}`);
+      post(message);
     },
     async close() {
       if (closed) return;
-      if (!isWorker && typeof port.close === "function") port.close();
+      shut?.();
       finish();
     },
   };
+  function finish() {
+    if (closed) return;
+    closed = true;
+    if (started) stop();
+    t.onclose?.();
+  }
+  return [t, finish];
+}
+
+// A MessagePort, BroadcastChannel or Worker (browser or node:worker_threads). close() closes a port
+// or channel, never a Worker: ending a worker is the application's choice.
+export function portTransport(port) {
+  const isWorker = typeof port.terminate === "function";
+  // Browsers and Node's MessagePort are EventTargets; Node's Worker is an EventEmitter.
+  const eventTarget = typeof port.addEventListener === "function";
+  const [t, finish] = endpoint("messagePortTransport", "the port is closed", {
+    open() {
+      listen(true);
+      if (typeof port.start === "function") port.start();
+    },
+    post: (message) => port.postMessage(message),
+    shut() {
+      if (!isWorker && typeof port.close === "function") port.close();
+    },
+    stop: () => listen(false),
+  });
   const onMessage = eventTarget ? (event) => t.onmessage?.(event.data) : (data) => t.onmessage?.(data);
   const onMessageError = () =>
     t.onerror?.(failure("DataCloneError", "messagePortTransport: a message could not be deserialized (messageerror)"));
@@ -69,12 +92,6 @@ export function portTransport(port) {
       else port.off(name, handler);
     }
   }
-  function finish() {
-    if (closed) return;
-    closed = true;
-    if (started) listen(false);
-    t.onclose?.();
-  }
   return t;
 }
 
@@ -83,29 +100,11 @@ export function portTransport(port) {
 // and reported through onerror.
 export function windowTransport(target, targetOrigin) {
   const here = globalThis;
-  let started = false;
-  let closed = false;
-  const t = {
-    onmessage: undefined,
-    onclose: undefined,
-    onerror: undefined,
-    async start() {
-      if (started) return;
-      if (closed) throw failure("TransportClosed", "windowTransport: start() after close()");
-      started = true;
-      here.addEventListener("message", onMessage);
-    },
-    async send(message) {
-      if (closed) throw failure("TransportClosed", "windowTransport: the transport is closed");
-      target.postMessage(message, targetOrigin);
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      here.removeEventListener("message", onMessage);
-      t.onclose?.();
-    },
-  };
+  const [t] = endpoint("windowTransport", "the transport is closed", {
+    open: () => here.addEventListener("message", onMessage),
+    post: (message) => target.postMessage(message, targetOrigin),
+    stop: () => here.removeEventListener("message", onMessage),
+  });
   function onMessage(event) {
     const origin = typeof event.origin === "string" ? event.origin : "";
     if (origin !== targetOrigin) {
