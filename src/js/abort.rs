@@ -61,7 +61,7 @@ pub fn signal_for(cancel: &Cancel) -> Option<AbortSignal> {
 }
 
 fn reason_text(reason: &JsValue) -> Option<String> {
-    if reason.is_undefined() || reason.is_null() {
+    if reason.is_null_or_undefined() {
         return None;
     }
     if let Some(s) = reason.as_string() {

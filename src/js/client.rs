@@ -60,10 +60,6 @@ enum Target {
 /// Options that only mean something over HTTP.
 const HTTP_ONLY: [&str; 3] = ["headers", "fetch", "auth"];
 
-fn absent(v: &JsValue) -> bool {
-    v.is_undefined() || v.is_null()
-}
-
 /// Reads `new Client(url, options)` or `new Client({ transport, ...options }, moreOptions)`:
 /// the target and the one options object (the two merged; a key given twice is refused).
 fn read_target(first: &JsValue, second: &JsValue) -> Result<(Target, JsValue), McpError> {
@@ -87,7 +83,7 @@ fn read_target(first: &JsValue, second: &JsValue) -> Result<(Target, JsValue), M
             "Client options without a URL need transport: new Client({ transport: messagePortTransport(port) }) or new Client(url, options)",
         ));
     }
-    let merged = if absent(second) {
+    let merged = if second.is_null_or_undefined() {
         first.clone()
     } else {
         if !second.is_object() || js_sys::Array::is_array(second) {
@@ -136,7 +132,7 @@ fn check_http_url(url: &str) -> Result<(), McpError> {
 fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
     let (target, options) = read_target(first, second)?;
     let options = &options;
-    if !options.is_undefined() && !options.is_null() && !options.is_object() {
+    if !options.is_null_or_undefined() && !options.is_object() {
         return Err(McpError::input("Client options must be an object"));
     }
     let mut cfg = ClientConfig {
@@ -585,7 +581,7 @@ impl Client {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let ready = self.auth_flow("signOut").and_then(|auth| {
             let object = options.is_object() && !js_sys::Array::is_array(&options);
-            if !(options.is_undefined() || options.is_null() || object) {
+            if !(options.is_null_or_undefined() || object) {
                 return Err(McpError::input("signOut: options must be an object"));
             }
             let all = options::boolean(&options, "all", "signOut options")?.unwrap_or(false);

@@ -57,7 +57,7 @@ fn has_long_string(v: &Value) -> bool {
 /// A JS value as JSON (what `JSON.stringify` makes of it: `toJSON` is honoured, functions and
 /// `undefined` members are left out); the error names what could not be converted.
 pub fn from_js(v: &JsValue) -> Result<Value, String> {
-    if v.is_undefined() || v.is_null() {
+    if v.is_null_or_undefined() {
         return Ok(Value::Null);
     }
     if let Some(s) = v.as_string() {

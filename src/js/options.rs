@@ -24,13 +24,9 @@ fn get(obj: &JsValue, key: &str) -> JsValue {
     }
 }
 
-fn absent(v: &JsValue) -> bool {
-    v.is_undefined() || v.is_null()
-}
-
 /// True when `obj` is an object whose `key` is neither undefined nor null.
 pub fn present(obj: &JsValue, key: &str) -> bool {
-    !absent(&get(obj, key))
+    !get(obj, key).is_null_or_undefined()
 }
 
 /// A URL argument: a string, or an object with a string `href` (a `URL`).
@@ -52,7 +48,7 @@ pub fn non_empty(v: &JsValue, what: &str, arg: &str) -> Result<String, McpError>
 
 /// An optional plain-object argument (absent: `None`), or the error naming it.
 pub fn optional_object(v: &JsValue, what: &str, arg: &str) -> Result<Option<Value>, McpError> {
-    if v.is_undefined() || v.is_null() {
+    if v.is_null_or_undefined() {
         return Ok(None);
     }
     match interop::from_js(v) {
@@ -67,7 +63,7 @@ pub fn optional_object(v: &JsValue, what: &str, arg: &str) -> Result<Option<Valu
 /// Reads an optional string option.
 pub fn string(obj: &JsValue, key: &str, scope: &str) -> Result<Option<String>, McpError> {
     let v = get(obj, key);
-    if absent(&v) {
+    if v.is_null_or_undefined() {
         return Ok(None);
     }
     v.as_string()
@@ -78,7 +74,7 @@ pub fn string(obj: &JsValue, key: &str, scope: &str) -> Result<Option<String>, M
 /// Reads an optional function option.
 pub fn function(obj: &JsValue, key: &str, scope: &str) -> Result<Option<Function>, McpError> {
     let v = get(obj, key);
-    if absent(&v) {
+    if v.is_null_or_undefined() {
         return Ok(None);
     }
     v.dyn_into::<Function>()
@@ -89,7 +85,7 @@ pub fn function(obj: &JsValue, key: &str, scope: &str) -> Result<Option<Function
 /// Reads an optional positive number (milliseconds, bytes, a count), rounded up.
 pub fn positive_number(obj: &JsValue, key: &str, scope: &str) -> Result<Option<u64>, McpError> {
     let v = get(obj, key);
-    if absent(&v) {
+    if v.is_null_or_undefined() {
         return Ok(None);
     }
     match v.as_f64() {
@@ -103,7 +99,7 @@ pub fn positive_number(obj: &JsValue, key: &str, scope: &str) -> Result<Option<u
 /// Reads an optional JSON-able object option.
 pub fn json_object(obj: &JsValue, key: &str, scope: &str) -> Result<Option<Value>, McpError> {
     let v = get(obj, key);
-    if absent(&v) {
+    if v.is_null_or_undefined() {
         return Ok(None);
     }
     match interop::from_js(&v) {
@@ -118,7 +114,7 @@ pub fn json_object(obj: &JsValue, key: &str, scope: &str) -> Result<Option<Value
 /// Reads an optional `AbortSignal`.
 pub fn signal(obj: &JsValue, key: &str, scope: &str) -> Result<Option<AbortSignal>, McpError> {
     let v = get(obj, key);
-    if absent(&v) {
+    if v.is_null_or_undefined() {
         return Ok(None);
     }
     let has_api = get(&v, "addEventListener").is_function() && !get(&v, "aborted").is_undefined();
@@ -135,7 +131,7 @@ pub fn signal(obj: &JsValue, key: &str, scope: &str) -> Result<Option<AbortSigna
 /// `Headers`, or any iterable of `[name, value]` pairs.
 pub fn headers(obj: &JsValue, scope: &str) -> Result<Vec<(String, String)>, McpError> {
     let v = get(obj, "headers");
-    if absent(&v) {
+    if v.is_null_or_undefined() {
         return Ok(Vec::new());
     }
     let shape = || {
@@ -179,7 +175,7 @@ pub fn mode(obj: &JsValue) -> Result<Mode, McpError> {
 /// Reads an optional boolean option.
 pub fn boolean(obj: &JsValue, key: &str, scope: &str) -> Result<Option<bool>, McpError> {
     let v = get(obj, key);
-    if absent(&v) {
+    if v.is_null_or_undefined() {
         return Ok(None);
     }
     v.as_bool()
@@ -193,7 +189,7 @@ pub fn call_options(
     obj: &JsValue,
     default_timeout_ms: u64,
 ) -> Result<(RequestOptions, Option<SignalLink>), McpError> {
-    if !absent(obj) && !obj.is_object() {
+    if !obj.is_null_or_undefined() && !obj.is_object() {
         return Err(McpError::input("call options must be an object"));
     }
     let link = signal(obj, "signal", "options")?.map(SignalLink::new);

@@ -37,7 +37,7 @@ const HEADLESS_MAX_HOPS: u32 = 10;
 
 fn options_object(v: Option<JsValue>, what: &str) -> Result<JsValue, McpError> {
     let v = v.unwrap_or(JsValue::UNDEFINED);
-    if !(v.is_undefined() || v.is_null() || v.is_object()) || js_sys::Array::is_array(&v) {
+    if !(v.is_null_or_undefined() || v.is_object()) || js_sys::Array::is_array(&v) {
         return Err(McpError::input(format!(
             "{what}: options must be an object"
         )));

@@ -56,7 +56,7 @@ fn client_information(auth: &JsValue) -> Result<Option<ClientInformation>, McpEr
 
 fn storage(auth: &JsValue) -> Result<JsValue, McpError> {
     let s = field(auth, "storage");
-    if s.is_undefined() || s.is_null() {
+    if s.is_null_or_undefined() {
         return Ok(memory_storage());
     }
     let ok = s.is_object()
@@ -73,7 +73,7 @@ fn storage(auth: &JsValue) -> Result<JsValue, McpError> {
 
 fn max_step_up(auth: &JsValue) -> Result<u32, McpError> {
     let v = field(auth, "maxStepUp");
-    if v.is_undefined() || v.is_null() {
+    if v.is_null_or_undefined() {
         return Ok(1);
     }
     match v.as_f64() {
@@ -109,7 +109,7 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
         assertion: None,
         confidential: false,
     };
-    if g.is_undefined() || g.is_null() {
+    if g.is_null_or_undefined() {
         return Ok(out);
     }
     if !g.is_object() || js_sys::Array::is_array(g) {
@@ -135,7 +135,7 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
         .ok_or_else(|| McpError::input(format!("{G}.clientId is required")))?;
     let secret = string(g, "clientSecret", G)?.filter(|s| !s.is_empty());
     let key = field(g, "privateKey");
-    let key = if key.is_undefined() || key.is_null() {
+    let key = if key.is_null_or_undefined() {
         None
     } else if key.is_string() || (key.is_object() && field(&key, "algorithm").is_object()) {
         Some(key)
@@ -225,7 +225,7 @@ pub fn read(
     } else {
         JsValue::UNDEFINED
     };
-    if auth.is_undefined() || auth.is_null() {
+    if auth.is_null_or_undefined() {
         return Ok(None);
     }
     if !auth.is_object() || js_sys::Array::is_array(&auth) {
