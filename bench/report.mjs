@@ -40,6 +40,11 @@ const COLS = [
 
 export const LOSSES = [];
 
+/** The TS SDK 1.x client against itself (ts1-aa / ts1): the run's own noise for a figure. */
+function aaRatio(v) {
+  return Number.isFinite(v("ts1-aa")) && Number.isFinite(v("ts1")) ? (v("ts1-aa") / v("ts1")).toFixed(2) : "–";
+}
+
 function figureTable(res, what, events = 10_000) {
   const lines = [];
   const ev = events.toLocaleString("en-US").replace(/,/g, " ");
@@ -54,7 +59,7 @@ function figureTable(res, what, events = 10_000) {
     const r3 = ratio(v("ours-auto"), v("ts2-auto"), better);
     for (const [r, who] of [[r1, "TS SDK 1.x"], [r2, "TS 2.x (legacy)"], [r3, "TS 2.x (auto), both in the 2026 era"]])
       if (r.endsWith("✗")) LOSSES.push(`${what}: ${label}: ours/${who} = ${r.replace(" ✗", "")}`);
-    const aa = Number.isFinite(v("ts1-aa")) && Number.isFinite(v("ts1")) ? (v("ts1-aa") / v("ts1")).toFixed(2) : "–";
+    const aa = aaRatio(v);
     lines.push(`| ${label} | ${better} | ${COLS.map(([id]) => f(v(id))).join(" | ")} | ${r1} | ${r2} | ${r3} | ${aa} |`);
   }
   return lines.join("\n");
@@ -159,7 +164,7 @@ export function renderResults(R) {
       const r1 = ratio(v("ours"), v("ts1"), better);
       const r2 = ratio(v("ours"), v("ts2"), better);
       const r3 = ratio(v("ours-auto"), v("ts2-auto"), better);
-      const aa = Number.isFinite(v("ts1-aa")) && Number.isFinite(v("ts1")) ? (v("ts1-aa") / v("ts1")).toFixed(2) : "–";
+      const aa = aaRatio(v);
       for (const [r, who] of [[r1, "1.x"], [r2, "2.x"], [r3, "2.x auto (2026 era)"]]) if (r.endsWith("✗")) LOSSES.push(`Chromium: ${label}: ours/${who} = ${r.replace(" ✗", "")}`);
       out.push(`| ${label} | ${better} | ${["ours", "ours-auto", "ts1", "ts2", "ts2-auto"].map((id) => f(v(id))).join(" | ")} | ${r1} | ${r2} | ${r3} | ${aa} |`);
     }
