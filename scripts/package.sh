@@ -77,7 +77,8 @@ if [ -d "$STAGE/web/snippets" ] || [ -d "$STAGE/nodejs/snippets" ]; then
   diff -r "$STAGE/nodejs/snippets" "$STAGE/web/snippets" >/dev/null \
     || die "the nodejs and web targets emitted different snippets/"
 fi
-grep -q "new URL('${STEM}_bg.wasm', import.meta.url)" "$STAGE/web/$STEM.js" \
+# (The glue is minified by build-wasm.sh: either quote, optional space.)
+grep -Eq "new URL\\([\"']${STEM}_bg\\.wasm[\"'], ?import\\.meta\\.url\\)" "$STAGE/web/$STEM.js" \
   || die "web glue no longer locates its wasm with new URL('${STEM}_bg.wasm', import.meta.url)"
 
 # 2. the export names (the same in both glues) ---------------------------------------------------
