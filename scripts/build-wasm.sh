@@ -12,7 +12,7 @@
 # Then every JS file of the package (wasm-bindgen's glue and our snippets) is minified in place by
 # esbuild (tools/, pinned): whitespace, syntax and local names; module-level names (the exported
 # classes Client, ClientGroup, McpError...) and the `@ts-self-types` line Deno reads stay. Measured
-# on the web package: glue 11,696 → 6,659 B gzip, snippets 9,330 → 7,840 B. (wasm-bindgen's import
+# on the web package: glue 11,696 → 6,659 B gzip, snippets 9,330 → 5,840 B. (wasm-bindgen's import
 # object names one snippet module under the same key more than once, always the same namespace:
 # esbuild's duplicate-key warning about it is silenced.)
 #
