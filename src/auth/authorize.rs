@@ -77,7 +77,7 @@ impl AuthorizationRequest {
         if let Some(resource) = &self.resource {
             pairs.push(("resource", resource));
         }
-        let query = form::encode_pairs(pairs);
+        let query = form::encode_pairs(&pairs);
         let sep = match parts.query {
             None => "?",
             Some("") => "",

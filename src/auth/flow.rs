@@ -289,16 +289,15 @@ impl<H: AuthHost> std::fmt::Debug for Authorizer<H> {
 
 /// A token request `body` with its `client_assertion` replaced by `fresh`.
 fn with_client_assertion(body: &Secret, fresh: &Secret) -> Secret {
-    let pairs: Vec<(String, String)> = super::form::parse(body.expose())
-        .into_iter()
+    let pairs = super::form::parse(body.expose());
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
         .map(|(k, v)| match k.as_str() {
-            "client_assertion" => (k, fresh.expose().to_string()),
-            _ => (k, v),
+            "client_assertion" => (k.as_str(), fresh.expose()),
+            _ => (k.as_str(), v.as_str()),
         })
         .collect();
-    Secret::new(super::form::encode_pairs(
-        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-    ))
+    Secret::new(super::form::encode_pairs(&pairs))
 }
 
 /// A token request: where it goes, what it asked for, and what its tokens are stored with.
@@ -968,9 +967,21 @@ impl<H: AuthHost> Authorizer<H> {
         let now_s = self.host.now_ms() / 1000;
         let header = jose::client_assertion_header(alg, None);
         let claims = jose::client_assertion_claims(client_id, audience, &jti, now_s, 300);
-        let input = jose::signing_input(&header, &claims);
-        let signature = self.host.sign_client(input.as_bytes().to_vec()).await?;
-        Ok(Secret::new(jose::compact(&input, &signature)))
+        Ok(Secret::new(self.jws(&header, &claims, false).await?))
+    }
+
+    /// `header` and `claims` signed by the host (with the DPoP key, or the client's key) as
+    /// a compact JWS.
+    async fn jws(&self, header: &Value, claims: &Value, dpop: bool) -> Result<String, McpError> {
+        let input = jose::signing_input(header, claims);
+        let bytes = input.as_bytes().to_vec();
+        let signature = if dpop {
+            self.host.sign_dpop(bytes)
+        } else {
+            self.host.sign_client(bytes)
+        }
+        .await?;
+        Ok(jose::compact(&input, &signature))
     }
 
     /// Keeps a `DPoP-Nonce` the server at `url` sent (on any response) for the next proof.
@@ -1029,9 +1040,7 @@ impl<H: AuthHost> Authorizer<H> {
             ath.as_deref(),
             nonce.as_deref(),
         );
-        let input = jose::signing_input(&header, &claims);
-        let signature = self.host.sign_dpop(input.as_bytes().to_vec()).await?;
-        Ok(jose::compact(&input, &signature))
+        self.jws(&header, &claims, true).await
     }
 
     /// Counts an authorization request against the operation's budget, then signs in.
