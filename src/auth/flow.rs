@@ -328,16 +328,20 @@ fn tried_json(tried: &Tried) -> Value {
 }
 
 fn not_found(what: &str, tried: &Tried) -> McpError {
-    let list: Vec<String> = tried
-        .iter()
-        .map(|(u, s)| match s {
-            Some(s) => format!("{u} ({s})"),
-            None => format!("{u} (fetch failed)"),
-        })
-        .collect();
+    let mut message = format!("No {what} found; tried ");
+    for (i, (url, status)) in tried.iter().enumerate() {
+        if i > 0 {
+            message.push_str(", ");
+        }
+        message.push_str(url);
+        match status {
+            Some(s) => message.push_str(&format!(" ({s})")),
+            None => message.push_str(" (fetch failed)"),
+        }
+    }
     errors::auth_error(
         ErrorKind::AuthMetadata,
-        format!("No {what} found; tried {}", list.join(", ")),
+        message,
         json!({ "tried": tried_json(tried) }),
     )
 }
@@ -491,8 +495,8 @@ impl<H: AuthHost> Authorizer<H> {
                     .grant
                     .as_ref()
                     .and_then(|g| g.tokens.scope.clone());
-                let grant = self.config.grant.clone();
-                self.obtain_by_grant(&grant, scope.as_deref()).await?;
+                self.obtain_by_grant(&self.config.grant, scope.as_deref())
+                    .await?;
             }
             return Ok(self.ticket());
         }
