@@ -1136,9 +1136,9 @@ impl<H: AuthHost> Authorizer<H> {
 
     /// One authorization request with `scope`, its callback, and the code redeemed.
     async fn authorize_with(&self, scope: Option<String>) -> Result<(), McpError> {
-        let (prm, meta) = {
+        let (resource, meta) = {
             let st = self.state.borrow();
-            (st.prm.clone(), st.meta.clone())
+            (st.prm.as_ref().map(|p| p.resource.clone()), st.meta.clone())
         };
         let meta = meta.ok_or_else(|| errors::metadata("No authorization server is known"))?;
         let client = self.client_for(&meta).await?;
@@ -1148,7 +1148,6 @@ impl<H: AuthHost> Authorizer<H> {
             .sha256(verifier.expose().as_bytes().to_vec())
             .await?;
         let state = pkce::state_from_random(&self.host.random(16)?)?;
-        let resource = prm.map(|p| p.resource);
         let url = AuthorizationRequest {
             endpoint: meta.authorization_endpoint.clone(),
             client_id: client.client_id.clone(),

@@ -146,23 +146,31 @@ impl JsAuthHost {
     }
 
     async fn fetch_inner(&self, request: AuthRequest) -> Result<AuthResponse, McpError> {
-        let url = request.url.clone();
+        let AuthRequest {
+            method,
+            url,
+            content_type,
+            body,
+            authorization,
+            max_bytes,
+            dpop,
+        } = request;
         let headers = Object::new();
-        if let Some(t) = request.content_type {
+        if let Some(t) = content_type {
             set(&headers, "content-type", &t.into());
             set(&headers, "accept", &"application/json".into());
         }
-        if let Some(a) = &request.authorization {
+        if let Some(a) = &authorization {
             set(&headers, "authorization", &a.expose().into());
         }
-        if let Some(p) = &request.dpop {
+        if let Some(p) = &dpop {
             set(&headers, "dpop", &p.as_str().into());
         }
         let init = Object::new();
-        set(&init, "method", &request.method.into());
+        set(&init, "method", &method.into());
         set(&init, "headers", &headers);
         set(&init, "redirect", &"manual".into());
-        if let Some(b) = &request.body {
+        if let Some(b) = &body {
             set(&init, "body", &b.expose().into());
         }
         let response = self
@@ -189,14 +197,11 @@ impl JsAuthHost {
             .map_err(|e| self.fetch_error(&url, &e))?
             .as_string()
             .unwrap_or_default();
-        if body.len() > request.max_bytes {
+        if body.len() > max_bytes {
             return Err(McpError::local(
                 AUTHORIZATION_FAILED,
                 ErrorKind::AuthMetadata,
-                format!(
-                    "The response of {url} is larger than {} bytes",
-                    request.max_bytes
-                ),
+                format!("The response of {url} is larger than {max_bytes} bytes"),
                 json!({ "url": url }),
             ));
         }
