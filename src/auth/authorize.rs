@@ -84,7 +84,7 @@ impl AuthorizationRequest {
             Some(q) if q.ends_with('&') => "",
             Some(_) => "&",
         };
-        Ok(format!("{}{sep}{query}", self.endpoint))
+        Ok([self.endpoint.as_str(), sep, &query].concat())
     }
 }
 

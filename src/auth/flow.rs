@@ -733,7 +733,7 @@ impl<H: AuthHost> Authorizer<H> {
         self.host
             .fetch(req)
             .await
-            .map_err(|e| e.with_context(format!("{what}{url}")))
+            .map_err(|e| e.with_context([what, url].concat()))
     }
 
     /// GETs `urls` in order until one reads as a document; `Ok(None)` when none exists. A

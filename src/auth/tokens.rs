@@ -37,12 +37,8 @@ pub struct TokenRequest {
 /// The `Authorization: Basic` value of RFC 6749 §2.3.1: id and secret form-urlencoded, joined
 /// with `:`, base64.
 pub fn basic_authorization(client_id: &str, secret: &Secret) -> Secret {
-    let pair = format!(
-        "{}:{}",
-        form::encode(client_id),
-        form::encode(secret.expose())
-    );
-    Secret::new(format!("Basic {}", encode(pair, Alphabet::Standard)))
+    let pair = [form::encode(client_id), form::encode(secret.expose())].join(":");
+    Secret::new(["Basic ", &encode(pair, Alphabet::Standard)].concat())
 }
 
 pub use super::jose::{
@@ -250,7 +246,7 @@ impl TokenSet {
     /// The `Authorization` header value for MCP requests (`Bearer <token>` / `DPoP <token>`).
     pub fn authorization(&self) -> Secret {
         let scheme = if self.is_dpop() { "DPoP" } else { "Bearer" };
-        Secret::new(format!("{scheme} {}", self.access_token.expose()))
+        Secret::new([scheme, " ", self.access_token.expose()].concat())
     }
 
     /// A refresh's result: its tokens, keeping the old refresh token (and scope) when the
