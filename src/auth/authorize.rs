@@ -77,14 +77,14 @@ impl AuthorizationRequest {
         if let Some(resource) = &self.resource {
             pairs.push(("resource", resource));
         }
-        let query = form::encode_pairs(pairs);
+        let query = form::encode_pairs(&pairs);
         let sep = match parts.query {
             None => "?",
             Some("") => "",
             Some(q) if q.ends_with('&') => "",
             Some(_) => "&",
         };
-        Ok(format!("{}{sep}{query}", self.endpoint))
+        Ok([self.endpoint.as_str(), sep, &query].concat())
     }
 }
 

@@ -44,7 +44,7 @@ fn single<'a>(pairs: &'a [(String, String)], name: &str) -> Result<Option<&'a st
 fn malformed(message: &str) -> McpError {
     errors::auth_error(
         ErrorKind::Unauthorized,
-        format!("Bad authorization callback: {message}"),
+        ["Bad authorization callback: ", message].concat(),
         Value::Null,
     )
 }

@@ -55,12 +55,15 @@ pub fn prm_urls(
     let u = parse_http("The server URL", server_url)?;
     let origin = u.origin();
     let path = trimmed_path(&u);
-    let root = format!("{origin}{PRM_SUFFIX}");
+    let root = [origin.as_str(), PRM_SUFFIX].concat();
     if path.is_empty() {
         return Ok(vec![root]);
     }
-    let query = u.query.map(|q| format!("?{q}")).unwrap_or_default();
-    Ok(vec![format!("{origin}{PRM_SUFFIX}{path}{query}"), root])
+    let (mark, query) = u.query.map_or(("", ""), |q| ("?", q));
+    Ok(vec![
+        [origin.as_str(), PRM_SUFFIX, path, mark, query].concat(),
+        root,
+    ])
 }
 
 /// The authorization-server metadata URLs for `issuer`, in the MCP order. With a path
@@ -78,14 +81,14 @@ pub fn as_metadata_urls(issuer: &str) -> Result<Vec<String>, McpError> {
     let path = trimmed_path(&u);
     if path.is_empty() {
         return Ok(vec![
-            format!("{origin}{OAUTH_AS_SUFFIX}"),
-            format!("{origin}{OIDC_SUFFIX}"),
+            [origin.as_str(), OAUTH_AS_SUFFIX].concat(),
+            [origin.as_str(), OIDC_SUFFIX].concat(),
         ]);
     }
     Ok(vec![
-        format!("{origin}{OAUTH_AS_SUFFIX}{path}"),
-        format!("{origin}{OIDC_SUFFIX}{path}"),
-        format!("{origin}{path}{OIDC_SUFFIX}"),
+        [origin.as_str(), OAUTH_AS_SUFFIX, path].concat(),
+        [origin.as_str(), OIDC_SUFFIX, path].concat(),
+        [origin.as_str(), path, OIDC_SUFFIX].concat(),
     ])
 }
 
@@ -110,9 +113,9 @@ pub struct LegacyEndpoints {
 pub fn legacy_endpoints(server_url: &str) -> Result<LegacyEndpoints, McpError> {
     let origin = legacy_issuer(server_url)?;
     Ok(LegacyEndpoints {
-        authorization_endpoint: format!("{origin}/authorize"),
-        token_endpoint: format!("{origin}/token"),
-        registration_endpoint: format!("{origin}/register"),
+        authorization_endpoint: origin.clone() + "/authorize",
+        token_endpoint: origin.clone() + "/token",
+        registration_endpoint: origin + "/register",
     })
 }
 

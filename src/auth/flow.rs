@@ -30,7 +30,9 @@ use super::registration::{self, RegistrationPath};
 use super::scopes::{self, Budget, StepUpPolicy};
 use super::secret::Secret;
 use super::store::{self, Grant, Pending, Stored};
-use super::tokens::{self, BeforeRequest, Recovery, RefreshFailure, SentToken, TokenRequest};
+use super::tokens::{
+    self, BeforeRequest, OAuthError, Recovery, RefreshFailure, SentToken, TokenRequest,
+};
 
 /// Recoveries (401/403 handled) allowed within one operation before it fails.
 pub const MAX_RECOVERIES: u32 = 4;
@@ -53,6 +55,28 @@ pub struct AuthRequest {
     pub max_bytes: usize,
     /// A `DPoP` proof header, for token requests of a DPoP client.
     pub dpop: Option<String>,
+}
+
+impl AuthRequest {
+    /// A request of `method` to `url`.
+    pub fn new(
+        method: &'static str,
+        url: &str,
+        content_type: Option<&'static str>,
+        body: Option<Secret>,
+        authorization: Option<Secret>,
+        max_bytes: usize,
+    ) -> Self {
+        AuthRequest {
+            method,
+            url: url.to_string(),
+            content_type,
+            body,
+            authorization,
+            max_bytes,
+            dpop: None,
+        }
+    }
 }
 
 /// What came back: status and body (redirects are not followed: a 3xx is a status).
@@ -265,16 +289,30 @@ impl<H: AuthHost> std::fmt::Debug for Authorizer<H> {
 
 /// A token request `body` with its `client_assertion` replaced by `fresh`.
 fn with_client_assertion(body: &Secret, fresh: &Secret) -> Secret {
-    let pairs: Vec<(String, String)> = super::form::parse(body.expose())
-        .into_iter()
+    let pairs = super::form::parse(body.expose());
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
         .map(|(k, v)| match k.as_str() {
-            "client_assertion" => (k, fresh.expose().to_string()),
-            _ => (k, v),
+            "client_assertion" => (k.as_str(), fresh.expose()),
+            _ => (k.as_str(), v.as_str()),
         })
         .collect();
-    Secret::new(super::form::encode_pairs(
-        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-    ))
+    Secret::new(super::form::encode_pairs(&pairs))
+}
+
+/// A token request: where it goes, what it asked for, and what its tokens are stored with.
+struct TokenCall<'a> {
+    endpoint: String,
+    request: TokenRequest,
+    /// The scope requested (the tokens' scope when the response names none).
+    scope: Option<&'a str>,
+    issuer: &'a str,
+    /// Re-signs a `private_key_jwt` client assertion for a DPoP nonce retry.
+    signer: Option<(&'a str, Alg)>,
+    resource: Option<String>,
+    auth_methods: Vec<String>,
+    /// The tokens a refresh replaces.
+    previous: Option<&'a tokens::TokenSet>,
 }
 
 /// One metadata URL tried, with its status (`None`: the fetch failed).
@@ -287,6 +325,71 @@ fn tried_json(tried: &Tried) -> Value {
             .map(|(url, status)| json!({ "url": url, "status": status }))
             .collect(),
     )
+}
+
+fn not_found(what: &str, tried: &Tried) -> McpError {
+    let mut message = format!("No {what} found; tried ");
+    for (i, (url, status)) in tried.iter().enumerate() {
+        if i > 0 {
+            message.push_str(", ");
+        }
+        message.push_str(url);
+        match status {
+            Some(s) => message.push_str(&format!(" ({s})")),
+            None => message.push_str(" (fetch failed)"),
+        }
+    }
+    errors::auth_error(
+        ErrorKind::AuthMetadata,
+        message,
+        json!({ "tried": tried_json(tried) }),
+    )
+}
+
+/// The PRM URLs to try: a challenge's `resource_metadata` first, then the well-known ones.
+fn prm_url_list(server_url: &str, hint: &AuthHint) -> Result<Vec<String>, McpError> {
+    let mut urls = discovery::prm_urls(server_url, hint.resource_metadata.as_deref())?;
+    if hint.resource_metadata.is_some() {
+        // A challenge's URL that fails falls back to the well-known ones.
+        for u in discovery::prm_urls(server_url, None)? {
+            if !urls.contains(&u) {
+                urls.push(u);
+            }
+        }
+    }
+    Ok(urls)
+}
+
+/// The 2025-03-26 authorization server of a server without PRM: its origin, if https.
+fn legacy_issuer(server_url: &str) -> Result<String, McpError> {
+    let issuer = discovery::legacy_issuer(server_url)?;
+    if !super::url::is_acceptable_endpoint(&issuer) {
+        return Err(errors::metadata(format!(
+            "The server {} has no protected resource metadata, and its own origin (the 2025-03-26 authorization server) is not https: credentials are not sent there",
+            errors::clean_text(server_url)
+        )));
+    }
+    Ok(issuer)
+}
+
+/// The AS metadata from the document `found` at one of `tried` (`legacy`: of a server
+/// without PRM, whose AS may have none: then the default endpoints).
+fn server_metadata(
+    found: Option<String>,
+    tried: &Tried,
+    issuer: &str,
+    legacy: bool,
+    server_url: &str,
+) -> Result<ServerMetadata, McpError> {
+    match (found, legacy) {
+        (Some(body), false) => metadata::parse_server_metadata(&body, issuer),
+        (Some(body), true) => metadata::parse_legacy_server_metadata(&body, issuer),
+        (None, false) => Err(not_found("authorization server metadata", tried)),
+        (None, true) => Ok(ServerMetadata::legacy_defaults(
+            issuer,
+            &discovery::legacy_endpoints(server_url)?,
+        )),
+    }
 }
 
 impl<H: AuthHost> Authorizer<H> {
@@ -392,8 +495,8 @@ impl<H: AuthHost> Authorizer<H> {
                     .grant
                     .as_ref()
                     .and_then(|g| g.tokens.scope.clone());
-                let grant = self.config.grant.clone();
-                self.obtain_by_grant(&grant, scope.as_deref()).await?;
+                self.obtain_by_grant(&self.config.grant, scope.as_deref())
+                    .await?;
             }
             return Ok(self.ticket());
         }
@@ -502,51 +605,43 @@ impl<H: AuthHost> Authorizer<H> {
                 grant.is_some_and(|g| g.tokens.refresh_token.is_some()),
             )
         };
-        match tokens::on_unauthorized(sent, has_refresh, op.refreshed) {
-            Recovery::Discover => {
-                self.discover(&hint).await?;
-                self.obtain(hint.scope.as_deref(), op).await
-            }
-            Recovery::Refresh => {
-                op.refreshed = true;
-                match self.refresh().await {
-                    Ok(()) => Ok(()),
-                    Err(_) if self.state.borrow().stored.grant.is_none() => {
-                        self.discover(&hint).await?;
-                        self.obtain(hint.scope.as_deref(), op).await
-                    }
-                    Err(e) => Err(e),
-                }
-            }
-            Recovery::Rediscover | Recovery::Authorize => {
-                let old_issuer = self
-                    .state
-                    .borrow()
-                    .stored
-                    .grant
-                    .as_ref()
-                    .map(|g| g.tokens.issuer.clone());
-                self.state.borrow_mut().prm = None;
-                self.discover(&hint).await?;
-                let new_issuer = self.state.borrow().meta.as_ref().map(|m| m.issuer.clone());
-                let after = match (old_issuer, new_issuer) {
-                    (Some(old), Some(new)) => {
-                        tokens::after_rediscovery(&old, &new, has_refresh, op.refreshed)
-                    }
-                    _ => tokens::AfterRediscovery::Authorize,
-                };
-                if after == tokens::AfterRediscovery::Refresh {
-                    op.refreshed = true;
-                    if self.refresh().await.is_ok() {
-                        return Ok(());
-                    }
-                }
-                // Another AS (SEP-2352): its own registration; old credentials stay bound to
-                // the old issuer and are never sent to the new one.
-                self.set_grant(None);
-                self.obtain(hint.scope.as_deref(), op).await
+        let recovery = tokens::on_unauthorized(sent, has_refresh, op.refreshed);
+        if recovery == Recovery::Refresh {
+            op.refreshed = true;
+            match self.refresh().await {
+                Ok(()) => return Ok(()),
+                // A dead refresh token leaves no grant: discover and obtain new tokens.
+                Err(e) if self.state.borrow().stored.grant.is_some() => return Err(e),
+                Err(_) => {}
             }
         }
+        let rediscover = matches!(recovery, Recovery::Rediscover | Recovery::Authorize);
+        let old_issuer = if rediscover {
+            let mut st = self.state.borrow_mut();
+            st.prm = None;
+            st.stored.grant.as_ref().map(|g| g.tokens.issuer.clone())
+        } else {
+            None
+        };
+        self.discover(&hint).await?;
+        if rediscover {
+            let after = match (old_issuer, self.state.borrow().meta.as_ref()) {
+                (Some(old), Some(new)) => {
+                    tokens::after_rediscovery(&old, &new.issuer, has_refresh, op.refreshed)
+                }
+                _ => tokens::AfterRediscovery::Authorize,
+            };
+            if after == tokens::AfterRediscovery::Refresh {
+                op.refreshed = true;
+                if self.refresh().await.is_ok() {
+                    return Ok(());
+                }
+            }
+            // Another AS (SEP-2352): its own registration; old credentials stay bound to
+            // the old issuer and are never sent to the new one.
+            self.set_grant(None);
+        }
+        self.obtain(hint.scope.as_deref(), op).await
     }
 
     /// The operation's authorization budget (`maxStepUp`, and the per-operation cap).
@@ -589,110 +684,75 @@ impl<H: AuthHost> Authorizer<H> {
 
     /// Fetches PRM (unless known) and the AS metadata, checking `resource` and `issuer`.
     async fn discover(&self, hint: &AuthHint) -> Result<(), McpError> {
-        let server_url = self.config.server_url.clone();
+        let server_url = self.config.server_url.as_str();
         let known_prm = self.state.borrow().prm.clone();
         let prm = match known_prm {
             Some(p) => Some(p),
-            None => self.fetch_prm(&server_url, hint).await?,
-        };
-        let meta = match &prm {
-            Some(prm) => {
-                let issuer = prm.issuer().to_string();
-                let urls = discovery::as_metadata_urls(&issuer)?;
-                let (found, tried) = self
-                    .first_document(&urls, |body| metadata::parse_server_metadata(body, &issuer))
-                    .await?;
-                found.ok_or_else(|| self.not_found("authorization server metadata", &tried))?
-            }
             None => {
-                // 2025-03-26: no PRM; the AS is the server's origin, else default endpoints.
-                let issuer = discovery::legacy_issuer(&server_url)?;
-                if !super::url::is_acceptable_endpoint(&issuer) {
-                    return Err(errors::metadata(format!(
-                        "The server {} has no protected resource metadata, and its own origin (the 2025-03-26 authorization server) is not https: credentials are not sent there",
-                        errors::clean_text(&server_url)
-                    )));
-                }
-                let urls = discovery::as_metadata_urls(&issuer)?;
-                let (found, _) = self
-                    .first_document(&urls, |body| {
-                        metadata::parse_legacy_server_metadata(body, &issuer)
-                    })
-                    .await?;
+                let urls = prm_url_list(server_url, hint)?;
+                let (found, _) = self.first_document(&urls).await?;
                 match found {
-                    Some(m) => m,
-                    None => ServerMetadata::legacy_defaults(
-                        &issuer,
-                        &discovery::legacy_endpoints(&server_url)?,
-                    ),
+                    Some(body) => Some(metadata::parse_resource_metadata(&body, server_url)?),
+                    None => None,
                 }
             }
         };
+        // 2025-03-26 (no PRM): the AS is the server's origin, else default endpoints.
+        let issuer = match &prm {
+            Some(prm) => prm.issuer().to_string(),
+            None => legacy_issuer(server_url)?,
+        };
+        let urls = discovery::as_metadata_urls(&issuer)?;
+        let (found, tried) = self.first_document(&urls).await?;
+        let meta = server_metadata(found, &tried, &issuer, prm.is_none(), server_url)?;
         let mut st = self.state.borrow_mut();
         st.prm = prm;
         st.meta = Some(meta);
         Ok(())
     }
 
-    async fn fetch_prm(
+    /// POSTs `request` (a body of `content_type`, with its `Authorization`) to `url`; a failed
+    /// fetch names `what` and the URL.
+    async fn post(
         &self,
-        server_url: &str,
-        hint: &AuthHint,
-    ) -> Result<Option<ResourceMetadata>, McpError> {
-        let mut urls = discovery::prm_urls(server_url, hint.resource_metadata.as_deref())?;
-        if hint.resource_metadata.is_some() {
-            // A challenge's URL that fails falls back to the well-known ones.
-            for u in discovery::prm_urls(server_url, None)? {
-                if !urls.contains(&u) {
-                    urls.push(u);
-                }
-            }
-        }
-        let (found, _) = self
-            .first_document(&urls, |body| {
-                metadata::parse_resource_metadata(body, server_url)
-            })
-            .await?;
-        Ok(found)
-    }
-
-    fn not_found(&self, what: &str, tried: &Tried) -> McpError {
-        let list: Vec<String> = tried
-            .iter()
-            .map(|(u, s)| match s {
-                Some(s) => format!("{u} ({s})"),
-                None => format!("{u} (fetch failed)"),
-            })
-            .collect();
-        errors::auth_error(
-            ErrorKind::AuthMetadata,
-            format!("No {what} found; tried {}", list.join(", ")),
-            json!({ "tried": tried_json(tried) }),
-        )
+        url: &str,
+        content_type: &'static str,
+        request: TokenRequest,
+        dpop: Option<String>,
+        what: &str,
+    ) -> Result<AuthResponse, McpError> {
+        let mut req = AuthRequest::new(
+            "POST",
+            url,
+            Some(content_type),
+            Some(request.body),
+            request.authorization,
+            tokens::MAX_RESPONSE_BYTES,
+        );
+        req.dpop = dpop;
+        self.host
+            .fetch(req)
+            .await
+            .map_err(|e| e.with_context([what, url].concat()))
     }
 
     /// GETs `urls` in order until one reads as a document; `Ok(None)` when none exists. A
     /// document that exists but fails its checks is the error; so is a 5xx or 3xx; and when
     /// every fetch failed for CORS, that `auth_cors` error.
-    async fn first_document<T>(
-        &self,
-        urls: &[String],
-        parse: impl Fn(&str) -> Result<T, McpError>,
-    ) -> Result<(Option<T>, Tried), McpError> {
+    async fn first_document(&self, urls: &[String]) -> Result<(Option<String>, Tried), McpError> {
         let mut tried: Tried = Vec::new();
         let mut cors: Option<McpError> = None;
         for url in urls {
             let response = self
                 .host
-                .fetch(AuthRequest {
-                    method: "GET",
-                    url: url.clone(),
-                    content_type: None,
-                    body: None,
-                    authorization: None,
-                    max_bytes: metadata::MAX_DOCUMENT_BYTES,
-                    dpop: None,
-                })
+                .fetch(AuthRequest::new(
+                    "GET",
+                    url,
+                    None,
+                    None,
+                    None,
+                    metadata::MAX_DOCUMENT_BYTES,
+                ))
                 .await;
             let status = match &response {
                 Ok(r) => Some(r.status),
@@ -707,12 +767,11 @@ impl<H: AuthHost> Authorizer<H> {
             match discovery::verdict(status) {
                 Verdict::Use => {
                     let body = response.map(|r| r.body).unwrap_or_default();
-                    return Ok((Some(parse(&body)?), tried));
+                    return Ok((Some(body), tried));
                 }
                 Verdict::Next => continue,
                 Verdict::Fail => {
-                    return Err(self
-                        .not_found("usable metadata", &tried)
+                    return Err(not_found("usable metadata", &tried)
                         .with_context(format!("{url} answered HTTP {}", status.unwrap_or(0))))
                 }
             }
@@ -835,23 +894,18 @@ impl<H: AuthHost> Authorizer<H> {
             (Some(_), Some(alg)) => Some((client.info.client_id.as_str(), alg)),
             _ => None,
         };
-        let tokens = self
-            .token_request(
-                &meta.token_endpoint,
-                request,
-                scope.as_deref(),
-                &meta.issuer,
-                signer,
-            )
-            .await
-            .map_err(|(e, _)| e)?;
-        self.set_grant(Some(Grant {
-            tokens,
-            token_endpoint: meta.token_endpoint.clone(),
+        self.grant_tokens(TokenCall {
+            endpoint: meta.token_endpoint.clone(),
+            request,
+            scope: scope.as_deref(),
+            issuer: &meta.issuer,
+            signer,
             resource,
             auth_methods: meta.auth_methods(),
-        }));
-        self.persist().await
+            previous: None,
+        })
+        .await
+        .map_err(|(e, _)| e)
     }
 
     /// The assertion of a `jwt_bearer` grant: the application's callback, or an ID-JAG from
@@ -891,18 +945,14 @@ impl<H: AuthHost> Authorizer<H> {
                 let request =
                     tokens::id_jag_exchange_request(idp_client, id_token, issuer, resource, scope)?;
                 let response = self
-                    .host
-                    .fetch(AuthRequest {
-                        method: "POST",
-                        url: token_endpoint.clone(),
-                        content_type: Some(tokens::CONTENT_TYPE),
-                        body: Some(request.body),
-                        authorization: request.authorization,
-                        max_bytes: tokens::MAX_RESPONSE_BYTES,
-                        dpop: None,
-                    })
-                    .await
-                    .map_err(|e| e.with_context(format!("token exchange at {token_endpoint}")))?;
+                    .post(
+                        token_endpoint,
+                        tokens::CONTENT_TYPE,
+                        request,
+                        None,
+                        "token exchange at ",
+                    )
+                    .await?;
                 tokens::parse_exchange_response(response.status, &response.body).map_err(|e| {
                     e.with_context("The identity provider refused the ID-JAG exchange")
                 })
@@ -921,9 +971,21 @@ impl<H: AuthHost> Authorizer<H> {
         let now_s = self.host.now_ms() / 1000;
         let header = jose::client_assertion_header(alg, None);
         let claims = jose::client_assertion_claims(client_id, audience, &jti, now_s, 300);
-        let input = jose::signing_input(&header, &claims);
-        let signature = self.host.sign_client(input.as_bytes().to_vec()).await?;
-        Ok(Secret::new(jose::compact(&input, &signature)))
+        Ok(Secret::new(self.jws(&header, &claims, false).await?))
+    }
+
+    /// `header` and `claims` signed by the host (with the DPoP key, or the client's key) as
+    /// a compact JWS.
+    async fn jws(&self, header: &Value, claims: &Value, dpop: bool) -> Result<String, McpError> {
+        let input = jose::signing_input(header, claims);
+        let bytes = input.as_bytes().to_vec();
+        let signature = if dpop {
+            self.host.sign_dpop(bytes)
+        } else {
+            self.host.sign_client(bytes)
+        }
+        .await?;
+        Ok(jose::compact(&input, &signature))
     }
 
     /// Keeps a `DPoP-Nonce` the server at `url` sent (on any response) for the next proof.
@@ -982,9 +1044,7 @@ impl<H: AuthHost> Authorizer<H> {
             ath.as_deref(),
             nonce.as_deref(),
         );
-        let input = jose::signing_input(&header, &claims);
-        let signature = self.host.sign_dpop(input.as_bytes().to_vec()).await?;
-        Ok(jose::compact(&input, &signature))
+        self.jws(&header, &claims, true).await
     }
 
     /// Counts an authorization request against the operation's budget, then signs in.
@@ -1045,19 +1105,19 @@ impl<H: AuthHost> Authorizer<H> {
                     &self.config.redirect_uri,
                     self.config.wants_refresh(),
                 )?;
+                let request = TokenRequest {
+                    body: Secret::new(body),
+                    authorization: None,
+                };
                 let response = self
-                    .host
-                    .fetch(AuthRequest {
-                        method: "POST",
-                        url: endpoint.clone(),
-                        content_type: Some("application/json"),
-                        body: Some(Secret::new(body)),
-                        authorization: None,
-                        max_bytes: tokens::MAX_RESPONSE_BYTES,
-                        dpop: None,
-                    })
-                    .await
-                    .map_err(|e| e.with_context(format!("registering at {endpoint}")))?;
+                    .post(
+                        &endpoint,
+                        "application/json",
+                        request,
+                        None,
+                        "registering at ",
+                    )
+                    .await?;
                 let client = registration::parse_registration_response(
                     response.status,
                     &response.body,
@@ -1076,9 +1136,9 @@ impl<H: AuthHost> Authorizer<H> {
 
     /// One authorization request with `scope`, its callback, and the code redeemed.
     async fn authorize_with(&self, scope: Option<String>) -> Result<(), McpError> {
-        let (prm, meta) = {
+        let (resource, meta) = {
             let st = self.state.borrow();
-            (st.prm.clone(), st.meta.clone())
+            (st.prm.as_ref().map(|p| p.resource.clone()), st.meta.clone())
         };
         let meta = meta.ok_or_else(|| errors::metadata("No authorization server is known"))?;
         let client = self.client_for(&meta).await?;
@@ -1088,7 +1148,6 @@ impl<H: AuthHost> Authorizer<H> {
             .sha256(verifier.expose().as_bytes().to_vec())
             .await?;
         let state = pkce::state_from_random(&self.host.random(16)?)?;
-        let resource = prm.map(|p| p.resource);
         let url = AuthorizationRequest {
             endpoint: meta.authorization_endpoint.clone(),
             client_id: client.client_id.clone(),
@@ -1153,23 +1212,44 @@ impl<H: AuthHost> Authorizer<H> {
             &pending.request.redirect_uri,
             pending.request.resource.as_deref(),
         )?;
-        let tokens = self
-            .token_request(
-                &pending.token_endpoint,
-                request,
-                pending.request.scope.as_deref(),
-                &pending.request.issuer,
-                None,
-            )
-            .await
-            .map_err(|(e, _)| e)?;
-        self.set_grant(Some(Grant {
-            tokens,
-            token_endpoint: pending.token_endpoint,
+        self.grant_tokens(TokenCall {
+            endpoint: pending.token_endpoint,
+            request,
+            scope: pending.request.scope.as_deref(),
+            issuer: &pending.request.issuer,
+            signer: None,
             resource: pending.request.resource,
             auth_methods: pending.auth_methods,
+            previous: None,
+        })
+        .await
+        .map_err(|(e, _)| e)
+    }
+
+    /// The token request of `call`, and its tokens stored as the grant.
+    async fn grant_tokens(
+        &self,
+        call: TokenCall<'_>,
+    ) -> Result<(), (McpError, Option<OAuthError>)> {
+        let fresh = self
+            .token_request(
+                &call.endpoint,
+                call.request,
+                call.scope,
+                call.issuer,
+                call.signer,
+            )
+            .await?;
+        self.set_grant(Some(Grant {
+            tokens: match call.previous {
+                Some(p) => fresh.refreshed(p),
+                None => fresh,
+            },
+            token_endpoint: call.endpoint,
+            resource: call.resource,
+            auth_methods: call.auth_methods,
         }));
-        self.persist().await
+        self.persist().await.map_err(|e| (e, None))
     }
 
     /// POSTs a token request (with a DPoP proof when configured, retried once with the AS's
@@ -1196,18 +1276,15 @@ impl<H: AuthHost> Authorizer<H> {
                 None
             };
             let response = self
-                .host
-                .fetch(AuthRequest {
-                    method: "POST",
-                    url: endpoint.to_string(),
-                    content_type: Some(tokens::CONTENT_TYPE),
-                    body: Some(request.body.clone()),
-                    authorization: request.authorization.clone(),
-                    max_bytes: tokens::MAX_RESPONSE_BYTES,
+                .post(
+                    endpoint,
+                    tokens::CONTENT_TYPE,
+                    request.clone(),
                     dpop,
-                })
+                    "token request to ",
+                )
                 .await
-                .map_err(|e| (e.with_context(format!("token request to {endpoint}")), None))?;
+                .map_err(|e| (e, None))?;
             if let Some(n) = &response.dpop_nonce {
                 self.remember_nonce(endpoint, n);
             }
@@ -1328,22 +1405,19 @@ impl<H: AuthHost> Authorizer<H> {
         let request =
             tokens::refresh_request(&client, method, &refresh_token, grant.resource.as_deref())?;
         match self
-            .token_request(
-                &grant.token_endpoint,
+            .grant_tokens(TokenCall {
+                endpoint: grant.token_endpoint.clone(),
                 request,
-                grant.tokens.scope.as_deref(),
-                &issuer,
-                None,
-            )
+                scope: grant.tokens.scope.as_deref(),
+                issuer: &issuer,
+                signer: None,
+                resource: grant.resource.clone(),
+                auth_methods: grant.auth_methods.clone(),
+                previous: Some(&grant.tokens),
+            })
             .await
         {
-            Ok(fresh) => {
-                self.set_grant(Some(Grant {
-                    tokens: fresh.refreshed(&grant.tokens),
-                    ..grant
-                }));
-                self.persist().await
-            }
+            Ok(()) => Ok(()),
             Err((e, oauth)) => {
                 match tokens::on_refresh_error(oauth.as_ref()) {
                     RefreshFailure::DropTokens => self.set_grant(None),

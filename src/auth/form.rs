@@ -24,12 +24,17 @@ pub fn encode(s: &str) -> String {
 }
 
 /// `name=value&…` from pairs, in order.
-pub fn encode_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    pairs
-        .into_iter()
-        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
-        .collect::<Vec<_>>()
-        .join("&")
+pub fn encode_pairs(pairs: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    for (k, v) in pairs {
+        if !out.is_empty() {
+            out.push('&');
+        }
+        out.push_str(&encode(k));
+        out.push('=');
+        out.push_str(&encode(v));
+    }
+    out
 }
 
 /// Decodes one component: `+` is a space, `%XX` a byte; a `%` not followed by two hex digits
@@ -80,7 +85,7 @@ mod tests {
         assert_eq!(encode("a b+c/d=é~!*-._"), "a+b%2Bc%2Fd%3D%C3%A9%7E%21*-._");
         assert_eq!(encode(""), "");
         assert_eq!(
-            encode_pairs([("grant_type", "authorization_code"), ("x y", "1&2")]),
+            encode_pairs(&[("grant_type", "authorization_code"), ("x y", "1&2")]),
             "grant_type=authorization_code&x+y=1%262"
         );
     }

@@ -85,12 +85,12 @@ pub fn b64url_json(v: &Value) -> String {
 
 /// The JWS Signing Input: `b64url(header) + "." + b64url(claims)`, the bytes the host signs.
 pub fn signing_input(header: &Value, claims: &Value) -> String {
-    format!("{}.{}", b64url_json(header), b64url_json(claims))
+    [b64url_json(header), b64url_json(claims)].join(".")
 }
 
 /// The JWS Compact Serialization: `signing_input + "." + b64url(signature)`.
 pub fn compact(signing_input: &str, signature: &[u8]) -> String {
-    format!("{signing_input}.{}", base64url(signature))
+    [signing_input, ".", &base64url(signature)].concat()
 }
 
 fn str_member<'a>(jwk: &'a Value, name: &str) -> Option<&'a str> {
@@ -206,7 +206,7 @@ pub fn thumbprint(sha256_digest: &[u8; 32]) -> String {
 /// prefix; nothing is normalized (case, port, trailing `/` are kept as given).
 pub fn htu(url: &str) -> String {
     match url::split(url) {
-        Some(u) => format!("{}://{}{}", u.scheme, u.authority, u.path),
+        Some(u) => [u.scheme, "://", u.authority, u.path].concat(),
         None => url[..url.find(['?', '#']).unwrap_or(url.len())].to_string(),
     }
 }

@@ -93,7 +93,7 @@ pub fn resource_covers(resource: &str, server_url: &str) -> bool {
         if p.ends_with('/') {
             p.to_string()
         } else {
-            format!("{p}/")
+            [p, "/"].concat()
         }
     };
     with_slash(s.path).starts_with(&with_slash(r.path))

@@ -16,18 +16,23 @@ pub const OFFLINE_ACCESS: &str = "offline_access";
 /// Authorization requests allowed within one operation, whatever `maxStepUp` says.
 pub const MAX_AUTHORIZATIONS_PER_OPERATION: u32 = 3;
 
-/// The scopes of a space-delimited list, duplicates dropped, order kept.
-pub fn split(scope: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+/// The scopes of a space-delimited list, duplicates dropped, order kept (borrowed).
+fn words(scope: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
     for s in scope
         .split([' ', '\t', '\n', '\r'])
         .filter(|s| !s.is_empty())
     {
-        if !out.iter().any(|x| x == s) {
-            out.push(s.to_string());
+        if !out.contains(&s) {
+            out.push(s);
         }
     }
     out
+}
+
+/// The scopes of a space-delimited list, duplicates dropped, order kept.
+pub fn split(scope: &str) -> Vec<String> {
+    words(scope).into_iter().map(str::to_string).collect()
 }
 
 /// A space-delimited list of `scopes`.
@@ -43,31 +48,28 @@ pub fn select(
     as_scopes: Option<&[String]>,
     want_refresh: bool,
 ) -> Option<String> {
-    let mut scopes = challenge_scope
-        .map(split)
-        .filter(|s| !s.is_empty())
-        .or_else(|| {
-            prm_scopes
-                .map(|p| split(&p.join(" ")))
-                .filter(|s| !s.is_empty())
-        })
-        .or_else(|| configured.map(split).filter(|s| !s.is_empty()))?;
+    let prm = prm_scopes.map(join);
+    let mut scopes = [challenge_scope, prm.as_deref(), configured]
+        .into_iter()
+        .flatten()
+        .map(words)
+        .find(|s| !s.is_empty())?;
     let as_lists_offline = as_scopes.is_some_and(|s| s.iter().any(|x| x == OFFLINE_ACCESS));
-    if want_refresh && as_lists_offline && !scopes.iter().any(|x| x == OFFLINE_ACCESS) {
-        scopes.push(OFFLINE_ACCESS.to_string());
+    if want_refresh && as_lists_offline && !scopes.contains(&OFFLINE_ACCESS) {
+        scopes.push(OFFLINE_ACCESS);
     }
-    Some(join(&scopes))
+    Some(scopes.join(" "))
 }
 
 /// The union of what was granted and what the challenge asks, granted first, in order.
 pub fn union(granted: &str, challenged: &str) -> String {
-    join(&split(&format!("{granted} {challenged}")))
+    words(&[granted, " ", challenged].concat()).join(" ")
 }
 
 /// True when `needed` adds no scope to `granted`.
 pub fn covers(granted: &str, needed: &str) -> bool {
-    let g = split(granted);
-    split(needed).iter().all(|s| g.contains(s))
+    let g = words(granted);
+    words(needed).iter().all(|s| g.contains(s))
 }
 
 /// What to do on `403 insufficient_scope` (the `onInsufficientScope` option).
@@ -141,7 +143,7 @@ impl Budget {
         granted: &str,
         challenged: Option<&str>,
     ) -> Result<String, McpError> {
-        let challenged = challenged.filter(|c| !split(c).is_empty());
+        let challenged = challenged.filter(|c| !words(c).is_empty());
         let fail = |why: &str| {
             Err(errors::insufficient_scope(
                 format!("The server needs more scopes: {why}"),

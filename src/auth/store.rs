@@ -18,7 +18,7 @@ const VERSION: u64 = 1;
 
 /// The storage key for the MCP server at `server_url`.
 pub fn key(server_url: &str) -> String {
-    format!("mcp-wasm-client:auth:{server_url}")
+    ["mcp-wasm-client:auth:", server_url].concat()
 }
 
 /// Tokens and what a refresh needs without rediscovery.

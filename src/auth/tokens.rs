@@ -37,12 +37,8 @@ pub struct TokenRequest {
 /// The `Authorization: Basic` value of RFC 6749 §2.3.1: id and secret form-urlencoded, joined
 /// with `:`, base64.
 pub fn basic_authorization(client_id: &str, secret: &Secret) -> Secret {
-    let pair = format!(
-        "{}:{}",
-        form::encode(client_id),
-        form::encode(secret.expose())
-    );
-    Secret::new(format!("Basic {}", encode(pair, Alphabet::Standard)))
+    let pair = [form::encode(client_id), form::encode(secret.expose())].join(":");
+    Secret::new(["Basic ", &encode(pair, Alphabet::Standard)].concat())
 }
 
 pub use super::jose::{
@@ -50,9 +46,9 @@ pub use super::jose::{
     TOKEN_EXCHANGE_GRANT,
 };
 
-fn with_client_auth(
-    pairs: Vec<(&str, String)>,
-    client: &ClientInformation,
+fn with_client_auth<'a>(
+    pairs: Vec<(&'a str, &'a str)>,
+    client: &'a ClientInformation,
     method: AuthMethod,
 ) -> Result<TokenRequest, McpError> {
     with_client_auth_assertion(pairs, client, method, None)
@@ -60,11 +56,11 @@ fn with_client_auth(
 
 /// Adds client authentication by `method` to a token request's `pairs`; `private_key_jwt`
 /// needs the signed `client_assertion`.
-pub fn with_client_auth_assertion(
-    mut pairs: Vec<(&str, String)>,
-    client: &ClientInformation,
+pub fn with_client_auth_assertion<'a>(
+    mut pairs: Vec<(&'a str, &'a str)>,
+    client: &'a ClientInformation,
     method: AuthMethod,
-    client_assertion: Option<&Secret>,
+    client_assertion: Option<&'a Secret>,
 ) -> Result<TokenRequest, McpError> {
     let mut authorization = None;
     match (method, &client.client_secret) {
@@ -72,14 +68,14 @@ pub fn with_client_auth_assertion(
             let assertion = client_assertion.ok_or_else(|| {
                 McpError::input("private_key_jwt needs a signed client assertion")
             })?;
-            pairs.push(("client_id", client.client_id.clone()));
-            pairs.push(("client_assertion_type", CLIENT_ASSERTION_TYPE.to_string()));
-            pairs.push(("client_assertion", assertion.expose().to_string()));
+            pairs.push(("client_id", &client.client_id));
+            pairs.push(("client_assertion_type", CLIENT_ASSERTION_TYPE));
+            pairs.push(("client_assertion", assertion.expose()));
         }
-        (AuthMethod::None, _) => pairs.push(("client_id", client.client_id.clone())),
+        (AuthMethod::None, _) => pairs.push(("client_id", &client.client_id)),
         (AuthMethod::ClientSecretPost, Some(secret)) => {
-            pairs.push(("client_id", client.client_id.clone()));
-            pairs.push(("client_secret", secret.expose().to_string()));
+            pairs.push(("client_id", &client.client_id));
+            pairs.push(("client_secret", secret.expose()));
         }
         (AuthMethod::ClientSecretBasic, Some(secret)) => {
             authorization = Some(basic_authorization(&client.client_id, secret));
@@ -91,7 +87,7 @@ pub fn with_client_auth_assertion(
             )))
         }
     }
-    let body = form::encode_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())));
+    let body = form::encode_pairs(&pairs);
     Ok(TokenRequest {
         body: Secret::new(body),
         authorization,
@@ -109,13 +105,13 @@ pub fn authorization_code_request(
     resource: Option<&str>,
 ) -> Result<TokenRequest, McpError> {
     let mut pairs = vec![
-        ("grant_type", "authorization_code".to_string()),
-        ("code", code.expose().to_string()),
-        ("redirect_uri", redirect_uri.to_string()),
-        ("code_verifier", code_verifier.expose().to_string()),
+        ("grant_type", "authorization_code"),
+        ("code", code.expose()),
+        ("redirect_uri", redirect_uri),
+        ("code_verifier", code_verifier.expose()),
     ];
     if let Some(r) = resource {
-        pairs.push(("resource", r.to_string()));
+        pairs.push(("resource", r));
     }
     with_client_auth(pairs, client, method)
 }
@@ -128,25 +124,25 @@ pub fn refresh_request(
     resource: Option<&str>,
 ) -> Result<TokenRequest, McpError> {
     let mut pairs = vec![
-        ("grant_type", "refresh_token".to_string()),
-        ("refresh_token", refresh_token.expose().to_string()),
+        ("grant_type", "refresh_token"),
+        ("refresh_token", refresh_token.expose()),
     ];
     if let Some(r) = resource {
-        pairs.push(("resource", r.to_string()));
+        pairs.push(("resource", r));
     }
     with_client_auth(pairs, client, method)
 }
 
-fn push_scope_resource(
-    pairs: &mut Vec<(&str, String)>,
-    scope: Option<&str>,
-    resource: Option<&str>,
+fn push_scope_resource<'a>(
+    pairs: &mut Vec<(&'a str, &'a str)>,
+    scope: Option<&'a str>,
+    resource: Option<&'a str>,
 ) {
     if let Some(s) = scope.filter(|s| !s.is_empty()) {
-        pairs.push(("scope", s.to_string()));
+        pairs.push(("scope", s));
     }
     if let Some(r) = resource {
-        pairs.push(("resource", r.to_string()));
+        pairs.push(("resource", r));
     }
 }
 
@@ -159,7 +155,7 @@ pub fn client_credentials_request(
     resource: Option<&str>,
     client_assertion: Option<&Secret>,
 ) -> Result<TokenRequest, McpError> {
-    let mut pairs = vec![("grant_type", "client_credentials".to_string())];
+    let mut pairs = vec![("grant_type", "client_credentials")];
     push_scope_resource(&mut pairs, scope, resource);
     with_client_auth_assertion(pairs, client, method, client_assertion)
 }
@@ -175,8 +171,8 @@ pub fn jwt_bearer_request(
     client_assertion: Option<&Secret>,
 ) -> Result<TokenRequest, McpError> {
     let mut pairs = vec![
-        ("grant_type", JWT_BEARER_GRANT.to_string()),
-        ("assertion", assertion.expose().to_string()),
+        ("grant_type", JWT_BEARER_GRANT),
+        ("assertion", assertion.expose()),
     ];
     push_scope_resource(&mut pairs, scope, resource);
     with_client_auth_assertion(pairs, client, method, client_assertion)
@@ -193,11 +189,11 @@ pub fn id_jag_exchange_request(
     scope: Option<&str>,
 ) -> Result<TokenRequest, McpError> {
     let mut pairs = vec![
-        ("grant_type", TOKEN_EXCHANGE_GRANT.to_string()),
-        ("requested_token_type", ID_JAG_TYPE.to_string()),
-        ("subject_token", id_token.expose().to_string()),
-        ("subject_token_type", ID_TOKEN_TYPE.to_string()),
-        ("audience", audience.to_string()),
+        ("grant_type", TOKEN_EXCHANGE_GRANT),
+        ("requested_token_type", ID_JAG_TYPE),
+        ("subject_token", id_token.expose()),
+        ("subject_token_type", ID_TOKEN_TYPE),
+        ("audience", audience),
     ];
     push_scope_resource(&mut pairs, scope, resource);
     let method = if idp_client.client_secret.is_some() {
@@ -250,7 +246,7 @@ impl TokenSet {
     /// The `Authorization` header value for MCP requests (`Bearer <token>` / `DPoP <token>`).
     pub fn authorization(&self) -> Secret {
         let scheme = if self.is_dpop() { "DPoP" } else { "Bearer" };
-        Secret::new(format!("{scheme} {}", self.access_token.expose()))
+        Secret::new([scheme, " ", self.access_token.expose()].concat())
     }
 
     /// A refresh's result: its tokens, keeping the old refresh token (and scope) when the

@@ -120,7 +120,7 @@ impl<'a> Url<'a> {
 
     /// `scheme://host[:port]` as received (userinfo dropped), with no trailing `/`.
     pub fn origin(&self) -> String {
-        format!("{}://{}", self.scheme, self.host_port())
+        [self.scheme, "://", self.host_port()].concat()
     }
 
     /// The origin for comparisons: scheme and host lowercased, a default port (80 for http,
@@ -134,8 +134,8 @@ impl<'a> Url<'a> {
             _ => None,
         };
         match self.port().map(|p| p.trim_start_matches('0')) {
-            Some(p) if Some(p) != default => format!("{scheme}://{host}:{p}"),
-            _ => format!("{scheme}://{host}"),
+            Some(p) if Some(p) != default => [&scheme, "://", &host, ":", p].concat(),
+            _ => [&scheme, "://", &host].concat(),
         }
     }
 

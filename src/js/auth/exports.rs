@@ -150,9 +150,9 @@ pub fn id_jag_assertion(
     (|| {
         const W: &str = "idJagAssertion";
         if !options.is_object() || js_sys::Array::is_array(&options) {
-            return Err(McpError::input(format!(
-                "{W}: pass {{ idpTokenEndpoint, idToken, idpClientId, idpClientSecret? }}"
-            )));
+            return Err(McpError::input(
+                "idJagAssertion: pass { idpTokenEndpoint, idToken, idpClientId, idpClientSecret? }",
+            ));
         }
         let need = |k: &str| {
             options::string(&options, k, W)?
@@ -161,9 +161,9 @@ pub fn id_jag_assertion(
         };
         let endpoint = need("idpTokenEndpoint")?;
         if !crate::auth::url::is_acceptable_endpoint(&endpoint) {
-            return Err(McpError::input(format!(
-                "{W}: idpTokenEndpoint must be an https URL (http only for loopback)"
-            )));
+            return Err(McpError::input(
+                "idJagAssertion: idpTokenEndpoint must be an https URL (http only for loopback)",
+            ));
         }
         need("idToken")?;
         need("idpClientId")?;

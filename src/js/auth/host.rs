@@ -97,6 +97,27 @@ fn crypto() -> Result<JsValue, McpError> {
         })
 }
 
+/// `obj[name]`, if it is a function.
+fn method(obj: &JsValue, name: &str) -> Option<Function> {
+    Reflect::get(obj, &name.into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+}
+
+/// Signs `input` with `key` by `alg`; a failure is a `kind` error naming `what`.
+async fn sign(
+    key: &JsValue,
+    alg: &str,
+    input: &[u8],
+    kind: ErrorKind,
+    what: &str,
+) -> Result<Vec<u8>, McpError> {
+    let sig = call_promise(sign_bytes(key, alg, &Uint8Array::from(input)))
+        .await
+        .map_err(|e| key_error(kind, what, &e))?;
+    Ok(Uint8Array::new(&sig).to_vec())
+}
+
 fn storage_error(op: &str, e: &JsValue) -> McpError {
     McpError::input(format!("auth.storage.{op} failed: {}", error_text(e)))
 }
@@ -114,43 +135,42 @@ impl Drop for Waiting {
 
 impl JsAuthHost {
     fn fetch_error(&self, url: &str, e: &JsValue) -> McpError {
-        if self.in_browser {
-            return McpError::local(
-                AUTHORIZATION_FAILED,
-                ErrorKind::AuthCors,
-                format!(
-                    "Could not reach {url} for authorization: {}. The browser hides why; most often that server sends no CORS headers. Route these requests through a same-origin proxy with the auth.fetch option",
-                    error_text(e)
-                ),
-                json!({ "url": url }),
-            );
-        }
-        McpError::local(
-            CONNECTION_CLOSED,
-            ErrorKind::Network,
-            format!("Could not reach {url} for authorization: {}", error_text(e)),
-            json!({ "url": url }),
-        )
+        let mut message = format!("Could not reach {url} for authorization: {}", error_text(e));
+        let (code, kind) = if self.in_browser {
+            message.push_str(". The browser hides why; most often that server sends no CORS headers. Route these requests through a same-origin proxy with the auth.fetch option");
+            (AUTHORIZATION_FAILED, ErrorKind::AuthCors)
+        } else {
+            (CONNECTION_CLOSED, ErrorKind::Network)
+        };
+        McpError::local(code, kind, message, json!({ "url": url }))
     }
 
     async fn fetch_inner(&self, request: AuthRequest) -> Result<AuthResponse, McpError> {
-        let url = request.url.clone();
+        let AuthRequest {
+            method,
+            url,
+            content_type,
+            body,
+            authorization,
+            max_bytes,
+            dpop,
+        } = request;
         let headers = Object::new();
-        if let Some(t) = request.content_type {
+        if let Some(t) = content_type {
             set(&headers, "content-type", &t.into());
             set(&headers, "accept", &"application/json".into());
         }
-        if let Some(a) = &request.authorization {
+        if let Some(a) = &authorization {
             set(&headers, "authorization", &a.expose().into());
         }
-        if let Some(p) = &request.dpop {
+        if let Some(p) = &dpop {
             set(&headers, "dpop", &p.as_str().into());
         }
         let init = Object::new();
-        set(&init, "method", &request.method.into());
+        set(&init, "method", &method.into());
         set(&init, "headers", &headers);
         set(&init, "redirect", &"manual".into());
-        if let Some(b) = &request.body {
+        if let Some(b) = &body {
             set(&init, "body", &b.expose().into());
         }
         let response = self
@@ -177,14 +197,11 @@ impl JsAuthHost {
             .map_err(|e| self.fetch_error(&url, &e))?
             .as_string()
             .unwrap_or_default();
-        if body.len() > request.max_bytes {
+        if body.len() > max_bytes {
             return Err(McpError::local(
                 AUTHORIZATION_FAILED,
                 ErrorKind::AuthMetadata,
-                format!(
-                    "The response of {url} is larger than {} bytes",
-                    request.max_bytes
-                ),
+                format!("The response of {url} is larger than {max_bytes} bytes"),
                 json!({ "url": url }),
             ));
         }
@@ -278,9 +295,7 @@ impl JsAuthHost {
     }
 
     fn storage_call(&self, op: &str, args: &[JsValue]) -> Result<JsValue, McpError> {
-        let f: Function = Reflect::get(&self.storage, &op.into())
-            .ok()
-            .and_then(|f| f.dyn_into().ok())
+        let f = method(&self.storage, op)
             .ok_or_else(|| McpError::input(format!("auth.storage.{op} is not a function")))?;
         let this = &self.storage;
         match args {
@@ -304,9 +319,7 @@ impl AuthHost for JsAuthHost {
     fn random(&self, len: usize) -> Result<Vec<u8>, McpError> {
         let c = crypto()?;
         let buf = Uint8Array::new_with_length(len as u32);
-        let f: Function = Reflect::get(&c, &"getRandomValues".into())
-            .ok()
-            .and_then(|f| f.dyn_into().ok())
+        let f = method(&c, "getRandomValues")
             .ok_or_else(|| McpError::input("crypto.getRandomValues is missing"))?;
         f.call1(&c, &buf).map_err(|e| {
             McpError::input(format!("crypto.getRandomValues failed: {}", error_text(&e)))
@@ -323,17 +336,14 @@ impl AuthHost for JsAuthHost {
                 .ok()
                 .filter(JsValue::is_object)
                 .ok_or_else(unavailable)?;
-            let digest: Function = Reflect::get(&subtle, &"digest".into())
-                .ok()
-                .and_then(|f| f.dyn_into().ok())
-                .ok_or_else(unavailable)?;
+            let digest = method(&subtle, "digest").ok_or_else(unavailable)?;
+            let failed =
+                |e: JsValue| McpError::input(format!("SHA-256 failed: {}", error_text(&e)));
             let bytes = Uint8Array::from(data.as_slice());
             let p = digest
                 .call2(&subtle, &"SHA-256".into(), &bytes)
-                .map_err(|e| McpError::input(format!("SHA-256 failed: {}", error_text(&e))))?;
-            let buf = settle(p)
-                .await
-                .map_err(|e| McpError::input(format!("SHA-256 failed: {}", error_text(&e))))?;
+                .map_err(failed)?;
+            let buf = settle(p).await.map_err(failed)?;
             let v = Uint8Array::new(&buf).to_vec();
             v.try_into()
                 .map_err(|_| McpError::input("SHA-256 gave other than 32 bytes"))
@@ -371,14 +381,14 @@ impl AuthHost for JsAuthHost {
     fn sign_client(&self, input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
         Box::pin(async move {
             let key = self.signing_key().await?;
-            let sig = call_promise(sign_bytes(
+            sign(
                 &key,
                 self.client_alg,
-                &Uint8Array::from(input.as_slice()),
-            ))
+                &input,
+                ErrorKind::Input,
+                "Signing the client assertion",
+            )
             .await
-            .map_err(|e| key_error(ErrorKind::Input, "Signing the client assertion", &e))?;
-            Ok(Uint8Array::new(&sig).to_vec())
         })
     }
 
@@ -394,11 +404,10 @@ impl AuthHost for JsAuthHost {
                 .as_ref()
                 .ok_or_else(|| McpError::input("options.auth.grant.assertion is missing"))?;
             let failed = |e: &JsValue| {
-                McpError::local(
-                    AUTHORIZATION_FAILED,
+                key_error(
                     ErrorKind::AssertionError,
-                    format!("The assertion callback failed: {}", error_text(e)),
-                    Value::Null,
+                    "The assertion callback failed",
+                    e,
                 )
             };
             let arg = Object::new();
@@ -442,14 +451,14 @@ impl AuthHost for JsAuthHost {
         Box::pin(async move {
             let pair = self.dpop_keys().await?;
             let private = Reflect::get(&pair, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED);
-            let sig = call_promise(sign_bytes(
+            sign(
                 &private,
                 "ES256",
-                &Uint8Array::from(input.as_slice()),
-            ))
+                &input,
+                ErrorKind::DpopError,
+                "Signing a DPoP proof",
+            )
             .await
-            .map_err(|e| key_error(ErrorKind::DpopError, "Signing a DPoP proof", &e))?;
-            Ok(Uint8Array::new(&sig).to_vec())
         })
     }
 }

@@ -42,7 +42,7 @@ fn client_information(auth: &JsValue) -> Result<Option<ClientInformation>, McpEr
     };
     let client_id = text("client_id")?
         .filter(|s| !s.is_empty())
-        .ok_or_else(|| McpError::input(format!("{SCOPE}.clientInformation needs a client_id")))?;
+        .ok_or_else(|| McpError::input("options.auth.clientInformation needs a client_id"))?;
     Ok(Some(ClientInformation {
         client_id,
         client_secret: text("client_secret")?
@@ -64,9 +64,7 @@ fn storage(auth: &JsValue) -> Result<JsValue, McpError> {
             .iter()
             .all(|k| field(&s, k).is_function());
     if !ok {
-        return Err(McpError::input(format!(
-            "{SCOPE}.storage must be an object with get, set and delete functions (memoryStorage(), webStorage(sessionStorage), indexedDbStorage(name))"
-        )));
+        return Err(McpError::input("options.auth.storage must be an object with get, set and delete functions (memoryStorage(), webStorage(sessionStorage), indexedDbStorage(name))"));
     }
     Ok(s)
 }
@@ -78,16 +76,16 @@ fn max_step_up(auth: &JsValue) -> Result<u32, McpError> {
     }
     match v.as_f64() {
         Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 => Ok(n.min(10.0) as u32),
-        _ => Err(McpError::input(format!(
-            "{SCOPE}.maxStepUp must be a whole number ≥ 0"
-        ))),
+        _ => Err(McpError::input(
+            "options.auth.maxStepUp must be a whole number ≥ 0",
+        )),
     }
 }
 
 fn default_authorizer(made: Result<JsValue, JsValue>) -> Result<Function, McpError> {
     made.ok()
         .and_then(|f| f.dyn_into::<Function>().ok())
-        .ok_or_else(|| McpError::input(format!("{SCOPE}.authorize: no default for this host")))
+        .ok_or_else(|| McpError::input("options.auth.authorize: no default for this host"))
 }
 
 /// The `grant` option, read: the flow's config and what the host keeps (key, callback).
@@ -113,7 +111,7 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
         return Ok(out);
     }
     if !g.is_object() || js_sys::Array::is_array(g) {
-        return Err(McpError::input(format!("{G} must be an object")));
+        return Err(McpError::input("options.auth.grant must be an object"));
     }
     let kind = string(g, "type", G)?;
     match kind.as_deref() {
@@ -132,7 +130,7 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
     }
     let client_id = string(g, "clientId", G)?
         .filter(|s| !s.is_empty())
-        .ok_or_else(|| McpError::input(format!("{G}.clientId is required")))?;
+        .ok_or_else(|| McpError::input("options.auth.grant.clientId is required"))?;
     let secret = string(g, "clientSecret", G)?.filter(|s| !s.is_empty());
     let key = field(g, "privateKey");
     let key = if key.is_null_or_undefined() {
@@ -140,13 +138,13 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
     } else if key.is_string() || (key.is_object() && field(&key, "algorithm").is_object()) {
         Some(key)
     } else {
-        return Err(McpError::input(format!(
-            "{G}.privateKey must be a CryptoKey or a PKCS#8 PEM string"
-        )));
+        return Err(McpError::input(
+            "options.auth.grant.privateKey must be a CryptoKey or a PKCS#8 PEM string",
+        ));
     };
     if let Some(a) = string(g, "algorithm", G)? {
         out.alg = Alg::parse(&a).ok_or_else(|| {
-            McpError::input(format!("{G}.algorithm must be \"ES256\" or \"RS256\""))
+            McpError::input("options.auth.grant.algorithm must be \"ES256\" or \"RS256\"")
         })?;
     }
     let method = match string(g, "method", G)? {
@@ -154,9 +152,7 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
         Some(m) => match AuthMethod::parse(&m) {
             Some(m @ (AuthMethod::ClientSecretBasic | AuthMethod::ClientSecretPost)) => Some(m),
             _ => {
-                return Err(McpError::input(format!(
-                    "{G}.method must be \"client_secret_basic\" or \"client_secret_post\""
-                )))
+                return Err(McpError::input("options.auth.grant.method must be \"client_secret_basic\" or \"client_secret_post\""))
             }
         },
     };
@@ -176,9 +172,9 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
     match kind.as_deref() {
         Some("client_credentials") => {
             if !out.confidential {
-                return Err(McpError::input(format!(
-                    "{G}: client_credentials needs clientSecret or privateKey"
-                )));
+                return Err(McpError::input(
+                    "options.auth.grant: client_credentials needs clientSecret or privateKey",
+                ));
             }
             out.config = GrantConfig::ClientCredentials(client);
         }
@@ -203,9 +199,7 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
                 out.assertion = Some(f.clone());
                 AssertionSource::Callback
             } else {
-                return Err(McpError::input(format!(
-                    "{G}.assertion must be a function ({{ issuer, resource, scope }}) => JWT, or idJagAssertion(...)"
-                )));
+                return Err(McpError::input("options.auth.grant.assertion must be a function ({ issuer, resource, scope }) => JWT, or idJagAssertion(...)"));
             };
             out.config = GrantConfig::JwtBearer(client, source);
         }
@@ -229,7 +223,7 @@ pub fn read(
         return Ok(None);
     }
     if !auth.is_object() || js_sys::Array::is_array(&auth) {
-        return Err(McpError::input(format!("{SCOPE} must be an object")));
+        return Err(McpError::input("options.auth must be an object"));
     }
     let client_metadata_url = string(&auth, "clientMetadataUrl", SCOPE)?;
     if let Some(u) = &client_metadata_url {
@@ -251,9 +245,9 @@ pub fn read(
     ) {
         (Some(u), _) => u,
         (None, GrantConfig::AuthorizationCode) => {
-            return Err(McpError::input(format!(
-                "{SCOPE}.redirectUri is required (or clientMetadata.redirect_uris)"
-            )))
+            return Err(McpError::input(
+                "options.auth.redirectUri is required (or clientMetadata.redirect_uris)",
+            ))
         }
         (None, _) => String::new(),
     };
@@ -271,22 +265,18 @@ pub fn read(
             && field(&pair, "privateKey").is_object()
             && field(&pair, "publicKey").is_object();
         if !ok {
-            return Err(McpError::input(format!(
-                "{SCOPE}.dpop.keyPair must be a CryptoKeyPair (ECDSA P-256: {{ privateKey, publicKey }})"
-            )));
+            return Err(McpError::input("options.auth.dpop.keyPair must be a CryptoKeyPair (ECDSA P-256: { privateKey, publicKey })"));
         }
         (true, Some(pair))
     } else {
-        return Err(McpError::input(format!(
-            "{SCOPE}.dpop must be true or {{ keyPair }}"
-        )));
+        return Err(McpError::input(
+            "options.auth.dpop must be true or { keyPair }",
+        ));
     };
     let step_up = match string(&auth, "onInsufficientScope", SCOPE)? {
         None => StepUpPolicy::default(),
         Some(s) => StepUpPolicy::parse(&s).ok_or_else(|| {
-            McpError::input(format!(
-                "{SCOPE}.onInsufficientScope must be \"reauthorize\" or \"throw\""
-            ))
+            McpError::input("options.auth.onInsufficientScope must be \"reauthorize\" or \"throw\"")
         })?,
     };
     let authorize = match function(&auth, "authorize", SCOPE)? {
@@ -300,9 +290,7 @@ pub fn read(
     if kind(&authorize).as_deref() == Some("redirect")
         && kind(&storage).as_deref() == Some("memory")
     {
-        return Err(McpError::input(format!(
-            "{SCOPE}: authorizeWithRedirect() needs storage that survives the page navigation: webStorage(sessionStorage) or indexedDbStorage(name), not memoryStorage()"
-        )));
+        return Err(McpError::input("options.auth: authorizeWithRedirect() needs storage that survives the page navigation: webStorage(sessionStorage) or indexedDbStorage(name), not memoryStorage()"));
     }
     let fetch = function(&auth, "fetch", SCOPE)?.unwrap_or_else(|| global_fetch.clone());
     let config = AuthConfig {
