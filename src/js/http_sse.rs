@@ -8,6 +8,7 @@ use crate::js::abort::{sleep, AbortOnDrop};
 use crate::js::http::{byte_stream, new_controller, Head, Http};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::decode;
+use crate::session::inflight::Outcome;
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{body_kind, BodyKind};
 use crate::transport::sse::SseParser;
@@ -50,7 +51,7 @@ impl HttpSse {
                 "No HTTP+SSE stream at the URL",
             ));
         }
-        let (tx, rx) = futures::channel::oneshot::channel::<String>();
+        let (tx, rx) = futures::channel::oneshot::channel::<Outcome>();
         crate::js::spawn(Box::pin(read_stream(
             head,
             AbortOnDrop::new(controller.clone()),
@@ -58,12 +59,15 @@ impl HttpSse {
             tx,
             inbox,
         )));
-        let endpoint = rx.await.map_err(|_| {
-            McpError::protocol(
-                INVALID_REQUEST,
-                "The HTTP+SSE stream ended before its endpoint event",
-            )
-        })?;
+        let endpoint = match rx.await {
+            Ok(Ok(Value::String(endpoint))) => endpoint,
+            _ => {
+                return Err(McpError::protocol(
+                    INVALID_REQUEST,
+                    "The HTTP+SSE stream ended before its endpoint event",
+                ))
+            }
+        };
         http.set_endpoint(&endpoint)?;
         Ok(HttpSse {
             http,
@@ -78,7 +82,7 @@ async fn read_stream(
     head: Head,
     _guard: AbortOnDrop,
     max_message_bytes: usize,
-    endpoint: futures::channel::oneshot::Sender<String>,
+    endpoint: futures::channel::oneshot::Sender<Outcome>,
     inbox: Rc<dyn Inbox>,
 ) {
     let mut endpoint = Some(endpoint);
@@ -92,7 +96,7 @@ async fn read_stream(
         for ev in events {
             if ev.event == "endpoint" {
                 if let Some(tx) = endpoint.take() {
-                    let _ = tx.send(ev.data.trim().to_string());
+                    let _ = tx.send(Ok(Value::String(ev.data.trim().to_string())));
                 }
             } else if !ev.data.trim().is_empty() {
                 match decode(&ev.data) {

@@ -9,6 +9,7 @@ use crate::js::{error as jserr, interop};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::small_map::SmallMap;
+use crate::session::inflight::Outcome;
 use crate::session::stamp::Outgoing;
 use futures::channel::oneshot;
 use futures::future::{LocalBoxFuture, Shared};
@@ -29,7 +30,7 @@ const DROPPED_CODE: &str = "MCP_MESSAGE_DROPPED";
 /// A request waiting for its response: where its messages go, and who to wake.
 struct Route {
     inbox: Rc<dyn Inbox>,
-    done: Option<oneshot::Sender<Result<(), McpError>>>,
+    done: Option<oneshot::Sender<Outcome>>,
 }
 
 type Started = Shared<LocalBoxFuture<'static, Result<(), McpError>>>;
@@ -227,7 +228,7 @@ impl Inner {
                 if inbox.deliver(message, Some(&key)) {
                     let route = self.routes.borrow_mut().remove(&key);
                     if let Some(done) = route.and_then(|r| r.done) {
-                        let _ = done.send(Ok(()));
+                        let _ = done.send(Ok(Value::Null));
                     }
                 }
             }
@@ -396,7 +397,7 @@ impl Transport for JsTransport {
             };
             self.send(exchange.out, exchange.what).await?;
             match answered.await {
-                Ok(outcome) => outcome.map(|()| Sent::Answered),
+                Ok(outcome) => outcome.map(|_| Sent::Answered),
                 Err(_) => Err(transport_closed(format!(
                     "{}: the transport closed before the response",
                     exchange.what

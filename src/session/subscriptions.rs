@@ -115,7 +115,7 @@ pub fn matches(honoured: &Value, method: &str, params: &Value) -> bool {
 #[derive(Debug, Default)]
 pub struct ListenQueue {
     queue: RefCell<VecDeque<Result<Value, McpError>>>,
-    waiter: RefCell<Option<oneshot::Sender<()>>>,
+    waiter: RefCell<Option<oneshot::Sender<crate::session::inflight::Outcome>>>,
     done: Cell<bool>,
     /// What the server will deliver (the acknowledged or legacy-honoured filter).
     pub honoured: RefCell<Value>,
@@ -149,7 +149,7 @@ impl ListenQueue {
 
     fn wake(&self) {
         if let Some(w) = self.waiter.borrow_mut().take() {
-            let _ = w.send(());
+            let _ = w.send(Ok(Value::Null));
         }
     }
 
