@@ -9,10 +9,9 @@ use super::transport::{Exchange, Inbox};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::Era;
-use crate::session::inflight::Outcome;
+use crate::session::inflight::oneshot;
 use crate::session::stamp;
 use crate::session::subscriptions::{legacy_honoured, normalize_filter, ListenQueue};
-use futures::channel::oneshot;
 use futures::FutureExt;
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
@@ -36,7 +35,7 @@ struct ListenInbox {
     engine: Rc<Engine>,
     id: RequestId,
     queue: Rc<ListenQueue>,
-    ack: RefCell<Option<oneshot::Sender<Outcome>>>,
+    ack: RefCell<Option<oneshot::Sender>>,
     graceful: Cell<bool>,
 }
 
@@ -123,7 +122,7 @@ impl Engine {
         let queue = Rc::new(ListenQueue::default());
         let closed_by_client = Rc::new(Cell::new(false));
         let stop = Cancel::new();
-        let (ack_tx, ack_rx) = oneshot::channel::<Outcome>();
+        let (ack_tx, ack_rx) = oneshot::channel();
         let inbox = Rc::new(ListenInbox {
             engine: self.rc(),
             id: id.clone(),

@@ -9,10 +9,9 @@ use crate::js::{error as jserr, interop};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::small_map::SmallMap;
-use crate::session::inflight::Outcome;
+use crate::session::inflight::oneshot;
 use crate::session::stamp::Outgoing;
-use futures::channel::oneshot;
-use futures::future::{LocalBoxFuture, Shared};
+use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use js_sys::{Function, Promise, Reflect};
 use serde_json::{json, Value};
@@ -22,6 +21,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn json_parse(text: &str) -> Result<JsValue, JsValue>;
+}
+
 /// `_meta` key naming the 2026 listen request a message belongs to.
 const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 /// What `windowTransport` / `messagePortTransport` mark a refused message with (`error.code`).
@@ -30,10 +35,15 @@ const DROPPED_CODE: &str = "MCP_MESSAGE_DROPPED";
 /// A request waiting for its response: where its messages go, and who to wake.
 struct Route {
     inbox: Rc<dyn Inbox>,
-    done: Option<oneshot::Sender<Outcome>>,
+    done: Option<oneshot::Sender>,
 }
 
-type Started = Shared<LocalBoxFuture<'static, Result<(), McpError>>>;
+/// Where `start()` is: not called yet, called (its promise), or settled.
+enum Start {
+    Idle,
+    Pending(Promise),
+    Done(Result<(), McpError>),
+}
 
 struct Inner {
     object: JsValue,
@@ -42,7 +52,7 @@ struct Inner {
     close: Function,
     engine: RefCell<Option<Weak<dyn Inbox>>>,
     routes: RefCell<SmallMap<RequestId, Route>>,
-    started: RefCell<Option<Started>>,
+    started: RefCell<Start>,
     /// Why the transport is closed (by the client, or its `onclose`), once it is.
     closed: RefCell<Option<McpError>>,
     /// The handlers set on the object (kept alive here; unset when dropped).
@@ -118,7 +128,7 @@ impl JsTransport {
                 close,
                 engine: RefCell::new(None),
                 routes: RefCell::new(SmallMap::new()),
-                started: RefCell::new(None),
+                started: RefCell::new(Start::Idle),
                 closed: RefCell::new(None),
                 on_message: Closure::new(move |v: JsValue| {
                     if let Some(i) = m.upgrade() {
@@ -306,26 +316,30 @@ impl JsTransport {
     }
 
     /// `start()`, once, on the first message sent; every sender awaits it.
-    fn started(&self) -> Started {
-        self.inner
-            .started
-            .borrow_mut()
-            .get_or_insert_with(|| {
-                let (f, object) = (self.inner.start.clone(), self.inner.object.clone());
-                async move {
-                    call(f, object, None).await.map(|_| ()).map_err(|e| {
-                        McpError::local(
-                            CONNECTION_CLOSED,
-                            ErrorKind::Network,
-                            format!("The transport's start() failed: {}", thrown_text(&e)),
-                            Value::Null,
-                        )
-                    })
-                }
-                .boxed_local()
-                .shared()
-            })
-            .clone()
+    async fn started(&self) -> Result<(), McpError> {
+        let pending = match &*self.inner.started.borrow() {
+            Start::Done(r) => return r.clone(),
+            Start::Pending(p) => Some(p.clone()),
+            Start::Idle => None,
+        };
+        let promise = pending.unwrap_or_else(|| {
+            let p = match self.inner.start.call0(&self.inner.object) {
+                Ok(returned) => Promise::resolve(&returned),
+                Err(e) => Promise::reject(&e),
+            };
+            *self.inner.started.borrow_mut() = Start::Pending(p.clone());
+            p
+        });
+        let r = JsFuture::from(promise).await.map(|_| ()).map_err(|e| {
+            McpError::local(
+                CONNECTION_CLOSED,
+                ErrorKind::Network,
+                format!("The transport's start() failed: {}", thrown_text(&e)),
+                Value::Null,
+            )
+        });
+        *self.inner.started.borrow_mut() = Start::Done(r.clone());
+        r
     }
 
     /// Starts if needed, then hands `out`'s message to `send()` as a plain object.
@@ -333,10 +347,15 @@ impl JsTransport {
         self.check_open()?;
         self.started().await?;
         self.check_open()?;
-        let value: Value = serde_json::from_str(&out.body)
-            .map_err(|e| McpError::protocol(INVALID_REQUEST, format!("{what}: not JSON ({e})")))?;
+        // The body as a plain object in one native parse (it is serde_json's own JSON text).
+        let message = json_parse(&out.body).map_err(|e| {
+            McpError::protocol(
+                INVALID_REQUEST,
+                format!("{what}: not JSON ({})", thrown_text(&e)),
+            )
+        })?;
         let (f, object) = (self.inner.send.clone(), self.inner.object.clone());
-        call(f, object, Some(interop::to_js(&value)))
+        call(f, object, Some(message))
             .await
             .map(|_| ())
             .map_err(|e| {
