@@ -179,14 +179,14 @@ impl Engine {
     }
 
     /// Runs `work`, or fails with a timeout naming `what` after `ms` milliseconds.
-    pub async fn within<T>(
-        &self,
+    pub fn within<'a, T: 'a>(
+        &'a self,
         ms: u64,
-        what: &str,
-        work: impl std::future::Future<Output = Result<T, McpError>>,
-    ) -> Result<T, McpError> {
+        what: &'a str,
+        work: impl std::future::Future<Output = Result<T, McpError>> + 'a,
+    ) -> impl std::future::Future<Output = Result<T, McpError>> + 'a {
         // The request timer: it pauses while a callback or a sign-in page waits for a person.
-        super::host::within(Box::pin(self.call_timer(ms, None)), ms, what, work).await
+        super::host::within(Box::pin(self.call_timer(ms, None)), ms, what, work)
     }
 
     /// Closes: fails waiting calls, stops callbacks and streams, ends a legacy session.

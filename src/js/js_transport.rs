@@ -266,8 +266,8 @@ impl Inner {
     }
 
     fn fail_routes(&self, error: &McpError) {
-        let routes: Vec<Route> = self.routes.borrow_mut().drain().map(|(_, r)| r).collect();
-        for r in routes {
+        let mut routes = std::mem::take(&mut *self.routes.borrow_mut());
+        for (_, r) in routes.drain() {
             if let Some(done) = r.done {
                 let _ = done.send(Err(error.clone()));
             }
