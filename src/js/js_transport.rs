@@ -94,13 +94,17 @@ fn method_of(f: &JsValue, name: &str) -> Result<Function, String> {
         .ok_or_else(|| name.to_string())
 }
 
-/// Calls `object[name](args)` and awaits what it returns (a value, a promise or a thenable).
-async fn call(f: Function, object: JsValue, arg: Option<JsValue>) -> Result<JsValue, JsValue> {
+/// Calls `f` on `object` (with `arg`): a promise of what it returns (a value, a promise or a
+/// thenable), rejected with what it throws.
+fn call(f: &Function, object: &JsValue, arg: Option<&JsValue>) -> Promise {
     let returned = match arg {
-        Some(a) => f.call1(&object, &a)?,
-        None => f.call0(&object)?,
+        Some(a) => f.call1(object, a),
+        None => f.call0(object),
     };
-    JsFuture::from(Promise::resolve(&returned)).await
+    match returned {
+        Ok(v) => Promise::resolve(&v),
+        Err(e) => Promise::reject(&e),
+    }
 }
 
 impl JsTransport {
@@ -323,10 +327,7 @@ impl JsTransport {
             Start::Idle => None,
         };
         let promise = pending.unwrap_or_else(|| {
-            let p = match self.inner.start.call0(&self.inner.object) {
-                Ok(returned) => Promise::resolve(&returned),
-                Err(e) => Promise::reject(&e),
-            };
+            let p = call(&self.inner.start, &self.inner.object, None);
             *self.inner.started.borrow_mut() = Start::Pending(p.clone());
             p
         });
@@ -354,8 +355,7 @@ impl JsTransport {
                 format!("{what}: not JSON ({})", thrown_text(&e)),
             )
         })?;
-        let (f, object) = (self.inner.send.clone(), self.inner.object.clone());
-        call(f, object, Some(message))
+        JsFuture::from(call(&self.inner.send, &self.inner.object, Some(&message)))
             .await
             .map(|_| ())
             .map_err(|e| {
@@ -443,8 +443,8 @@ impl Transport for JsTransport {
             let error = McpError::closed_while("the request was in flight");
             *self.inner.closed.borrow_mut() = Some(McpError::closed("Client is closed"));
             self.inner.fail_routes(&error);
-            let (f, object) = (self.inner.close.clone(), self.inner.object.clone());
-            if let Err(e) = call(f, object, None).await {
+            let closing = call(&self.inner.close, &self.inner.object, None);
+            if let Err(e) = JsFuture::from(closing).await {
                 self.inner.surface(McpError::warning(format!(
                     "The transport's close() failed: {}",
                     thrown_text(&e)
