@@ -42,6 +42,10 @@ enum Op {
     Close,
     /// `listen(filter)`, the filter as JSON.
     Listen(Value),
+    /// `finishAuthorization(callbackUrl)`.
+    FinishAuthorization(Rc<JsAuthorizer>, String),
+    /// `signOut({ all })`.
+    SignOut(Rc<JsAuthorizer>, bool),
 }
 
 /// An MCP client over Streamable HTTP or a transport written in JavaScript, speaking the legacy and the 2026 protocol eras.
@@ -549,13 +553,9 @@ impl Client {
                 .ok_or_else(|| {
                     McpError::input("finishAuthorization: callbackUrl must be a string or a URL")
                 })?;
-            Ok((auth, url))
+            Ok(Op::FinishAuthorization(auth, url))
         });
-        promise(Box::pin(async move {
-            let (auth, url) = ready.map_err(jserr::to_js)?;
-            auth.finish(&url).await.map_err(jserr::to_js)?;
-            Ok(JsValue::UNDEFINED)
-        }))
+        self.run_with(ready, Ok((RequestOptions::with_timeout(0), None)))
     }
 
     /// `{ issuer, scope, expiresAt }` while signed in, else `null`; never a token.
@@ -584,13 +584,9 @@ impl Client {
                 return Err(McpError::input("signOut: options must be an object"));
             }
             let all = options::boolean(&options, "all", "signOut options")?.unwrap_or(false);
-            Ok((auth, all))
+            Ok(Op::SignOut(auth, all))
         });
-        promise(Box::pin(async move {
-            let (auth, all) = ready.map_err(jserr::to_js)?;
-            auth.sign_out(all).await.map_err(jserr::to_js)?;
-            Ok(JsValue::UNDEFINED)
-        }))
+        self.run_with(ready, Ok((RequestOptions::with_timeout(0), None)))
     }
 
     /// Closes the client: pending calls fail, a legacy session is DELETEd.
@@ -625,6 +621,20 @@ impl Client {
             let (op, (opts, _link)): (Op, (RequestOptions, Option<SignalLink>)) =
                 ready.map_err(jserr::to_js)?;
             let result = match op {
+                Op::FinishAuthorization(auth, url) => {
+                    return auth
+                        .finish(&url)
+                        .await
+                        .map(|_| JsValue::UNDEFINED)
+                        .map_err(jserr::to_js);
+                }
+                Op::SignOut(auth, all) => {
+                    return auth
+                        .sign_out(all)
+                        .await
+                        .map(|_| JsValue::UNDEFINED)
+                        .map_err(jserr::to_js);
+                }
                 Op::Listen(filter) => {
                     return match engine.listen(&filter, &opts).await {
                         Ok(sub) => Ok(crate::js::listen::to_js(&engine, sub, opts)),
