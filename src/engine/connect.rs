@@ -127,23 +127,30 @@ impl Engine {
         })
     }
 
+    /// `initialize`, then `notifications/initialized`; once over the older transport when the
+    /// server refused it the way an HTTP+SSE server does (there responses arrive on its stream).
     async fn initialize(&self) -> Result<(), McpError> {
-        let id = self.state.borrow_mut().next_id();
-        let out = stamp::initialize(&self.cfg, id.clone(), LATEST_LEGACY);
-        let reply = self
-            .first_reply(&id, &out, "initialize", self.limits.timeout_ms)
-            .await?;
-        if suggests_http_sse(reply.status, reply.message.as_ref()) {
-            if let Some(opening) = self.transport().fallback(self.inbox()) {
-                match opening.await {
-                    Ok(older) => {
-                        *self.transport.borrow_mut() = older;
-                        return self.initialize_after_fallback().await;
+        let mut fell_back = false;
+        let reply = loop {
+            let id = self.state.borrow_mut().next_id();
+            let out = stamp::initialize(&self.cfg, id.clone(), LATEST_LEGACY);
+            let reply = self
+                .first_reply(&id, &out, "initialize", self.limits.timeout_ms)
+                .await?;
+            if suggests_http_sse(reply.status, reply.message.as_ref()) {
+                if let Some(opening) = self.transport().fallback(self.inbox()) {
+                    match opening.await {
+                        Ok(older) => {
+                            *self.transport.borrow_mut() = older;
+                            fell_back = true;
+                            continue;
+                        }
+                        Err(e) => self.surface_error(e),
                     }
-                    Err(e) => self.surface_error(e),
                 }
             }
-        }
+            break reply;
+        };
         let adopted = match reply.message {
             Some(Message::Result { result, .. }) if (200..300).contains(&reply.status) => {
                 adopt_initialize(&result)?
@@ -157,7 +164,9 @@ impl Engine {
             st.session_id = reply.session_id;
         }
         if let Err(e) = self.notify("notifications/initialized", None).await {
-            self.state.borrow_mut().reset();
+            if !fell_back {
+                self.state.borrow_mut().reset();
+            }
             return Err(e);
         }
         let headers = {
@@ -168,17 +177,6 @@ impl Engine {
             self.transport().listen(headers, self.inbox());
         }
         Ok(())
-    }
-
-    /// `initialize` over the transport fallen back to: responses arrive on its stream.
-    async fn initialize_after_fallback(&self) -> Result<(), McpError> {
-        let id = self.state.borrow_mut().next_id();
-        let out = stamp::initialize(&self.cfg, id.clone(), LATEST_LEGACY);
-        let opts = RequestOptions::with_timeout(self.limits.timeout_ms);
-        let result = self.exchange(&id, &out, "initialize", &opts, None).await?;
-        let adopted = adopt_initialize(&result)?;
-        adopt(&mut self.state.borrow_mut(), Era::Legacy, adopted);
-        self.notify("notifications/initialized", None).await
     }
 
     /// Starts a new legacy session after the server answered 404 for `expired` (unless a

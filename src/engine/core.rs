@@ -179,14 +179,14 @@ impl Engine {
     }
 
     /// Runs `work`, or fails with a timeout naming `what` after `ms` milliseconds.
-    pub async fn within<T>(
-        &self,
+    pub fn within<'a, T: 'a>(
+        &'a self,
         ms: u64,
-        what: &str,
-        work: impl std::future::Future<Output = Result<T, McpError>>,
-    ) -> Result<T, McpError> {
+        what: &'a str,
+        work: impl std::future::Future<Output = Result<T, McpError>> + 'a,
+    ) -> impl std::future::Future<Output = Result<T, McpError>> + 'a {
         // The request timer: it pauses while a callback or a sign-in page waits for a person.
-        super::host::within(Box::pin(self.call_timer(ms, None)), ms, what, work).await
+        super::host::within(Box::pin(self.call_timer(ms, None)), ms, what, work)
     }
 
     /// Closes: fails waiting calls, stops callbacks and streams, ends a legacy session.
@@ -203,7 +203,7 @@ impl Engine {
         self.inflight
             .borrow_mut()
             .fail_all(&McpError::closed_while("the request was in flight"));
-        self.cancel_answering(|_| true);
+        self.cancel_answering(None);
         for q in self.legacy_listeners.borrow_mut().drain(..) {
             if let Some(q) = q.upgrade() {
                 q.finish();
@@ -213,14 +213,14 @@ impl Engine {
         transport.close(session_headers).await;
     }
 
-    /// Fires the cancel tokens of the server requests being answered that `pred` selects
-    /// (by the call whose stream carried them).
-    pub(super) fn cancel_answering(&self, pred: impl Fn(Option<&RequestId>) -> bool) {
+    /// Fires the cancel tokens of the server requests being answered: those carried by the
+    /// stream of the call `carrier`, or (`None`) all of them.
+    pub(super) fn cancel_answering(&self, carrier: Option<&RequestId>) {
         let selected: Vec<Cancel> = self
             .answering
             .borrow()
             .values()
-            .filter(|a| pred(a.carrier.as_ref()))
+            .filter(|a| carrier.is_none() || a.carrier.as_ref() == carrier)
             .map(|a| a.cancel.clone())
             .collect();
         for c in selected {

@@ -132,14 +132,25 @@ pub async fn within<T>(
     what: &str,
     work: impl Future<Output = Result<T, McpError>>,
 ) -> Result<T, McpError> {
-    use futures::FutureExt;
-    let work = work.fuse();
-    let timer = timer.fuse();
-    futures::pin_mut!(work, timer);
-    futures::select! {
-        r = work => r,
-        _ = timer => Err(McpError::timeout(what, ms)),
-    }
+    unless(work, timer)
+        .await
+        .unwrap_or_else(|()| Err(McpError::timeout(what, ms)))
+}
+
+/// Runs `work` to its end (`Ok`), unless `stop` resolves first (`Err` with its output);
+/// `work` is polled first.
+pub async fn unless<T, S>(
+    work: impl Future<Output = T>,
+    stop: impl Future<Output = S>,
+) -> Result<T, S> {
+    futures::pin_mut!(work, stop);
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(t) = work.as_mut().poll(cx) {
+            return Poll::Ready(Ok(t));
+        }
+        stop.as_mut().poll(cx).map(Err)
+    })
+    .await
 }
 
 /// Waits for `cancel` to fire, or forever when there is none.

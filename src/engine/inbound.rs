@@ -2,7 +2,7 @@
 //! progress receivers, listeners and handlers, server requests to the user's callbacks.
 
 use super::core::{Answering, Engine};
-use super::host::Cancel;
+use super::host::{unless, Cancel};
 use super::transport::Inbox;
 use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
@@ -190,20 +190,13 @@ impl Engine {
             },
         );
         let request_id = id.to_value();
-        let work = self
-            .answer(
-                method,
-                params.unwrap_or_else(|| json!({})),
-                &request_id,
-                &cancel,
-            )
-            .fuse();
-        let cancelled = cancel.fired().fuse();
-        futures::pin_mut!(work, cancelled);
-        let outcome = futures::select! {
-            o = work => Some(o),
-            _ = cancelled => None,
-        };
+        let work = self.answer(
+            method,
+            params.unwrap_or_else(|| json!({})),
+            &request_id,
+            &cancel,
+        );
+        let outcome = unless(work, cancel.fired()).await.ok();
         self.answering.borrow_mut().remove(&id);
         // A request the server cancelled (or whose call ended) gets no response.
         let Some(outcome) = outcome else { return };

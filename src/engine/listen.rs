@@ -3,15 +3,15 @@
 //! stream's notifications, plus `resources/subscribe` for each requested URI.
 
 use super::core::Engine;
-use super::host::Cancel;
+use super::host::{unless, Cancel};
 use super::request::RequestOptions;
 use super::transport::{Exchange, Inbox};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::Era;
+use crate::session::inflight::oneshot;
 use crate::session::stamp;
 use crate::session::subscriptions::{legacy_honoured, normalize_filter, ListenQueue};
-use futures::channel::oneshot;
 use futures::FutureExt;
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
@@ -35,7 +35,7 @@ struct ListenInbox {
     engine: Rc<Engine>,
     id: RequestId,
     queue: Rc<ListenQueue>,
-    ack: RefCell<Option<oneshot::Sender<Value>>>,
+    ack: RefCell<Option<oneshot::Sender>>,
     graceful: Cell<bool>,
 }
 
@@ -51,7 +51,7 @@ impl Inbox for ListenInbox {
                         .and_then(|p| p.get("notifications"))
                         .cloned()
                         .unwrap_or(Value::Null);
-                    let _ = tx.send(honoured);
+                    let _ = tx.send(Ok(honoured));
                 }
                 false
             }
@@ -122,7 +122,7 @@ impl Engine {
         let queue = Rc::new(ListenQueue::default());
         let closed_by_client = Rc::new(Cell::new(false));
         let stop = Cancel::new();
-        let (ack_tx, ack_rx) = oneshot::channel::<Value>();
+        let (ack_tx, ack_rx) = oneshot::channel();
         let inbox = Rc::new(ListenInbox {
             engine: self.rc(),
             id: id.clone(),
@@ -141,13 +141,8 @@ impl Engine {
                     what: method,
                     resume_headers: None,
                 };
-                let read = transport.request(exchange, inbox.clone()).fuse();
-                let stopped = task_stop.fired().fuse();
-                futures::pin_mut!(read, stopped);
-                let outcome = futures::select! {
-                    r = read => Some(r),
-                    _ = stopped => None,
-                };
+                let read = transport.request(exchange, inbox.clone());
+                let outcome = unless(read, task_stop.fired()).await.ok();
                 // The acknowledgement never comes now: listen() reads why from the queue.
                 let unacknowledged = inbox.ack.borrow_mut().take().is_some();
                 match outcome {
@@ -175,13 +170,13 @@ impl Engine {
             opts.timeout_ms,
             "subscriptions/listen (acknowledgement)",
             ack_rx.map(|a| {
-                a.map_err(|_| {
-                    queue.pop().and_then(Result::err).unwrap_or_else(|| {
+                a.unwrap_or_else(|_| {
+                    Err(queue.pop().and_then(Result::err).unwrap_or_else(|| {
                         McpError::protocol(
                             INVALID_REQUEST,
                             "The listen stream ended before notifications/subscriptions/acknowledged",
                         )
-                    })
+                    }))
                 })
             }),
         );

@@ -2,7 +2,7 @@
 //! `input_required` rounds, the retry verdicts, and the exchange (response, timeout, abort).
 
 use super::core::{Engine, ProgressSlot};
-use super::host::{fired_or_never, Cancel, ProgressReceiver};
+use super::host::{fired_or_never, unless, Cancel, ProgressReceiver};
 use super::transport::{Exchange, Sent};
 use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::RequestId;
@@ -16,7 +16,9 @@ use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use serde_json::{json, Map, Value};
 use std::cell::Cell;
+use std::future::Future;
 use std::rc::Rc;
+use std::task::Poll;
 
 /// How one call may run: its timeout, the caller's cancellation, progress.
 #[derive(Clone)]
@@ -119,26 +121,19 @@ impl Engine {
                 token,
             }
         });
-        let work = self
-            .rounds(method, params, opts, progress_count.as_ref())
-            .fuse();
+        let work = self.rounds(method, params, opts, progress_count.as_ref());
         let cap = async {
             match opts.max_total_timeout_ms {
                 Some(ms) => self.host.sleep(ms).await,
                 None => futures::future::pending().await,
             }
-        }
-        .fuse();
-        futures::pin_mut!(work, cap);
-        futures::select! {
-            r = work => r,
-            _ = cap => {
-                let ms = opts.max_total_timeout_ms.unwrap_or_default();
-                let mut e = McpError::timeout(method, ms);
-                e.message = format!("Request timed out: {method} ran past maxTotalTimeoutMs ({ms} ms)");
-                Err(e)
-            },
-        }
+        };
+        unless(work, cap).await.unwrap_or_else(|()| {
+            let ms = opts.max_total_timeout_ms.unwrap_or_default();
+            let mut e = McpError::timeout(method, ms);
+            e.message = format!("Request timed out: {method} ran past maxTotalTimeoutMs ({ms} ms)");
+            Err(e)
+        })
     }
 
     /// A list method: one page (`cursor`), or every page (`all`, at most that many pages).
@@ -296,27 +291,44 @@ impl Engine {
             tokens: requests.iter().map(|_| Cancel::new()).collect(),
             done: false,
         };
-        let answers = requests
+        let mut answers: Vec<_> = requests
             .iter()
             .zip(guard.tokens.iter())
-            .map(|(r, cancel)| async move {
-                let key = Value::String(r.key.clone());
-                let v = self
-                    .answer(&r.method, r.params.clone(), &key, cancel)
-                    .await?;
-                Ok::<_, McpError>((r.key.clone(), v))
-            });
-        let all = futures::future::try_join_all(answers)
-            .map(|r| r.map(|pairs| pairs.into_iter().collect::<Map<_, _>>()));
-        let user_abort = fired_or_never(opts.cancel.as_ref()).fuse();
-        let all = all.fuse();
-        futures::pin_mut!(all, user_abort);
-        let outcome = futures::select! {
-            r = all => r,
-            reason = user_abort => Err(McpError::aborted("an input_required round", reason)),
-        };
+            .map(|(r, cancel)| {
+                Some(Box::pin(async move {
+                    let key = Value::String(r.key.clone());
+                    self.answer(&r.method, r.params.clone(), &key, cancel).await
+                }))
+            })
+            .collect();
+        let mut values: Vec<Value> = vec![Value::Null; requests.len()];
+        let user_abort = fired_or_never(opts.cancel.as_ref());
+        futures::pin_mut!(user_abort);
+        let outcome = std::future::poll_fn(|cx| {
+            let mut waiting = false;
+            for (slot, value) in answers.iter_mut().zip(values.iter_mut()) {
+                let Some(answer) = slot else { continue };
+                match answer.as_mut().poll(cx) {
+                    Poll::Ready(Ok(v)) => {
+                        *value = v;
+                        *slot = None;
+                    }
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                    Poll::Pending => waiting = true,
+                }
+            }
+            if !waiting {
+                return Poll::Ready(Ok(()));
+            }
+            user_abort
+                .as_mut()
+                .poll(cx)
+                .map(|reason| Err(McpError::aborted("an input_required round", reason)))
+        })
+        .await;
         guard.done = outcome.is_ok();
-        outcome
+        outcome?;
+        Ok(requests.iter().map(|r| r.key.clone()).zip(values).collect())
     }
 
     /// Sends one stamped request and waits for its response, its timeout, or its abort.
@@ -338,34 +350,56 @@ impl Engine {
             what: method,
             resume_headers: resume_headers.as_deref(),
         };
-        let sent = transport.request(exchange, self.inbox()).fuse();
-        let timer = self.call_timer(opts.timeout_ms, progress).fuse();
-        let user_abort = fired_or_never(opts.cancel.as_ref()).fuse();
-        futures::pin_mut!(sent, timer, user_abort);
-        let outcome = loop {
-            futures::select! {
-                r = rx => break r.unwrap_or_else(|_| Err(McpError::closed_while("the request was in flight"))),
-                s = sent => {
-                    if let Ok(Some(delivered)) = rx.try_recv() {
-                        break delivered;
+        let mut sent = Some(transport.request(exchange, self.inbox()));
+        let timer = self.call_timer(opts.timeout_ms, progress);
+        let user_abort = fired_or_never(opts.cancel.as_ref());
+        futures::pin_mut!(timer, user_abort);
+        // Ready(Ok(outcome)): the call settled; Ready(Err(reason)): it timed out (`None`) or
+        // the caller aborted it.
+        let settled = std::future::poll_fn(|cx| {
+            if let Poll::Ready(r) = rx.poll_unpin(cx) {
+                return Poll::Ready(Ok(r.unwrap_or_else(|_| {
+                    Err(McpError::closed_while("the request was in flight"))
+                })));
+            }
+            if let Some(Poll::Ready(s)) = sent.as_mut().map(|s| s.poll_unpin(cx)) {
+                sent = None;
+                if let Ok(Some(delivered)) = rx.try_recv() {
+                    return Poll::Ready(Ok(delivered));
+                }
+                match s {
+                    Err(e) => return Poll::Ready(Ok(Err(e))),
+                    // The response arrives on another stream: keep waiting for it.
+                    Ok(Sent::Elsewhere) => {}
+                    Ok(Sent::Answered) => {
+                        return Poll::Ready(Ok(Err(McpError::protocol(
+                            INVALID_REQUEST,
+                            format!(
+                            "The server's response stream for {method} ended without a response"
+                        ),
+                        ))))
                     }
-                    match s {
-                        Err(e) => break Err(e),
-                        // The response arrives on another stream: keep waiting for it.
-                        Ok(Sent::Elsewhere) => continue,
-                        Ok(Sent::Answered) => break Err(McpError::protocol(INVALID_REQUEST, format!("The server's response stream for {method} ended without a response"))),
-                    }
-                },
-                _ = timer => {
-                    self.cancel_answering(|carrier| carrier == Some(id));
-                    self.cancel_on_server(id, "timeout");
-                    break Err(McpError::timeout(method, opts.timeout_ms));
-                },
-                reason = user_abort => {
-                    self.cancel_answering(|carrier| carrier == Some(id));
-                    self.cancel_on_server(id, reason.as_deref().unwrap_or("aborted"));
-                    break Err(McpError::aborted(method, reason));
-                },
+                }
+            }
+            if timer.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(Err(None));
+            }
+            user_abort.as_mut().poll(cx).map(|reason| Err(Some(reason)))
+        })
+        .await;
+        let outcome = match settled {
+            Ok(outcome) => outcome,
+            Err(aborted) => {
+                self.cancel_answering(Some(id));
+                let reason = match &aborted {
+                    None => "timeout",
+                    Some(reason) => reason.as_deref().unwrap_or("aborted"),
+                };
+                self.cancel_on_server(id, reason);
+                Err(match aborted {
+                    None => McpError::timeout(method, opts.timeout_ms),
+                    Some(reason) => McpError::aborted(method, reason),
+                })
             }
         };
         self.inflight.borrow_mut().forget(id);

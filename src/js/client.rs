@@ -40,6 +40,12 @@ enum Op {
     Connect,
     /// `close()`.
     Close,
+    /// `listen(filter)`, the filter as JSON.
+    Listen(Value),
+    /// `finishAuthorization(callbackUrl)`.
+    FinishAuthorization(Rc<JsAuthorizer>, String),
+    /// `signOut({ all })`.
+    SignOut(Rc<JsAuthorizer>, bool),
 }
 
 /// An MCP client over Streamable HTTP or a transport written in JavaScript, speaking the legacy and the 2026 protocol eras.
@@ -403,21 +409,18 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "SubscriptionFilter")] filter: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let engine = self.engine.clone();
-        let read = (|| {
-            let call = options::call_options(
-                &options.unwrap_or(JsValue::UNDEFINED),
-                engine.limits.timeout_ms,
-            )?;
-            let filter = interop::from_js(&filter)
-                .map_err(|e| McpError::input(format!("listen: the filter is not JSON: {e}")))?;
-            Ok::<_, McpError>((call, filter))
-        })();
-        promise(Box::pin(async move {
-            let ((opts, _link), filter) = read.map_err(jserr::to_js)?;
-            let sub = engine.listen(&filter, &opts).await.map_err(jserr::to_js)?;
-            Ok(crate::js::listen::to_js(&engine, sub, opts))
-        }))
+        let call = options::call_options(
+            &options.unwrap_or(JsValue::UNDEFINED),
+            self.engine.limits.timeout_ms,
+        );
+        // The options are read first: their error wins (the placeholder never runs).
+        let op = match &call {
+            Ok(_) => interop::from_js(&filter)
+                .map(Op::Listen)
+                .map_err(|e| McpError::input(format!("listen: the filter is not JSON: {e}"))),
+            Err(_) => Ok(Op::Connect),
+        };
+        self.run_with(op, call)
     }
 
     /// `ping(options)`: legacy only.
@@ -550,13 +553,9 @@ impl Client {
                 .ok_or_else(|| {
                     McpError::input("finishAuthorization: callbackUrl must be a string or a URL")
                 })?;
-            Ok((auth, url))
+            Ok(Op::FinishAuthorization(auth, url))
         });
-        promise(Box::pin(async move {
-            let (auth, url) = ready.map_err(jserr::to_js)?;
-            auth.finish(&url).await.map_err(jserr::to_js)?;
-            Ok(JsValue::UNDEFINED)
-        }))
+        self.run_with(ready, Ok((RequestOptions::with_timeout(0), None)))
     }
 
     /// `{ issuer, scope, expiresAt }` while signed in, else `null`; never a token.
@@ -585,13 +584,9 @@ impl Client {
                 return Err(McpError::input("signOut: options must be an object"));
             }
             let all = options::boolean(&options, "all", "signOut options")?.unwrap_or(false);
-            Ok((auth, all))
+            Ok(Op::SignOut(auth, all))
         });
-        promise(Box::pin(async move {
-            let (auth, all) = ready.map_err(jserr::to_js)?;
-            auth.sign_out(all).await.map_err(jserr::to_js)?;
-            Ok(JsValue::UNDEFINED)
-        }))
+        self.run_with(ready, Ok((RequestOptions::with_timeout(0), None)))
     }
 
     /// Closes the client: pending calls fail, a legacy session is DELETEd.
@@ -605,17 +600,47 @@ impl Client {
     /// The one path from a method call to its promise: per-call options read now, the
     /// operation run by the engine, the result converted once.
     fn run(&self, op: Result<Op, McpError>, options: &JsValue) -> Promise {
+        // The options are read only for a valid call (a failed `op` never uses the placeholder).
+        let call = op
+            .as_ref()
+            .map_or(Ok((RequestOptions::with_timeout(0), None)), |_| {
+                options::call_options(options, self.engine.limits.timeout_ms)
+            });
+        self.run_with(op, call)
+    }
+
+    /// [`Client::run`] with the per-call options already read.
+    fn run_with(
+        &self,
+        op: Result<Op, McpError>,
+        call: Result<(RequestOptions, Option<SignalLink>), McpError>,
+    ) -> Promise {
         let engine = self.engine.clone();
-        let ready = op.and_then(|op| {
-            Ok((
-                op,
-                options::call_options(options, engine.limits.timeout_ms)?,
-            ))
-        });
+        let ready = op.and_then(|op| Ok((op, call?)));
         promise(Box::pin(async move {
             let (op, (opts, _link)): (Op, (RequestOptions, Option<SignalLink>)) =
                 ready.map_err(jserr::to_js)?;
             let result = match op {
+                Op::FinishAuthorization(auth, url) => {
+                    return auth
+                        .finish(&url)
+                        .await
+                        .map(|_| JsValue::UNDEFINED)
+                        .map_err(jserr::to_js);
+                }
+                Op::SignOut(auth, all) => {
+                    return auth
+                        .sign_out(all)
+                        .await
+                        .map(|_| JsValue::UNDEFINED)
+                        .map_err(jserr::to_js);
+                }
+                Op::Listen(filter) => {
+                    return match engine.listen(&filter, &opts).await {
+                        Ok(sub) => Ok(crate::js::listen::to_js(&engine, sub, opts)),
+                        Err(e) => Err(jserr::to_js(e)),
+                    };
+                }
                 Op::Request(method, params) => engine.request(&method, params, &opts).await,
                 Op::List {
                     method,

@@ -10,7 +10,6 @@ use crate::js::auth::JsAuthorizer;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
-use futures::StreamExt;
 use gloo_net::http::{Method, Response};
 use js_sys::{Function, Reflect};
 use serde_json::json;
@@ -96,7 +95,7 @@ impl Http {
                         CONNECTION_CLOSED,
                         crate::protocol::error::ErrorKind::Network,
                         "No global fetch: pass options.fetch",
-                        json!({}),
+                        Value::Null,
                     )
                 })?,
         };
@@ -348,7 +347,7 @@ impl Http {
                 CONNECTION_CLOSED,
                 crate::protocol::error::ErrorKind::Aborted,
                 format!("The request for {what} was aborted"),
-                json!({}),
+                Value::Null,
             );
         }
         let detail = error_text(e);
@@ -385,7 +384,7 @@ fn redirect_error(what: &str, why: String) -> McpError {
         crate::protocol::error::INVALID_REQUEST,
         crate::protocol::error::ErrorKind::Http,
         format!("Refused a redirect for {what}: {why}"),
-        json!({}),
+        Value::Null,
     )
 }
 
@@ -435,15 +434,15 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
                     CONNECTION_CLOSED,
                     crate::protocol::error::ErrorKind::Network,
                     format!("The response body for {what} failed: {e}"),
-                    json!({}),
+                    Value::Null,
                 )
             })
         }
         None => {}
     }
-    let mut stream = byte_stream(head, what);
+    let mut body = byte_stream(head);
     let mut buf: Vec<u8> = Vec::new();
-    while let Some(chunk) = stream.next().await {
+    while let Some(chunk) = body.next(what).await {
         let chunk = chunk?;
         if buf.len() + chunk.len() > max_bytes {
             return Err(too_large());
@@ -455,62 +454,63 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
-/// The body as a stream of byte chunks (empty when the response has no body). Dropping the
-/// stream before its end cancels the body.
-pub fn byte_stream(
-    head: &Head,
-    what: &str,
-) -> futures::stream::LocalBoxStream<'static, Result<Vec<u8>, McpError>> {
-    let what = what.to_string();
-    let reader = head.response.body().map(|b| BodyReader {
-        reader: b.get_reader().unchecked_into(),
+/// The body, read chunk by chunk with [`BodyReader::next`] (no chunks when the response has
+/// no body). Dropping the reader before the body's end cancels the body.
+pub fn byte_stream(head: &Head) -> BodyReader {
+    BodyReader {
+        reader: head
+            .response
+            .body()
+            .map(|b| b.get_reader().unchecked_into()),
         done: false,
-    });
-    futures::stream::unfold(reader, move |reader| {
-        let what = what.clone();
-        async move {
-            let mut reader = reader?;
-            let failed = |e: &JsValue| {
-                McpError::local(
-                    CONNECTION_CLOSED,
-                    crate::protocol::error::ErrorKind::Network,
-                    format!("The response stream for {what} failed: {}", error_text(e)),
-                    json!({}),
-                )
-            };
-            match wasm_bindgen_futures::JsFuture::from(reader.reader.read()).await {
-                Ok(step) => {
-                    let field = |k: &str| Reflect::get(&step, &k.into()).unwrap_or_default();
-                    if field("done").as_bool() != Some(false) {
-                        reader.done = true;
-                        return None;
-                    }
-                    let chunk = field("value")
-                        .dyn_into::<js_sys::Uint8Array>()
-                        .map(|a| a.to_vec())
-                        .map_err(|v| failed(&format!("a chunk that is not bytes: {v:?}").into()));
-                    Some((chunk, Some(reader)))
-                }
-                Err(e) => {
-                    reader.done = true;
-                    Some((Err(failed(&e)), None))
-                }
-            }
-        }
-    })
-    .boxed_local()
+    }
 }
 
 /// A body's reader; cancels the body when dropped before its end.
-struct BodyReader {
-    reader: web_sys::ReadableStreamDefaultReader,
+pub struct BodyReader {
+    reader: Option<web_sys::ReadableStreamDefaultReader>,
     done: bool,
+}
+
+impl BodyReader {
+    /// The next chunk of bytes; `None` at the end of the body (or after a failed read). `what`
+    /// names the request in errors.
+    pub async fn next(&mut self, what: &str) -> Option<Result<Vec<u8>, McpError>> {
+        let reader = self.reader.as_ref().filter(|_| !self.done)?;
+        let failed = |e: &JsValue| {
+            McpError::local(
+                CONNECTION_CLOSED,
+                crate::protocol::error::ErrorKind::Network,
+                format!("The response stream for {what} failed: {}", error_text(e)),
+                Value::Null,
+            )
+        };
+        match wasm_bindgen_futures::JsFuture::from(reader.read()).await {
+            Ok(step) => {
+                let field = |k: &str| Reflect::get(&step, &k.into()).unwrap_or_default();
+                if field("done").as_bool() != Some(false) {
+                    self.done = true;
+                    return None;
+                }
+                Some(
+                    field("value")
+                        .dyn_into::<js_sys::Uint8Array>()
+                        .map(|a| a.to_vec())
+                        .map_err(|v| failed(&format!("a chunk that is not bytes: {v:?}").into())),
+                )
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(failed(&e)))
+            }
+        }
+    }
 }
 
 impl Drop for BodyReader {
     fn drop(&mut self) {
-        if !self.done {
-            let cancelled = wasm_bindgen_futures::JsFuture::from(self.reader.cancel());
+        if let Some(reader) = self.reader.as_ref().filter(|_| !self.done) {
+            let cancelled = wasm_bindgen_futures::JsFuture::from(reader.cancel());
             crate::js::spawn(Box::pin(async move {
                 let _ = cancelled.await;
             }));

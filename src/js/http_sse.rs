@@ -8,11 +8,12 @@ use crate::js::abort::{sleep, AbortOnDrop};
 use crate::js::http::{byte_stream, new_controller, Head, Http};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::decode;
+use crate::session::inflight::oneshot;
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{body_kind, BodyKind};
 use crate::transport::sse::SseParser;
 use futures::future::LocalBoxFuture;
-use futures::{FutureExt, StreamExt};
+use futures::FutureExt;
 use gloo_net::http::Method;
 use serde_json::Value;
 use std::rc::Rc;
@@ -50,7 +51,7 @@ impl HttpSse {
                 "No HTTP+SSE stream at the URL",
             ));
         }
-        let (tx, rx) = futures::channel::oneshot::channel::<String>();
+        let (tx, rx) = oneshot::channel();
         crate::js::spawn(Box::pin(read_stream(
             head,
             AbortOnDrop::new(controller.clone()),
@@ -58,12 +59,15 @@ impl HttpSse {
             tx,
             inbox,
         )));
-        let endpoint = rx.await.map_err(|_| {
-            McpError::protocol(
-                INVALID_REQUEST,
-                "The HTTP+SSE stream ended before its endpoint event",
-            )
-        })?;
+        let endpoint = match rx.await {
+            Ok(Ok(Value::String(endpoint))) => endpoint,
+            _ => {
+                return Err(McpError::protocol(
+                    INVALID_REQUEST,
+                    "The HTTP+SSE stream ended before its endpoint event",
+                ))
+            }
+        };
         http.set_endpoint(&endpoint)?;
         Ok(HttpSse {
             http,
@@ -78,21 +82,20 @@ async fn read_stream(
     head: Head,
     _guard: AbortOnDrop,
     max_message_bytes: usize,
-    endpoint: futures::channel::oneshot::Sender<String>,
+    endpoint: oneshot::Sender,
     inbox: Rc<dyn Inbox>,
 ) {
     let mut endpoint = Some(endpoint);
     let mut parser = SseParser::new(max_message_bytes);
-    let stream = byte_stream(&head, "the HTTP+SSE stream");
-    futures::pin_mut!(stream);
-    while let Some(Ok(chunk)) = stream.next().await {
+    let mut body = byte_stream(&head);
+    while let Some(Ok(chunk)) = body.next("the HTTP+SSE stream").await {
         let Ok(events) = parser.feed(&chunk) else {
             break;
         };
         for ev in events {
             if ev.event == "endpoint" {
                 if let Some(tx) = endpoint.take() {
-                    let _ = tx.send(ev.data.trim().to_string());
+                    let _ = tx.send(Ok(Value::String(ev.data.trim().to_string())));
                 }
             } else if !ev.data.trim().is_empty() {
                 match decode(&ev.data) {

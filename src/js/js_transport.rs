@@ -9,9 +9,9 @@ use crate::js::{error as jserr, interop};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::small_map::SmallMap;
+use crate::session::inflight::oneshot;
 use crate::session::stamp::Outgoing;
-use futures::channel::oneshot;
-use futures::future::{LocalBoxFuture, Shared};
+use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use js_sys::{Function, Promise, Reflect};
 use serde_json::{json, Value};
@@ -21,6 +21,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn json_parse(text: &str) -> Result<JsValue, JsValue>;
+}
+
 /// `_meta` key naming the 2026 listen request a message belongs to.
 const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 /// What `windowTransport` / `messagePortTransport` mark a refused message with (`error.code`).
@@ -29,10 +35,15 @@ const DROPPED_CODE: &str = "MCP_MESSAGE_DROPPED";
 /// A request waiting for its response: where its messages go, and who to wake.
 struct Route {
     inbox: Rc<dyn Inbox>,
-    done: Option<oneshot::Sender<Result<(), McpError>>>,
+    done: Option<oneshot::Sender>,
 }
 
-type Started = Shared<LocalBoxFuture<'static, Result<(), McpError>>>;
+/// Where `start()` is: not called yet, called (its promise), or settled.
+enum Start {
+    Idle,
+    Pending(Promise),
+    Done(Result<(), McpError>),
+}
 
 struct Inner {
     object: JsValue,
@@ -41,7 +52,7 @@ struct Inner {
     close: Function,
     engine: RefCell<Option<Weak<dyn Inbox>>>,
     routes: RefCell<SmallMap<RequestId, Route>>,
-    started: RefCell<Option<Started>>,
+    started: RefCell<Start>,
     /// Why the transport is closed (by the client, or its `onclose`), once it is.
     closed: RefCell<Option<McpError>>,
     /// The handlers set on the object (kept alive here; unset when dropped).
@@ -83,13 +94,17 @@ fn method_of(f: &JsValue, name: &str) -> Result<Function, String> {
         .ok_or_else(|| name.to_string())
 }
 
-/// Calls `object[name](args)` and awaits what it returns (a value, a promise or a thenable).
-async fn call(f: Function, object: JsValue, arg: Option<JsValue>) -> Result<JsValue, JsValue> {
+/// Calls `f` on `object` (with `arg`): a promise of what it returns (a value, a promise or a
+/// thenable), rejected with what it throws.
+fn call(f: &Function, object: &JsValue, arg: Option<&JsValue>) -> Promise {
     let returned = match arg {
-        Some(a) => f.call1(&object, &a)?,
-        None => f.call0(&object)?,
+        Some(a) => f.call1(object, a),
+        None => f.call0(object),
     };
-    JsFuture::from(Promise::resolve(&returned)).await
+    match returned {
+        Ok(v) => Promise::resolve(&v),
+        Err(e) => Promise::reject(&e),
+    }
 }
 
 impl JsTransport {
@@ -117,7 +132,7 @@ impl JsTransport {
                 close,
                 engine: RefCell::new(None),
                 routes: RefCell::new(SmallMap::new()),
-                started: RefCell::new(None),
+                started: RefCell::new(Start::Idle),
                 closed: RefCell::new(None),
                 on_message: Closure::new(move |v: JsValue| {
                     if let Some(i) = m.upgrade() {
@@ -227,7 +242,7 @@ impl Inner {
                 if inbox.deliver(message, Some(&key)) {
                     let route = self.routes.borrow_mut().remove(&key);
                     if let Some(done) = route.and_then(|r| r.done) {
-                        let _ = done.send(Ok(()));
+                        let _ = done.send(Ok(Value::Null));
                     }
                 }
             }
@@ -255,8 +270,8 @@ impl Inner {
     }
 
     fn fail_routes(&self, error: &McpError) {
-        let routes: Vec<Route> = self.routes.borrow_mut().drain().map(|(_, r)| r).collect();
-        for r in routes {
+        let mut routes = std::mem::take(&mut *self.routes.borrow_mut());
+        for (_, r) in routes.drain() {
             if let Some(done) = r.done {
                 let _ = done.send(Err(error.clone()));
             }
@@ -305,26 +320,27 @@ impl JsTransport {
     }
 
     /// `start()`, once, on the first message sent; every sender awaits it.
-    fn started(&self) -> Started {
-        self.inner
-            .started
-            .borrow_mut()
-            .get_or_insert_with(|| {
-                let (f, object) = (self.inner.start.clone(), self.inner.object.clone());
-                async move {
-                    call(f, object, None).await.map(|_| ()).map_err(|e| {
-                        McpError::local(
-                            CONNECTION_CLOSED,
-                            ErrorKind::Network,
-                            format!("The transport's start() failed: {}", thrown_text(&e)),
-                            Value::Null,
-                        )
-                    })
-                }
-                .boxed_local()
-                .shared()
-            })
-            .clone()
+    async fn started(&self) -> Result<(), McpError> {
+        let pending = match &*self.inner.started.borrow() {
+            Start::Done(r) => return r.clone(),
+            Start::Pending(p) => Some(p.clone()),
+            Start::Idle => None,
+        };
+        let promise = pending.unwrap_or_else(|| {
+            let p = call(&self.inner.start, &self.inner.object, None);
+            *self.inner.started.borrow_mut() = Start::Pending(p.clone());
+            p
+        });
+        let r = JsFuture::from(promise).await.map(|_| ()).map_err(|e| {
+            McpError::local(
+                CONNECTION_CLOSED,
+                ErrorKind::Network,
+                format!("The transport's start() failed: {}", thrown_text(&e)),
+                Value::Null,
+            )
+        });
+        *self.inner.started.borrow_mut() = Start::Done(r.clone());
+        r
     }
 
     /// Starts if needed, then hands `out`'s message to `send()` as a plain object.
@@ -332,10 +348,14 @@ impl JsTransport {
         self.check_open()?;
         self.started().await?;
         self.check_open()?;
-        let value: Value = serde_json::from_str(&out.body)
-            .map_err(|e| McpError::protocol(INVALID_REQUEST, format!("{what}: not JSON ({e})")))?;
-        let (f, object) = (self.inner.send.clone(), self.inner.object.clone());
-        call(f, object, Some(interop::to_js(&value)))
+        // The body as a plain object in one native parse (it is serde_json's own JSON text).
+        let message = json_parse(&out.body).map_err(|e| {
+            McpError::protocol(
+                INVALID_REQUEST,
+                format!("{what}: not JSON ({})", thrown_text(&e)),
+            )
+        })?;
+        JsFuture::from(call(&self.inner.send, &self.inner.object, Some(&message)))
             .await
             .map(|_| ())
             .map_err(|e| {
@@ -396,7 +416,7 @@ impl Transport for JsTransport {
             };
             self.send(exchange.out, exchange.what).await?;
             match answered.await {
-                Ok(outcome) => outcome.map(|()| Sent::Answered),
+                Ok(outcome) => outcome.map(|_| Sent::Answered),
                 Err(_) => Err(transport_closed(format!(
                     "{}: the transport closed before the response",
                     exchange.what
@@ -423,8 +443,8 @@ impl Transport for JsTransport {
             let error = McpError::closed_while("the request was in flight");
             *self.inner.closed.borrow_mut() = Some(McpError::closed("Client is closed"));
             self.inner.fail_routes(&error);
-            let (f, object) = (self.inner.close.clone(), self.inner.object.clone());
-            if let Err(e) = call(f, object, None).await {
+            let closing = call(&self.inner.close, &self.inner.object, None);
+            if let Err(e) = JsFuture::from(closing).await {
                 self.inner.surface(McpError::warning(format!(
                     "The transport's close() failed: {}",
                     thrown_text(&e)

@@ -6,7 +6,6 @@ use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{decode, Message};
 use crate::transport::http::stream_ended;
 use crate::transport::sse::SseParser;
-use futures::StreamExt;
 
 /// Reads an SSE body, handing each message to `on_message` until it returns true; a stream
 /// that ends or breaks before that is an error saying how it ended. `parser` keeps the last
@@ -17,9 +16,8 @@ pub async fn read_sse_messages(
     parser: &mut SseParser,
     on_message: &mut dyn FnMut(Message) -> bool,
 ) -> Result<(), McpError> {
-    let stream = byte_stream(head, what);
-    futures::pin_mut!(stream);
-    while let Some(chunk) = stream.next().await {
+    let mut body = byte_stream(head);
+    while let Some(chunk) = body.next(what).await {
         let chunk =
             chunk.map_err(|e| stream_ended(what, parser.has_partial_event(), Some(&e.message)))?;
         let events = parser.feed(&chunk).map_err(|e| {

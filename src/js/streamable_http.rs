@@ -2,7 +2,7 @@
 //! carries the response; legacy sessions add the standalone GET stream, resumption with
 //! `Last-Event-ID`, and DELETE on close. Falls back to the deprecated HTTP+SSE transport.
 
-use crate::engine::host::within;
+use crate::engine::host::{unless, within};
 use crate::engine::{Exchange, FirstReply, Inbox, Sent, Transport};
 use crate::js::abort::{sleep, AbortOnDrop, SignalLink};
 use crate::js::http::{new_controller, read_text, status_error, Head, Http};
@@ -124,14 +124,8 @@ impl Resumable<'_> {
                     schedule.attempts()
                 )));
             };
-            if delay > 0 {
-                let wait = sleep(delay).fuse();
-                let stop = stopped.fired().fuse();
-                futures::pin_mut!(wait, stop);
-                futures::select! {
-                    _ = wait => {},
-                    _ = stop => return Ok(()),
-                }
+            if delay > 0 && unless(sleep(delay), stopped.fired()).await.is_err() {
+                return Ok(());
             }
             let mut with_id = headers.to_vec();
             if mode == Resuming::Listen {

@@ -3,7 +3,7 @@
 //! plus `resources/subscribe`).
 
 use crate::protocol::error::McpError;
-use futures::channel::oneshot;
+use crate::session::inflight::oneshot;
 use serde_json::{json, Map, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -115,7 +115,7 @@ pub fn matches(honoured: &Value, method: &str, params: &Value) -> bool {
 #[derive(Debug, Default)]
 pub struct ListenQueue {
     queue: RefCell<VecDeque<Result<Value, McpError>>>,
-    waiter: RefCell<Option<oneshot::Sender<()>>>,
+    waiter: RefCell<Option<oneshot::Sender>>,
     done: Cell<bool>,
     /// What the server will deliver (the acknowledged or legacy-honoured filter).
     pub honoured: RefCell<Value>,
@@ -149,7 +149,7 @@ impl ListenQueue {
 
     fn wake(&self) {
         if let Some(w) = self.waiter.borrow_mut().take() {
-            let _ = w.send(());
+            let _ = w.send(Ok(Value::Null));
         }
     }
 
