@@ -409,18 +409,17 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "SubscriptionFilter")] filter: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let call = options::call_options(
+        // The options are read first: their error wins over the filter's.
+        let ready = options::call_options(
             &options.unwrap_or(JsValue::UNDEFINED),
             self.engine.limits.timeout_ms,
-        );
-        // The options are read first: their error wins (the placeholder never runs).
-        let op = match &call {
-            Ok(_) => interop::from_js(&filter)
-                .map(Op::Listen)
-                .map_err(|e| McpError::input(format!("listen: the filter is not JSON: {e}"))),
-            Err(_) => Ok(Op::Connect),
-        };
-        self.run_with(op, call)
+        )
+        .and_then(|call| {
+            let filter = interop::from_js(&filter)
+                .map_err(|e| McpError::input(format!("listen: the filter is not JSON: {e}")))?;
+            Ok((Op::Listen(filter), call))
+        });
+        self.run_with(ready)
     }
 
     /// `ping(options)`: legacy only.
@@ -555,7 +554,7 @@ impl Client {
                 })?;
             Ok(Op::FinishAuthorization(auth, url))
         });
-        self.run_with(ready, Ok((RequestOptions::with_timeout(0), None)))
+        self.run(ready, &JsValue::UNDEFINED)
     }
 
     /// `{ issuer, scope, expiresAt }` while signed in, else `null`; never a token.
@@ -586,7 +585,7 @@ impl Client {
             let all = options::boolean(&options, "all", "signOut options")?.unwrap_or(false);
             Ok(Op::SignOut(auth, all))
         });
-        self.run_with(ready, Ok((RequestOptions::with_timeout(0), None)))
+        self.run(ready, &JsValue::UNDEFINED)
     }
 
     /// Closes the client: pending calls fail, a legacy session is DELETEd.
@@ -600,23 +599,21 @@ impl Client {
     /// The one path from a method call to its promise: per-call options read now, the
     /// operation run by the engine, the result converted once.
     fn run(&self, op: Result<Op, McpError>, options: &JsValue) -> Promise {
-        // The options are read only for a valid call (a failed `op` never uses the placeholder).
-        let call = op
-            .as_ref()
-            .map_or(Ok((RequestOptions::with_timeout(0), None)), |_| {
-                options::call_options(options, self.engine.limits.timeout_ms)
-            });
-        self.run_with(op, call)
+        // The options are read only for a valid call.
+        self.run_with(op.and_then(|op| {
+            Ok((
+                op,
+                options::call_options(options, self.engine.limits.timeout_ms)?,
+            ))
+        }))
     }
 
     /// [`Client::run`] with the per-call options already read.
     fn run_with(
         &self,
-        op: Result<Op, McpError>,
-        call: Result<(RequestOptions, Option<SignalLink>), McpError>,
+        ready: Result<(Op, (RequestOptions, Option<SignalLink>)), McpError>,
     ) -> Promise {
         let engine = self.engine.clone();
-        let ready = op.and_then(|op| Ok((op, call?)));
         promise(Box::pin(async move {
             let (op, (opts, _link)): (Op, (RequestOptions, Option<SignalLink>)) =
                 ready.map_err(jserr::to_js)?;
