@@ -137,7 +137,7 @@ impl Engine {
             let reply = self
                 .first_reply(&id, &out, "initialize", self.limits.timeout_ms)
                 .await?;
-            if suggests_http_sse(reply.status, reply.message.as_ref()) {
+            if !fell_back && suggests_http_sse(reply.status, reply.message.as_ref()) {
                 if let Some(opening) = self.transport().fallback(self.inbox()) {
                     match opening.await {
                         Ok(older) => {
