@@ -48,7 +48,7 @@ impl std::fmt::Debug for Http {
     }
 }
 
-/// The head of a response; the body is read with [`read_text`] or [`byte_stream`].
+/// The head of a response; the body is read with [`read_text`] or [`body_reader`].
 pub struct Head {
     /// HTTP status.
     pub status: u16,
@@ -440,7 +440,7 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
         }
         None => {}
     }
-    let mut body = byte_stream(head);
+    let mut body = body_reader(head);
     let mut buf: Vec<u8> = Vec::new();
     while let Some(chunk) = body.next(what).await {
         let chunk = chunk?;
@@ -456,7 +456,7 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
 
 /// The body, read chunk by chunk with [`BodyReader::next`] (no chunks when the response has
 /// no body). Dropping the reader before the body's end cancels the body.
-pub fn byte_stream(head: &Head) -> BodyReader {
+pub fn body_reader(head: &Head) -> BodyReader {
     BodyReader {
         reader: head
             .response

@@ -5,7 +5,7 @@
 use crate::engine::host::within;
 use crate::engine::{Exchange, Inbox, Sent, Transport};
 use crate::js::abort::{sleep, AbortOnDrop};
-use crate::js::http::{byte_stream, new_controller, Head, Http};
+use crate::js::http::{body_reader, new_controller, Head, Http};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::decode;
 use crate::session::inflight::oneshot;
@@ -87,7 +87,7 @@ async fn read_stream(
 ) {
     let mut endpoint = Some(endpoint);
     let mut parser = SseParser::new(max_message_bytes);
-    let mut body = byte_stream(&head);
+    let mut body = body_reader(&head);
     while let Some(Ok(chunk)) = body.next("the HTTP+SSE stream").await {
         let Ok(events) = parser.feed(&chunk) else {
             break;

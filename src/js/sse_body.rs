@@ -1,7 +1,7 @@
 //! Reading a response body as a stream of JSON-RPC messages: SSE parsed incrementally, or one
 //! JSON text; shared by both HTTP transports.
 
-use crate::js::http::{byte_stream, Head};
+use crate::js::http::{body_reader, Head};
 use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{decode, Message};
 use crate::transport::http::stream_ended;
@@ -16,7 +16,7 @@ pub async fn read_sse_messages(
     parser: &mut SseParser,
     on_message: &mut dyn FnMut(Message) -> bool,
 ) -> Result<(), McpError> {
-    let mut body = byte_stream(head);
+    let mut body = body_reader(head);
     while let Some(chunk) = body.next(what).await {
         let chunk =
             chunk.map_err(|e| stream_ended(what, parser.has_partial_event(), Some(&e.message)))?;
