@@ -44,6 +44,12 @@ pub fn to_js(v: &Value) -> JsValue {
     }
 }
 
+/// JSON text that serde_json wrote (which `JSON.parse` cannot reject) as a plain JS value, in one
+/// native parse.
+pub fn json_text_to_js(text: &str) -> JsValue {
+    json_parse(text)
+}
+
 /// Whether `v` holds a string of [`LONG_STRING`] bytes or more.
 fn has_long_string(v: &Value) -> bool {
     match v {

@@ -21,12 +21,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
-    fn json_parse(text: &str) -> Result<JsValue, JsValue>;
-}
-
 /// `_meta` key naming the 2026 listen request a message belongs to.
 const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 /// What `windowTransport` / `messagePortTransport` mark a refused message with (`error.code`).
@@ -349,12 +343,7 @@ impl JsTransport {
         self.started().await?;
         self.check_open()?;
         // The body as a plain object in one native parse (it is serde_json's own JSON text).
-        let message = json_parse(&out.body).map_err(|e| {
-            McpError::protocol(
-                INVALID_REQUEST,
-                format!("{what}: not JSON ({})", thrown_text(&e)),
-            )
-        })?;
+        let message = interop::json_text_to_js(&out.body);
         JsFuture::from(call(&self.inner.send, &self.inner.object, Some(&message)))
             .await
             .map(|_| ())
