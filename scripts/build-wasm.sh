@@ -37,11 +37,9 @@ fi
 # Minify the package's JS in place (see the top of this file).
 out_abs="$(cd "$out" && pwd)"
 while IFS= read -r -d '' js; do
+  keep=()   # the glue's first line, `/* @ts-self-types="…" */`, goes back on top as a banner
   head_line="$(head -n 1 "$js")"
-  esbuild "$js" --minify --log-level=warning --log-override:duplicate-object-key=silent --outfile="$js.min" --allow-overwrite
-  case "$head_line" in
-    "/* @ts-self-types="*) { printf '%s\n' "$head_line"; cat "$js.min"; } > "$js" ;;
-    *) cat "$js.min" > "$js" ;;
-  esac
-  rm -f "$js.min"
+  case "$head_line" in "/* @ts-self-types="*) keep=(--banner:js="$head_line") ;; esac
+  esbuild "$js" --minify "${keep[@]}" --log-level=warning \
+    --log-override:duplicate-object-key=silent --outfile="$js" --allow-overwrite
 done < <(find "$out_abs" -name '*.js' -print0)
