@@ -199,6 +199,7 @@ export function renderResults(R) {
       out.push(`* **${name}** (busy ${p.busyMs.toFixed(0)} of ${p.totalMs.toFixed(0)} ms): ${cats}. Top functions: ${top}.`);
     }
     out.push("");
+    out.push(...ownCodeBound(R.profiles));
   }
   out.push("## Where we lose");
   out.push("");
@@ -245,4 +246,39 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const dst = process.argv[3] ?? path.join(here, "RESULTS.md");
   fs.writeFileSync(dst, renderResults(JSON.parse(fs.readFileSync(src, "utf8"))));
   console.log(`wrote ${dst}`);
+}
+
+// What the sequential profiles say a client's own code can win: CPU per call split into the
+// client's own code (ours: wasm + glue; TS: the SDK, zod, ajv, eventsource-parser) and the rest
+// (fetch, Node, web streams, GC), which every client pays. "ours with own code free" is ours'
+// rest / the TS client's whole busy time: no change to our code can take the ratio below it.
+export function ownCodeBound(profiles) {
+  const OWN = new Set(["wasm (our Rust code)", "wasm-bindgen JS glue", "TS SDK", "zod (validation)", "ajv", "eventsource-parser"]);
+  const perCall = (name) => {
+    const p = profiles[name];
+    if (!p?.calls) return null;
+    const own = p.categories.filter((c) => OWN.has(c.name)).reduce((a, c) => a + c.ms, 0);
+    return { busy: p.busyMs / p.calls, own: own / p.calls, rest: (p.busyMs - own) / p.calls };
+  };
+  const pairs = [
+    ["seq ours-legacy", "seq ts1"],
+    ["seq ours-legacy", "seq ts2"],
+    ["seq ours-auto", "seq ts2-auto"],
+  ].filter(([a, b]) => perCall(a) && perCall(b));
+  if (!pairs.length) return [];
+  const us = (x) => (x * 1000).toFixed(0);
+  const out = [
+    "### CPU per sequential call: the client's own code and the rest",
+    "",
+    "From the `seq` profiles above (µs of busy CPU per call). *Own* is ours' wasm + glue, or the TS SDK + zod; *rest* is fetch (undici), Node internals, web streams and GC, which every client pays. The last column is the CPU ratio ours would reach if our own code cost nothing: no change to our code alone can go below it.",
+    "",
+    "| ours vs | ours busy | ours own | ours rest | theirs busy | theirs own | theirs rest | busy ratio | ours with own code free |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+  ];
+  for (const [a, b] of pairs) {
+    const o = perCall(a), t = perCall(b);
+    out.push(`| ${b.replace("seq ", "")} (${a.replace("seq ", "")}) | ${us(o.busy)} | ${us(o.own)} | ${us(o.rest)} | ${us(t.busy)} | ${us(t.own)} | ${us(t.rest)} | ${(o.busy / t.busy).toFixed(2)} | ${(o.rest / t.busy).toFixed(2)} |`);
+  }
+  out.push("");
+  return out;
 }

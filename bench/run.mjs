@@ -370,6 +370,9 @@ async function profiles(url) {
   const jobs = [
     ["seq ours-legacy", "seq", "ours-legacy", 3000],
     ["seq ts2", "seq", "ts2", 3000],
+    ["seq ours-auto", "seq", "ours-auto", 3000],
+    ["seq ts2-auto", "seq", "ts2-auto", 3000],
+    ["seq ts1", "seq", "ts1", 3000],
     ["big ours-legacy", "big", "ours-legacy", 30],
     ["big ts2", "big", "ts2", 30],
     ["stream ours-legacy", "stream", "ours-legacy", 5],
@@ -381,7 +384,7 @@ async function profiles(url) {
     process.env.BENCH_PROFILE = file;
     const r = await childFig(`profile ${name}`, [], [task, id, url, String(n), String(P.streamCount)]);
     delete process.env.BENCH_PROFILE;
-    if (r && fs.existsSync(file)) out[name] = { ...summarize(file, 8), file };
+    if (r && fs.existsSync(file)) out[name] = { ...summarize(file, 8), file, calls: task === "seq" ? n : undefined };
   }
   return out;
 }
