@@ -50,8 +50,11 @@ pub fn parse(text: &str) -> Option<f64> {
             json.insert(at + 1, '0');
         }
     }
-    serde_json::from_str::<f64>(&json)
+    // Read as a `Value`, not an `f64`: the f64 visitor's type error would bring serde's
+    // `Unexpected::Float` text (core's float formatting) back into the module.
+    serde_json::from_str::<serde_json::Value>(&json)
         .ok()
+        .and_then(|v| v.as_f64())
         .filter(|n| n.is_finite())
 }
 
