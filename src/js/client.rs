@@ -11,7 +11,7 @@ use crate::js::promise;
 use crate::js::streamable_http::StreamableHttp;
 use crate::js::{error as jserr, http::Http, interop};
 use crate::protocol::error::{McpError, METHOD_NOT_FOUND};
-use crate::protocol::version::Era;
+use crate::protocol::version::{Era, Mode};
 use crate::session::ClientConfig;
 use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
 use js_sys::Promise;
@@ -141,38 +141,48 @@ fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
     if !options.is_null_or_undefined() && !options.is_object() {
         return Err(McpError::input("Client options must be an object"));
     }
+    let r = &mut options::Reader::new("options");
     let mut cfg = ClientConfig {
-        mode: options::mode(options)?,
+        mode: match r.string(options, "mode") {
+            None => Mode::Auto,
+            Some(m) => Mode::parse(&m).unwrap_or_else(|e| {
+                r.fail(McpError::input(["options.", &e].concat()));
+                Mode::Auto
+            }),
+        },
         ..Default::default()
     };
-    if let Some(info) = options::json_object(options, "clientInfo", "options")? {
+    if let Some(info) = r.json_object(options, "clientInfo") {
         if info.get("name").and_then(Value::as_str).is_none()
             || info.get("version").and_then(Value::as_str).is_none()
         {
-            return Err(McpError::input(
-                "options.clientInfo needs string name and version",
-            ));
+            r.fail_with("options.clientInfo needs string name and version");
         }
         cfg.client_info = info;
     }
-    cfg.log_level = options::string(options, "logLevel", "options")?;
+    cfg.log_level = r.string(options, "logLevel");
     let host = JsHost {
-        elicitation: options::function(options, "elicitationCallback", "options")?,
-        sampling: options::function(options, "samplingCallback", "options")?,
-        roots: options::function(options, "listRootsCallback", "options")?,
-        message_handler: options::function(options, "messageHandler", "options")?,
-        logging_callback: options::function(options, "loggingCallback", "options")?,
+        elicitation: r.function(options, "elicitationCallback"),
+        sampling: r.function(options, "samplingCallback"),
+        roots: r.function(options, "listRootsCallback"),
+        message_handler: r.function(options, "messageHandler"),
+        logging_callback: r.function(options, "loggingCallback"),
     };
-    let sampling_caps = options::json_object(options, "samplingCapabilities", "options")?;
+    let sampling_caps = r.json_object(options, "samplingCapabilities");
     cfg.registered = host.registered(sampling_caps);
-    let count = |key: &str| options::positive_number(options, key, "options");
     let limits = Limits {
-        timeout_ms: count("timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS),
-        max_message_bytes: count("maxMessageBytes")?
+        timeout_ms: r
+            .positive_number(options, "timeoutMs")
+            .unwrap_or(DEFAULT_TIMEOUT_MS),
+        max_message_bytes: r
+            .positive_number(options, "maxMessageBytes")
             .map_or(DEFAULT_MAX_EVENT_BYTES, |n| n as usize),
-        max_rounds: count("inputRequiredMaxRounds")?.map_or(10, |n| n.min(u32::MAX as u64) as u32),
-        cache: options::boolean(options, "cache", "options")?.unwrap_or(true),
+        max_rounds: r
+            .positive_number(options, "inputRequiredMaxRounds")
+            .map_or(10, |n| n.min(u32::MAX as u64) as u32),
+        cache: r.boolean(options, "cache").unwrap_or(true),
     };
+    r.check()?;
     let (transport, auth): (Rc<dyn Transport>, _) = match target {
         Target::Url(url) => {
             check_http_url(&url)?;

@@ -6,7 +6,6 @@ use crate::js::abort::SignalLink;
 use crate::js::host::call_handler;
 use crate::js::interop;
 use crate::protocol::error::McpError;
-use crate::protocol::version::Mode;
 use js_sys::{Function, Object, Reflect};
 use serde_json::Value;
 use std::rc::Rc;
@@ -61,54 +60,32 @@ pub fn optional_object(v: &JsValue, what: &str, arg: &str) -> Result<Option<Valu
 }
 
 /// Reads an optional string option.
-pub fn string(obj: &JsValue, key: &str, scope: &str) -> Result<Option<String>, McpError> {
-    let v = get(obj, key);
-    if v.is_null_or_undefined() {
-        return Ok(None);
-    }
-    v.as_string()
-        .map(Some)
-        .ok_or_else(|| McpError::input(format!("{scope}.{key} must be a string")))
+pub fn string(obj: &JsValue, key: &str, scope: &'static str) -> Result<Option<String>, McpError> {
+    let mut r = Reader::new(scope);
+    let v = r.string(obj, key);
+    r.check().map(|()| v)
 }
 
 /// Reads an optional function option.
-pub fn function(obj: &JsValue, key: &str, scope: &str) -> Result<Option<Function>, McpError> {
-    let v = get(obj, key);
-    if v.is_null_or_undefined() {
-        return Ok(None);
-    }
-    v.dyn_into::<Function>()
-        .map(Some)
-        .map_err(|_| McpError::input(format!("{scope}.{key} must be a function")))
+pub fn function(
+    obj: &JsValue,
+    key: &str,
+    scope: &'static str,
+) -> Result<Option<Function>, McpError> {
+    let mut r = Reader::new(scope);
+    let v = r.function(obj, key);
+    r.check().map(|()| v)
 }
 
 /// Reads an optional positive number (milliseconds, bytes, a count), rounded up.
-pub fn positive_number(obj: &JsValue, key: &str, scope: &str) -> Result<Option<u64>, McpError> {
-    let v = get(obj, key);
-    if v.is_null_or_undefined() {
-        return Ok(None);
-    }
-    match v.as_f64() {
-        Some(n) if n.is_finite() && n > 0.0 => Ok(Some(n.ceil() as u64)),
-        _ => Err(McpError::input(format!(
-            "{scope}.{key} must be a positive number"
-        ))),
-    }
-}
-
-/// Reads an optional JSON-able object option.
-pub fn json_object(obj: &JsValue, key: &str, scope: &str) -> Result<Option<Value>, McpError> {
-    let v = get(obj, key);
-    if v.is_null_or_undefined() {
-        return Ok(None);
-    }
-    match interop::from_js(&v) {
-        Ok(Value::Object(o)) => Ok(Some(Value::Object(o))),
-        Ok(_) => Err(McpError::input(format!("{scope}.{key} must be an object"))),
-        Err(e) => Err(McpError::input(format!(
-            "{scope}.{key} is not JSON-serializable: {e}"
-        ))),
-    }
+pub fn positive_number(
+    obj: &JsValue,
+    key: &str,
+    scope: &'static str,
+) -> Result<Option<u64>, McpError> {
+    let mut r = Reader::new(scope);
+    let v = r.positive_number(obj, key);
+    r.check().map(|()| v)
 }
 
 /// Reads an optional `AbortSignal`.
@@ -164,23 +141,130 @@ pub fn headers(obj: &JsValue, scope: &str) -> Result<Vec<(String, String)>, McpE
     Ok(out)
 }
 
-/// The `mode` option.
-pub fn mode(obj: &JsValue) -> Result<Mode, McpError> {
-    match string(obj, "mode", "options")? {
-        None => Ok(Mode::Auto),
-        Some(m) => Mode::parse(&m).map_err(|e| McpError::input(format!("options.{e}"))),
-    }
+/// Reads an optional boolean option.
+pub fn boolean(obj: &JsValue, key: &str, scope: &'static str) -> Result<Option<bool>, McpError> {
+    let mut r = Reader::new(scope);
+    let v = r.boolean(obj, key);
+    r.check().map(|()| v)
 }
 
-/// Reads an optional boolean option.
-pub fn boolean(obj: &JsValue, key: &str, scope: &str) -> Result<Option<bool>, McpError> {
-    let v = get(obj, key);
-    if v.is_null_or_undefined() {
-        return Ok(None);
+/// Reads the options of one object after another, keeping the first error: once one is met,
+/// later reads read nothing (no getter runs) and return `None`, so the error is the one a
+/// `?` after every read would give, with one exit instead of one per option.
+pub struct Reader {
+    /// The prefix of error messages, e.g. `options.auth`.
+    pub scope: &'static str,
+    error: Option<McpError>,
+}
+
+impl Reader {
+    /// A reader whose errors start with `scope`.
+    pub fn new(scope: &'static str) -> Self {
+        Reader { scope, error: None }
     }
-    v.as_bool()
-        .map(Some)
-        .ok_or_else(|| McpError::input(format!("{scope}.{key} must be a boolean")))
+
+    /// Keeps `e` unless an error was met before.
+    #[inline(never)]
+    pub fn fail(&mut self, e: McpError) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+
+    /// Fails with the message `text`.
+    pub fn fail_with(&mut self, text: &str) {
+        self.fail(McpError::input(text));
+    }
+
+    /// True while no error was met.
+    pub fn ok(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// The first error met, if any.
+    pub fn check(&mut self) -> Result<(), McpError> {
+        self.error.take().map_or(Ok(()), Err)
+    }
+
+    #[inline(never)]
+    fn wrong(&mut self, key: &str, what: &str) {
+        let mut m = String::with_capacity(self.scope.len() + key.len() + what.len() + 1);
+        m.push_str(self.scope);
+        m.push('.');
+        m.push_str(key);
+        m.push_str(what);
+        self.fail(McpError::input(m));
+    }
+
+    /// `obj[key]` unless `obj` is not an object, an error was met, or it is undefined or null.
+    #[inline(never)]
+    pub fn value(&mut self, obj: &JsValue, key: &str) -> Option<JsValue> {
+        if self.error.is_some() {
+            return None;
+        }
+        let v = get(obj, key);
+        (!v.is_null_or_undefined()).then_some(v)
+    }
+
+    /// An optional string option.
+    #[inline(never)]
+    pub fn string(&mut self, obj: &JsValue, key: &str) -> Option<String> {
+        let v = self.value(obj, key)?;
+        let s = v.as_string();
+        if s.is_none() {
+            self.wrong(key, " must be a string");
+        }
+        s
+    }
+
+    /// An optional function option.
+    #[inline(never)]
+    pub fn function(&mut self, obj: &JsValue, key: &str) -> Option<Function> {
+        let v = self.value(obj, key)?;
+        match v.dyn_into::<Function>() {
+            Ok(f) => Some(f),
+            Err(_) => {
+                self.wrong(key, " must be a function");
+                None
+            }
+        }
+    }
+
+    /// An optional positive number (milliseconds, bytes, a count), rounded up.
+    #[inline(never)]
+    pub fn positive_number(&mut self, obj: &JsValue, key: &str) -> Option<u64> {
+        let v = self.value(obj, key)?;
+        match v.as_f64() {
+            Some(n) if n.is_finite() && n > 0.0 => Some(n.ceil() as u64),
+            _ => {
+                self.wrong(key, " must be a positive number");
+                None
+            }
+        }
+    }
+
+    /// An optional boolean option.
+    #[inline(never)]
+    pub fn boolean(&mut self, obj: &JsValue, key: &str) -> Option<bool> {
+        let v = self.value(obj, key)?;
+        let b = v.as_bool();
+        if b.is_none() {
+            self.wrong(key, " must be a boolean");
+        }
+        b
+    }
+
+    /// An optional JSON-able object option.
+    #[inline(never)]
+    pub fn json_object(&mut self, obj: &JsValue, key: &str) -> Option<Value> {
+        let v = self.value(obj, key)?;
+        match interop::from_js(&v) {
+            Ok(Value::Object(o)) => return Some(Value::Object(o)),
+            Ok(_) => self.wrong(key, " must be an object"),
+            Err(e) => self.wrong(key, &[" is not JSON-serializable: ", &e].concat()),
+        }
+        None
+    }
 }
 
 /// Reads per-call options `{ signal, timeoutMs, onProgress, resetTimeoutOnProgress,
@@ -193,17 +277,20 @@ pub fn call_options(
         return Err(McpError::input("call options must be an object"));
     }
     let link = signal(obj, "signal", "options")?.map(SignalLink::new);
-    let on_progress = function(obj, "onProgress", "options")?.map(|f| {
+    let r = &mut Reader::new("options");
+    let on_progress = r.function(obj, "onProgress").map(|f| {
         Rc::new(move |params: &Value| call_handler(&f, &interop::to_js(params)))
             as Rc<dyn Fn(&Value)>
     });
     let opts = RequestOptions {
-        timeout_ms: positive_number(obj, "timeoutMs", "options")?.unwrap_or(default_timeout_ms),
+        timeout_ms: r
+            .positive_number(obj, "timeoutMs")
+            .unwrap_or(default_timeout_ms),
         cancel: link.as_ref().map(|(c, _)| c.clone()),
         on_progress,
-        reset_timeout_on_progress: boolean(obj, "resetTimeoutOnProgress", "options")?
-            .unwrap_or(true),
-        max_total_timeout_ms: positive_number(obj, "maxTotalTimeoutMs", "options")?,
+        reset_timeout_on_progress: r.boolean(obj, "resetTimeoutOnProgress").unwrap_or(true),
+        max_total_timeout_ms: r.positive_number(obj, "maxTotalTimeoutMs"),
     };
+    r.check()?;
     Ok((opts, link.map(|(_, l)| l)))
 }

@@ -10,7 +10,7 @@ use crate::auth::jose::Alg;
 use crate::auth::registration::check_metadata_url;
 use crate::auth::scopes::StepUpPolicy;
 use crate::auth::secret::Secret;
-use crate::js::options::{function, json_object, string};
+use crate::js::options::Reader;
 use crate::protocol::error::ErrorKind;
 use crate::protocol::error::McpError;
 use js_sys::{Function, Reflect};
@@ -27,65 +27,65 @@ fn field(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn client_information(auth: &JsValue) -> Result<Option<ClientInformation>, McpError> {
-    let Some(v) = json_object(auth, "clientInformation", SCOPE)? else {
-        return Ok(None);
-    };
-    let text = |k: &str| -> Result<Option<String>, McpError> {
+fn client_information(r: &mut Reader, auth: &JsValue) -> Option<ClientInformation> {
+    let v = r.json_object(auth, "clientInformation")?;
+    let text = |r: &mut Reader, k: &str| -> Option<String> {
         match v.get(k) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(McpError::input(format!(
-                "{SCOPE}.clientInformation.{k} must be a string"
-            ))),
+            Some(Value::String(s)) => Some(s.clone()),
+            None | Some(Value::Null) => None,
+            Some(_) => {
+                r.fail(McpError::input(
+                    ["options.auth.clientInformation.", k, " must be a string"].concat(),
+                ));
+                None
+            }
         }
     };
-    let client_id = text("client_id")?
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| McpError::input("options.auth.clientInformation needs a client_id"))?;
-    Ok(Some(ClientInformation {
+    let Some(client_id) = text(r, "client_id").filter(|s| !s.is_empty()) else {
+        r.fail_with("options.auth.clientInformation needs a client_id");
+        return None;
+    };
+    let client_secret = text(r, "client_secret").filter(|s| !s.is_empty());
+    let token_endpoint_auth_method = text(r, "token_endpoint_auth_method");
+    let issuer = text(r, "issuer");
+    Some(ClientInformation {
         client_id,
-        client_secret: text("client_secret")?
-            .filter(|s| !s.is_empty())
-            .map(Secret::new),
-        token_endpoint_auth_method: text("token_endpoint_auth_method")?,
-        issuer: text("issuer")?,
+        client_secret: client_secret.map(Secret::new),
+        token_endpoint_auth_method,
+        issuer,
         client_secret_expires_at: v.get("client_secret_expires_at").and_then(Value::as_u64),
-    }))
+    })
 }
 
-fn storage(auth: &JsValue) -> Result<JsValue, McpError> {
+fn storage(r: &mut Reader, auth: &JsValue) -> JsValue {
+    if !r.ok() {
+        return JsValue::UNDEFINED;
+    }
     let s = field(auth, "storage");
     if s.is_null_or_undefined() {
-        return Ok(memory_storage());
+        return memory_storage();
     }
     let ok = s.is_object()
         && ["get", "set", "delete"]
             .iter()
             .all(|k| field(&s, k).is_function());
     if !ok {
-        return Err(McpError::input("options.auth.storage must be an object with get, set and delete functions (memoryStorage(), webStorage(sessionStorage), indexedDbStorage(name))"));
+        r.fail_with("options.auth.storage must be an object with get, set and delete functions (memoryStorage(), webStorage(sessionStorage), indexedDbStorage(name))");
     }
-    Ok(s)
+    s
 }
 
-fn max_step_up(auth: &JsValue) -> Result<u32, McpError> {
-    let v = field(auth, "maxStepUp");
-    if v.is_null_or_undefined() {
-        return Ok(1);
-    }
+fn max_step_up(r: &mut Reader, auth: &JsValue) -> u32 {
+    let Some(v) = r.value(auth, "maxStepUp") else {
+        return 1;
+    };
     match v.as_f64() {
-        Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 => Ok(n.min(10.0) as u32),
-        _ => Err(McpError::input(
-            "options.auth.maxStepUp must be a whole number ≥ 0",
-        )),
+        Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 => n.min(10.0) as u32,
+        _ => {
+            r.fail_with("options.auth.maxStepUp must be a whole number ≥ 0");
+            1
+        }
     }
-}
-
-fn default_authorizer(made: Result<JsValue, JsValue>) -> Result<Function, McpError> {
-    made.ok()
-        .and_then(|f| f.dyn_into::<Function>().ok())
-        .ok_or_else(|| McpError::input("options.auth.authorize: no default for this host"))
 }
 
 /// The `grant` option, read: the flow's config and what the host keeps (key, callback).
@@ -98,8 +98,8 @@ struct GrantOption {
     confidential: bool,
 }
 
-fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
-    const G: &str = "options.auth.grant";
+/// Reads `options.auth.grant` (`g`, undefined or null when absent) with `r` scoped to it.
+fn grant(r: &mut Reader, g: &JsValue) -> GrantOption {
     let mut out = GrantOption {
         config: GrantConfig::AuthorizationCode,
         key: None,
@@ -107,104 +107,103 @@ fn grant(g: &JsValue) -> Result<GrantOption, McpError> {
         assertion: None,
         confidential: false,
     };
-    if g.is_null_or_undefined() {
-        return Ok(out);
+    if g.is_null_or_undefined() || !r.ok() {
+        return out;
     }
     if !g.is_object() || js_sys::Array::is_array(g) {
-        return Err(McpError::input("options.auth.grant must be an object"));
+        r.fail_with("options.auth.grant must be an object");
+        return out;
     }
-    let kind = string(g, "type", G)?;
+    let kind = r.string(g, "type");
     match kind.as_deref() {
-        Some("authorization_code") => return Ok(out),
+        Some("authorization_code") => return out,
         Some("client_credentials" | "jwt_bearer") => {}
         other => {
-            return Err(crate::auth::errors::auth_error(
+            let other = other.map_or("missing".to_string(), |o| format!("{o:?}"));
+            r.fail(crate::auth::errors::auth_error(
                 ErrorKind::UnsupportedGrant,
-                format!(
-                    "{G}.type must be \"authorization_code\", \"client_credentials\" or \"jwt_bearer\", not {}",
-                    other.map_or("missing".to_string(), |o| format!("{o:?}"))
-                ),
+                [
+                    "options.auth.grant.type must be \"authorization_code\", \"client_credentials\" or \"jwt_bearer\", not ",
+                    &other,
+                ]
+                .concat(),
                 Value::Null,
-            ))
+            ));
+            return out;
         }
     }
-    let client_id = string(g, "clientId", G)?
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| McpError::input("options.auth.grant.clientId is required"))?;
-    let secret = string(g, "clientSecret", G)?.filter(|s| !s.is_empty());
-    let key = field(g, "privateKey");
-    let key = if key.is_null_or_undefined() {
-        None
-    } else if key.is_string() || (key.is_object() && field(&key, "algorithm").is_object()) {
-        Some(key)
-    } else {
-        return Err(McpError::input(
-            "options.auth.grant.privateKey must be a CryptoKey or a PKCS#8 PEM string",
-        ));
+    let Some(client_id) = r.string(g, "clientId").filter(|s| !s.is_empty()) else {
+        r.fail_with("options.auth.grant.clientId is required");
+        return out;
     };
-    if let Some(a) = string(g, "algorithm", G)? {
-        out.alg = Alg::parse(&a).ok_or_else(|| {
-            McpError::input("options.auth.grant.algorithm must be \"ES256\" or \"RS256\"")
-        })?;
+    let secret = r.string(g, "clientSecret").filter(|s| !s.is_empty());
+    let key = r.value(g, "privateKey");
+    if let Some(k) = &key {
+        if !(k.is_string() || (k.is_object() && field(k, "algorithm").is_object())) {
+            r.fail_with("options.auth.grant.privateKey must be a CryptoKey or a PKCS#8 PEM string");
+        }
     }
-    let method = match string(g, "method", G)? {
-        None => None,
-        Some(m) => match AuthMethod::parse(&m) {
-            Some(m @ (AuthMethod::ClientSecretBasic | AuthMethod::ClientSecretPost)) => Some(m),
-            _ => {
-                return Err(McpError::input("options.auth.grant.method must be \"client_secret_basic\" or \"client_secret_post\""))
-            }
-        },
-    };
+    if let Some(a) = r.string(g, "algorithm") {
+        match Alg::parse(&a) {
+            Some(alg) => out.alg = alg,
+            None => r.fail_with("options.auth.grant.algorithm must be \"ES256\" or \"RS256\""),
+        }
+    }
+    let method = r.string(g, "method").and_then(|m| match AuthMethod::parse(&m) {
+        Some(m @ (AuthMethod::ClientSecretBasic | AuthMethod::ClientSecretPost)) => Some(m),
+        _ => {
+            r.fail_with("options.auth.grant.method must be \"client_secret_basic\" or \"client_secret_post\"");
+            None
+        }
+    });
     out.confidential = secret.is_some() || key.is_some();
     let client = StaticClient {
         info: ClientInformation {
             client_id,
             client_secret: secret.map(Secret::new),
             token_endpoint_auth_method: None,
-            issuer: string(g, "issuer", G)?,
+            issuer: r.string(g, "issuer"),
             client_secret_expires_at: None,
         },
         method,
         signing: key.as_ref().map(|_| out.alg),
     };
     out.key = key;
-    match kind.as_deref() {
-        Some("client_credentials") => {
-            if !out.confidential {
-                return Err(McpError::input(
-                    "options.auth.grant: client_credentials needs clientSecret or privateKey",
-                ));
-            }
-            out.config = GrantConfig::ClientCredentials(client);
-        }
-        // jwt_bearer (the type was checked above)
-        _ => {
-            let a = field(g, "assertion");
-            let id_jag = field(&a, "mcpWasmClientIdJag");
-            let source = if id_jag.is_object() {
-                let text = |k: &str| field(&id_jag, k).as_string().filter(|s| !s.is_empty());
-                AssertionSource::IdJag {
-                    token_endpoint: text("idpTokenEndpoint").unwrap_or_default(),
-                    id_token: Secret::new(text("idToken").unwrap_or_default()),
-                    idp_client: ClientInformation {
-                        client_id: text("idpClientId").unwrap_or_default(),
-                        client_secret: text("idpClientSecret").map(Secret::new),
-                        token_endpoint_auth_method: None,
-                        issuer: None,
-                        client_secret_expires_at: None,
-                    },
-                }
-            } else if let Some(f) = a.dyn_ref::<Function>() {
-                out.assertion = Some(f.clone());
-                AssertionSource::Callback
-            } else {
-                return Err(McpError::input("options.auth.grant.assertion must be a function ({ issuer, resource, scope }) => JWT, or idJagAssertion(...)"));
-            };
-            out.config = GrantConfig::JwtBearer(client, source);
-        }
+    if !r.ok() {
+        return out;
     }
-    Ok(out)
+    if kind.as_deref() == Some("client_credentials") {
+        if !out.confidential {
+            r.fail_with("options.auth.grant: client_credentials needs clientSecret or privateKey");
+        }
+        out.config = GrantConfig::ClientCredentials(client);
+        return out;
+    }
+    // jwt_bearer (the type was checked above)
+    let a = field(g, "assertion");
+    let id_jag = field(&a, "mcpWasmClientIdJag");
+    let source = if id_jag.is_object() {
+        let text = |k: &str| field(&id_jag, k).as_string().filter(|s| !s.is_empty());
+        AssertionSource::IdJag {
+            token_endpoint: text("idpTokenEndpoint").unwrap_or_default(),
+            id_token: Secret::new(text("idToken").unwrap_or_default()),
+            idp_client: ClientInformation {
+                client_id: text("idpClientId").unwrap_or_default(),
+                client_secret: text("idpClientSecret").map(Secret::new),
+                token_endpoint_auth_method: None,
+                issuer: None,
+                client_secret_expires_at: None,
+            },
+        }
+    } else if let Some(f) = a.dyn_ref::<Function>() {
+        out.assertion = Some(f.clone());
+        AssertionSource::Callback
+    } else {
+        r.fail_with("options.auth.grant.assertion must be a function ({ issuer, resource, scope }) => JWT, or idJagAssertion(...)");
+        return out;
+    };
+    out.config = GrantConfig::JwtBearer(client, source);
+    out
 }
 
 /// The flow for `options.auth`, or `None` when the option is absent.
@@ -225,11 +224,14 @@ pub fn read(
     if !auth.is_object() || js_sys::Array::is_array(&auth) {
         return Err(McpError::input("options.auth must be an object"));
     }
-    let client_metadata_url = string(&auth, "clientMetadataUrl", SCOPE)?;
+    let r = &mut Reader::new(SCOPE);
+    let client_metadata_url = r.string(&auth, "clientMetadataUrl");
     if let Some(u) = &client_metadata_url {
-        check_metadata_url(u).map_err(|e| e.with_context(SCOPE))?;
+        if let Err(e) = check_metadata_url(u) {
+            r.fail(e.with_context(SCOPE));
+        }
     }
-    let client_metadata = json_object(&auth, "clientMetadata", SCOPE)?;
+    let client_metadata = r.json_object(&auth, "clientMetadata");
     let listed_redirect = client_metadata
         .as_ref()
         .and_then(|m| m.get("redirect_uris"))
@@ -237,25 +239,24 @@ pub fn read(
         .and_then(|a| a.first())
         .and_then(Value::as_str)
         .map(str::to_string);
-    let grant = grant(&field(&auth, "grant"))?;
+    let g = r.value(&auth, "grant").unwrap_or(JsValue::UNDEFINED);
+    r.scope = "options.auth.grant";
+    let grant = grant(r, &g);
+    r.scope = SCOPE;
     let in_page = Reflect::get(&js_sys::global(), &"document".into()).is_ok_and(|d| d.is_object());
     let redirect_uri = match (
-        string(&auth, "redirectUri", SCOPE)?.or(listed_redirect),
+        r.string(&auth, "redirectUri").or(listed_redirect),
         &grant.config,
     ) {
         (Some(u), _) => u,
         (None, GrantConfig::AuthorizationCode) => {
-            return Err(McpError::input(
-                "options.auth.redirectUri is required (or clientMetadata.redirect_uris)",
-            ))
+            r.fail_with("options.auth.redirectUri is required (or clientMetadata.redirect_uris)");
+            String::new()
         }
         (None, _) => String::new(),
     };
-    let dpop = field(&auth, "dpop");
-    let (dpop_on, dpop_given) = if dpop.is_undefined()
-        || dpop.is_null()
-        || dpop.as_bool() == Some(false)
-    {
+    let dpop = r.value(&auth, "dpop").unwrap_or(JsValue::FALSE);
+    let (dpop_on, dpop_given) = if dpop.as_bool() == Some(false) {
         (false, None)
     } else if dpop.as_bool() == Some(true) {
         (true, None)
@@ -265,50 +266,58 @@ pub fn read(
             && field(&pair, "privateKey").is_object()
             && field(&pair, "publicKey").is_object();
         if !ok {
-            return Err(McpError::input("options.auth.dpop.keyPair must be a CryptoKeyPair (ECDSA P-256: { privateKey, publicKey })"));
+            r.fail_with("options.auth.dpop.keyPair must be a CryptoKeyPair (ECDSA P-256: { privateKey, publicKey })");
         }
         (true, Some(pair))
     } else {
-        return Err(McpError::input(
-            "options.auth.dpop must be true or { keyPair }",
-        ));
+        r.fail_with("options.auth.dpop must be true or { keyPair }");
+        (false, None)
     };
-    let step_up = match string(&auth, "onInsufficientScope", SCOPE)? {
+    let step_up = match r.string(&auth, "onInsufficientScope") {
         None => StepUpPolicy::default(),
-        Some(s) => StepUpPolicy::parse(&s).ok_or_else(|| {
-            McpError::input("options.auth.onInsufficientScope must be \"reauthorize\" or \"throw\"")
-        })?,
+        Some(s) => StepUpPolicy::parse(&s).unwrap_or_else(|| {
+            r.fail_with("options.auth.onInsufficientScope must be \"reauthorize\" or \"throw\"");
+            StepUpPolicy::default()
+        }),
     };
-    let authorize = match function(&auth, "authorize", SCOPE)? {
-        Some(f) => f,
+    let authorize = match r.function(&auth, "authorize") {
+        Some(f) => f.into(),
+        None if !r.ok() => JsValue::UNDEFINED,
         // A page shows a popup; anything else fetches headless.
-        None if in_page => default_authorizer(authorize_with_popup(None))?,
-        None => default_authorizer(authorize_headless(None))?,
+        None if in_page => default_authorizer(r, authorize_with_popup(None)),
+        None => default_authorizer(r, authorize_headless(None)),
     };
-    let storage = storage(&auth)?;
+    let storage = storage(r, &auth);
     let kind = |v: &JsValue| field(v, "mcpWasmClientKind").as_string();
-    if kind(&authorize).as_deref() == Some("redirect")
+    if r.ok()
+        && kind(&authorize).as_deref() == Some("redirect")
         && kind(&storage).as_deref() == Some("memory")
     {
-        return Err(McpError::input("options.auth: authorizeWithRedirect() needs storage that survives the page navigation: webStorage(sessionStorage) or indexedDbStorage(name), not memoryStorage()"));
+        r.fail_with("options.auth: authorizeWithRedirect() needs storage that survives the page navigation: webStorage(sessionStorage) or indexedDbStorage(name), not memoryStorage()");
     }
-    let fetch = function(&auth, "fetch", SCOPE)?.unwrap_or_else(|| global_fetch.clone());
+    let fetch = r
+        .function(&auth, "fetch")
+        .unwrap_or_else(|| global_fetch.clone());
+    let client_information = client_information(r, &auth);
+    let scope = r.string(&auth, "scope");
+    let max_step_up = max_step_up(r, &auth);
+    r.check()?;
     let config = AuthConfig {
         server_url: server_url.to_string(),
         redirect_uri,
         client_metadata,
         client_metadata_url,
-        client_information: client_information(&auth)?,
-        scope: string(&auth, "scope", SCOPE)?,
+        client_information,
+        scope,
         step_up,
-        max_step_up: max_step_up(&auth)?,
+        max_step_up,
         grant: grant.config,
         dpop: dpop_on,
     };
     let host = JsAuthHost {
         fetch,
         storage,
-        authorize,
+        authorize: authorize.unchecked_into(),
         in_browser,
         waits: Default::default(),
         client_key: std::cell::RefCell::new(grant.key),
@@ -316,9 +325,20 @@ pub fn read(
         assertion: grant.assertion,
         dpop_given,
         dpop_pair: Default::default(),
-        dpop_storage_key: format!("mcp-wasm-client:dpop:{server_url}"),
+        dpop_storage_key: ["mcp-wasm-client:dpop:", server_url].concat(),
         confidential_in_page: in_page && grant.confidential,
         dpop_on,
     };
     Ok(Some(Rc::new(Authorizer::new(config, host))))
+}
+
+/// The default `authorize` function, or the error saying this host has none.
+fn default_authorizer(r: &mut Reader, made: Result<JsValue, JsValue>) -> JsValue {
+    match made.ok().filter(|f| f.is_function()) {
+        Some(f) => f,
+        None => {
+            r.fail_with("options.auth.authorize: no default for this host");
+            JsValue::UNDEFINED
+        }
+    }
 }
