@@ -20,7 +20,8 @@
 #   conformance  the official MCP conformance suite's client scenarios (0.1.16 and
 #                0.2.0-alpha.12) against pkg/nodejs (tests/conformance/run.sh)       (pkg)
 #   hostile      tests/hostile/run.sh against pkg/nodejs (starts its own server)     (pkg)
-#   bench        bench/run.mjs --quick --no-criterion (a smoke run, no figures kept) (peers, pkg)
+#   bench        bench/run.mjs --quick --no-criterion (a smoke run, no figures kept), and the size
+#                floor's build (bench/size-floor/build.sh)                            (peers, pkg)
 #   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs, dpop.mjs,
 #                transports.mjs: windowTransport, messagePortTransport, inMemoryPair)        (pkg)
 #   packaging    the packed npm tarball in Node, Deno, Bun, workerd, Vite, webpack, workers, a
@@ -311,6 +312,10 @@ stage_bench() {
     BENCH_PYTHON_URL="http://127.0.0.1:${PEERS_PYTHON_PORT:-18101}/mcp" \
     node run.mjs --quick --no-criterion --out "$LOG_DIR/bench-quick-RESULTS.md") >"$log" 2>&1 || status=$?
   tail -n 25 "$log"
+  # The size floor (bench/size-floor: the smallest client on our dependency stack), so its build
+  # script keeps working; it prints its size next to the package's.
+  bash bench/size-floor/build.sh "$LOG_DIR/size-floor" >>"$log" 2>&1 || status=$?
+  tail -n 1 "$log"
   record_check bench "$status"
 }
 
