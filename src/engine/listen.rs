@@ -151,7 +151,7 @@ impl Engine {
                     Some(outcome) if !inbox.graceful.get() && !task_closed.get() => {
                         let why = outcome
                             .err()
-                            .map(|e| e.message)
+                            .map(|e| e.into_parts().message)
                             .unwrap_or_else(|| "the stream ended".into());
                         task_queue.push(Err(McpError::local(
                             CONNECTION_CLOSED,

@@ -2,7 +2,7 @@
 //! `data`; constructible from JS as `new McpError(code, message, data?)`.
 
 use crate::protocol::error::McpError as CoreError;
-use crate::protocol::error::INTERNAL_ERROR;
+use crate::protocol::error::{ErrorParts, INTERNAL_ERROR};
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -133,6 +133,7 @@ pub fn to_js(e: CoreError) -> JsValue {
         Some(d) => crate::js::interop::to_js(&d),
         None => JsValue::UNDEFINED,
     };
+    let e = e.into_parts();
     wrap(McpError {
         code: e.code as f64,
         message: e.message,
@@ -156,12 +157,12 @@ pub fn from_js(v: &JsValue) -> CoreError {
                 .ok()
                 .filter(|d| !d.is_undefined());
             let data = data.and_then(|d| crate::js::interop::from_js(&d).ok());
-            return CoreError {
+            return CoreError::from(ErrorParts {
                 code: code as i64,
                 message,
                 data,
                 kind: None,
-            };
+            });
         }
     }
     let text = message

@@ -69,7 +69,7 @@ impl std::fmt::Debug for JsTransport {
 
 /// The text of a thrown JS value (an `Error`'s message, or the value as a string).
 fn thrown_text(e: &JsValue) -> String {
-    jserr::from_js(e).message
+    jserr::from_js(e).into_parts().message
 }
 
 fn transport_closed(message: String) -> McpError {

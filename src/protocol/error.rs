@@ -153,9 +153,15 @@ impl ErrorKind {
 
 /// An MCP error: a JSON-RPC error from the server, or a local failure (then `kind` is set,
 /// and JS sees `data.local === true` and `data.kind`).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("MCP error {code}: {message}")]
-pub struct McpError {
+///
+/// One pointer wide: the parts live in a box, so every `Result<_, McpError>` and every `?`
+/// moves a pointer, not the parts. `Deref`/`DerefMut` give `e.code`, `e.message = ...`.
+#[derive(Clone, PartialEq)]
+pub struct McpError(Box<ErrorParts>);
+
+/// The parts of an [`McpError`], reached through its `Deref`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorParts {
     /// Numeric JSON-RPC error code.
     pub code: i64,
     /// Human-readable message.
@@ -166,38 +172,79 @@ pub struct McpError {
     pub kind: Option<ErrorKind>,
 }
 
+impl std::ops::Deref for McpError {
+    type Target = ErrorParts;
+    fn deref(&self) -> &ErrorParts {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for McpError {
+    fn deref_mut(&mut self) -> &mut ErrorParts {
+        &mut self.0
+    }
+}
+
+impl From<ErrorParts> for McpError {
+    fn from(parts: ErrorParts) -> Self {
+        McpError(Box::new(parts))
+    }
+}
+
+impl std::fmt::Debug for McpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpError")
+            .field("code", &self.code)
+            .field("message", &self.message)
+            .field("data", &self.data)
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
+impl std::fmt::Display for McpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MCP error {}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for McpError {}
+
 impl McpError {
     /// An error with a code and message and no data.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
-        McpError {
-            code,
-            message: message.into(),
-            data: None,
-            kind: None,
-        }
+        Self::make(code, message.into(), None, None)
     }
 
     /// An error with data attached.
     pub fn with_data(code: i64, message: impl Into<String>, data: Value) -> Self {
-        McpError {
-            code,
-            message: message.into(),
-            data: Some(data),
-            kind: None,
-        }
+        Self::make(code, message.into(), Some(data), None)
     }
 
     /// A local (client-side) failure of the given kind, with extra detail for `data`.
     pub fn local(code: i64, kind: ErrorKind, message: impl Into<String>, extra: Value) -> Self {
-        McpError {
+        Self::make_local(code, kind, message.into(), extra)
+    }
+
+    // `local`'s body, not generic over the message type.
+    #[inline(never)]
+    fn make_local(code: i64, kind: ErrorKind, message: String, extra: Value) -> Self {
+        let data = match extra {
+            Value::Object(o) if !o.is_empty() => Some(Value::Object(o)),
+            _ => None,
+        };
+        Self::make(code, message, data, Some(kind))
+    }
+
+    // One non-generic body for every constructor: the box is allocated in one place.
+    #[inline(never)]
+    fn make(code: i64, message: String, data: Option<Value>, kind: Option<ErrorKind>) -> Self {
+        McpError(Box::new(ErrorParts {
             code,
-            message: message.into(),
-            data: match extra {
-                Value::Object(o) if !o.is_empty() => Some(Value::Object(o)),
-                _ => None,
-            },
-            kind: Some(kind),
-        }
+            message,
+            data,
+            kind,
+        }))
     }
 
     /// The same error with `context` put in front of its message (`"context: message"`).
@@ -271,6 +318,11 @@ impl McpError {
         Self::local(INVALID_REQUEST, ErrorKind::Warning, message, Value::Null)
     }
 
+    /// The parts, out of their box (to move a field out).
+    pub fn into_parts(self) -> ErrorParts {
+        *self.0
+    }
+
     /// True when this error was produced by the client, not received from the server.
     pub fn is_local(&self) -> bool {
         self.kind.is_some()
@@ -311,12 +363,9 @@ impl McpError {
         let code = value.get("code").and_then(Value::as_i64);
         let message = value.get("message").and_then(Value::as_str);
         match (code, message) {
-            (Some(code), Some(message)) => McpError {
-                code,
-                message: message.to_string(),
-                data: value.get("data").cloned(),
-                kind: None,
-            },
+            (Some(code), Some(message)) => {
+                Self::make(code, message.to_string(), value.get("data").cloned(), None)
+            }
             _ => McpError::protocol(
                 INVALID_REQUEST,
                 format!(

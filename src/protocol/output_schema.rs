@@ -745,7 +745,7 @@ mod tests {
         assert_eq!(e.kind(), Some(crate::protocol::error::ErrorKind::Protocol));
         assert!(e.message.contains("add"), "{}", e.message);
         assert!(e.message.contains("/sum"), "{}", e.message);
-        let data = e.data.unwrap();
+        let data = e.into_parts().data.unwrap();
         assert_eq!(data["tool"], "add");
         assert_eq!(data["errors"][0], r#"/sum: "x" is not of type "integer""#);
     }
@@ -829,7 +829,10 @@ mod tests {
         assert_eq!(e.kind(), Some(crate::protocol::error::ErrorKind::Protocol));
         assert!(e.message.contains("add"), "{}", e.message);
         assert!(e.message.contains("structured content"), "{}", e.message);
-        assert_eq!(e.data.unwrap()["errors"][0], "structuredContent is missing");
+        assert_eq!(
+            e.into_parts().data.unwrap()["errors"][0],
+            "structuredContent is missing"
+        );
         // `isError: false` is checked like an absent flag.
         let result = json!({"content": [], "isError": false});
         assert!(check_result("add", &v, &result).is_err());

@@ -295,7 +295,7 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.message.contains("name is required"), "{}", e.message);
-        assert_eq!(e.data.unwrap()["errors"][0]["field"], "name");
+        assert_eq!(e.into_parts().data.unwrap()["errors"][0]["field"], "name");
         assert_eq!(
             check_result(
                 Answerer::Elicitation,
