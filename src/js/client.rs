@@ -182,27 +182,45 @@ fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
             .map_or(10, |n| n.min(u32::MAX as u64) as u32),
         cache: r.boolean(options, "cache").unwrap_or(true),
     };
+    // The Streamable HTTP options are read by the same reader: one exit for every error,
+    // in the order a `?` per option would give.
+    let mut http = None;
+    let mut auth = None;
+    if let Target::Url(url) = &target {
+        if r.ok() {
+            if let Err(e) = check_http_url(url) {
+                r.fail(e);
+            }
+        }
+        let fetch = r.function(options, "fetch");
+        let headers = r.headers(options);
+        if r.ok() {
+            match Http::new(url.clone(), fetch, headers) {
+                Ok(h) => http = Some(h),
+                Err(e) => r.fail(e),
+            }
+        }
+        if let Some(h) = &http {
+            match crate::js::auth::options::read(options, url, h.fetch_function(), h.in_browser) {
+                Ok(a) => auth = a,
+                Err(e) => r.fail(e),
+            }
+        }
+    }
     r.check()?;
-    let (transport, auth): (Rc<dyn Transport>, _) = match target {
-        Target::Url(url) => {
-            check_http_url(&url)?;
-            let mut http = Http::new(
-                url.clone(),
-                options::function(options, "fetch", "options")?,
-                options::headers(options, "options")?,
-            )?;
-            let auth = crate::js::auth::options::read(
-                options,
-                &url,
-                http.fetch_function(),
-                http.in_browser,
-            )?;
+    let transport: Rc<dyn Transport> = match (target, http) {
+        (_, Some(mut http)) => {
             http.auth = auth.clone();
             let open_timeout = OPEN_TIMEOUT_MS.min(limits.timeout_ms);
-            let transport = StreamableHttp::new(http, limits.max_message_bytes, open_timeout);
-            (Rc::new(transport), auth)
+            Rc::new(StreamableHttp::new(
+                http,
+                limits.max_message_bytes,
+                open_timeout,
+            ))
         }
-        Target::Transport(t) => (Rc::new(t), None),
+        (Target::Transport(t), _) => Rc::new(t),
+        // A URL without an Http: an error was met and returned above.
+        (Target::Url(_), None) => return Err(McpError::input("Client options must be an object")),
     };
     let engine = Engine::new(cfg, limits, Rc::new(host), transport);
     if let Some(a) = &auth {

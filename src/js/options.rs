@@ -104,43 +104,6 @@ pub fn signal(obj: &JsValue, key: &str, scope: &str) -> Result<Option<AbortSigna
     }
 }
 
-/// Reads the `headers` option as `fetch` takes it: a plain object of string values, a
-/// `Headers`, or any iterable of `[name, value]` pairs.
-pub fn headers(obj: &JsValue, scope: &str) -> Result<Vec<(String, String)>, McpError> {
-    let v = get(obj, "headers");
-    if v.is_null_or_undefined() {
-        return Ok(Vec::new());
-    }
-    let shape = || {
-        McpError::input(format!(
-            "{scope}.headers must be an object of header names to string values, a Headers, or [name, value] pairs"
-        ))
-    };
-    if !v.is_object() {
-        return Err(shape());
-    }
-    // A Headers, a Map or an array of pairs iterates; a plain object does not.
-    let entries: Vec<JsValue> = match js_sys::try_iter(&v) {
-        Ok(Some(iter)) => iter.collect::<Result<_, _>>().map_err(|_| shape())?,
-        _ => Object::entries(v.unchecked_ref()).iter().collect(),
-    };
-    let mut out = Vec::new();
-    for entry in entries {
-        if !js_sys::Array::is_array(&entry) {
-            return Err(shape());
-        }
-        let pair: js_sys::Array = entry.unchecked_into();
-        let name = pair.get(0).as_string().unwrap_or_default();
-        let Some(value) = pair.get(1).as_string() else {
-            return Err(McpError::input(format!(
-                "{scope}.headers[{name:?}] must be a string"
-            )));
-        };
-        out.push((name, value));
-    }
-    Ok(out)
-}
-
 /// Reads an optional boolean option.
 pub fn boolean(obj: &JsValue, key: &str, scope: &'static str) -> Result<Option<bool>, McpError> {
     let mut r = Reader::new(scope);
@@ -252,6 +215,46 @@ impl Reader {
             self.wrong(key, " must be a boolean");
         }
         b
+    }
+
+    /// The `headers` option as `fetch` takes it: a plain object of string values, a
+    /// `Headers`, or any iterable of `[name, value]` pairs (absent: none).
+    #[inline(never)]
+    pub fn headers(&mut self, obj: &JsValue) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let Some(v) = self.value(obj, "headers") else {
+            return out;
+        };
+        // A Headers, a Map or an array of pairs iterates; a plain object does not.
+        let entries: Option<Vec<JsValue>> = if !v.is_object() {
+            None
+        } else {
+            match js_sys::try_iter(&v) {
+                Ok(Some(iter)) => iter.collect::<Result<_, _>>().ok(),
+                _ => Some(Object::entries(v.unchecked_ref()).iter().collect()),
+            }
+        };
+        for entry in entries.iter().flatten() {
+            if !js_sys::Array::is_array(entry) {
+                break;
+            }
+            let pair: &js_sys::Array = entry.unchecked_ref();
+            let name = pair.get(0).as_string().unwrap_or_default();
+            let Some(value) = pair.get(1).as_string() else {
+                let key = ["headers[", &format!("{name:?}"), "]"].concat();
+                self.wrong(&key, " must be a string");
+                return Vec::new();
+            };
+            out.push((name, value));
+        }
+        if entries.is_none() || entries.is_some_and(|e| e.len() != out.len()) {
+            self.wrong(
+                "headers",
+                " must be an object of header names to string values, a Headers, or [name, value] pairs",
+            );
+            out.clear();
+        }
+        out
     }
 
     /// An optional JSON-able object option.
