@@ -641,10 +641,14 @@ impl Client {
         &self,
         ready: Result<(Op, (RequestOptions, Option<SignalLink>)), McpError>,
     ) -> Promise {
+        // An argument error rejects at once: the future holds only a valid call.
+        let (op, (opts, link)) = match ready {
+            Ok(r) => r,
+            Err(e) => return Promise::reject(&jserr::to_js(e)),
+        };
         let engine = self.engine.clone();
         promise(Box::pin(async move {
-            let (op, (opts, _link)): (Op, (RequestOptions, Option<SignalLink>)) =
-                ready.map_err(jserr::to_js)?;
+            let _link = link;
             let result = match op {
                 Op::FinishAuthorization(auth, url) => {
                     return auth
