@@ -649,42 +649,37 @@ impl Client {
         let engine = self.engine.clone();
         promise(Box::pin(async move {
             let _link = link;
+            // One exit for every error: each arm yields a JS value or an McpError.
             let result = match op {
                 Op::FinishAuthorization(auth, url) => {
-                    return auth
-                        .finish(&url)
-                        .await
-                        .map(|_| JsValue::UNDEFINED)
-                        .map_err(jserr::to_js);
+                    auth.finish(&url).await.map(|_| JsValue::UNDEFINED)
                 }
-                Op::SignOut(auth, all) => {
-                    return auth
-                        .sign_out(all)
-                        .await
-                        .map(|_| JsValue::UNDEFINED)
-                        .map_err(jserr::to_js);
-                }
-                Op::Listen(filter) => {
-                    return match engine.listen(&filter, &opts).await {
-                        Ok(sub) => Ok(crate::js::listen::to_js(&engine, sub, opts)),
-                        Err(e) => Err(jserr::to_js(e)),
-                    };
-                }
-                Op::Request(method, params) => engine.request(&method, params, &opts).await,
+                Op::SignOut(auth, all) => auth.sign_out(all).await.map(|_| JsValue::UNDEFINED),
+                Op::Listen(filter) => engine
+                    .listen(&filter, &opts)
+                    .await
+                    .map(|sub| crate::js::listen::to_js(&engine, sub, opts)),
+                Op::Request(method, params) => engine
+                    .request(&method, params, &opts)
+                    .await
+                    .map(|v| interop::to_js(&v)),
                 Op::List {
                     method,
                     key,
                     cursor,
                     all,
-                } => engine.list(method, key, cursor, all, &opts).await,
-                Op::Notify(method) => engine.notify(method, None).await.map(|()| Value::Null),
-                Op::Connect => engine.connect().await.map(|()| Value::Null),
+                } => engine
+                    .list(method, key, cursor, all, &opts)
+                    .await
+                    .map(|v| interop::to_js(&v)),
+                Op::Notify(method) => engine.notify(method, None).await.map(|()| JsValue::NULL),
+                Op::Connect => engine.connect().await.map(|()| JsValue::NULL),
                 Op::Close => {
                     engine.close().await;
-                    Ok(Value::Null)
+                    Ok(JsValue::NULL)
                 }
             };
-            result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
+            result.map_err(jserr::to_js)
         }))
     }
 
