@@ -82,6 +82,9 @@ fn read_target(first: &JsValue, second: &JsValue) -> Result<(Target, JsValue), M
                 "options.transport cannot be combined with a URL: pass new Client({ transport, ...options })",
             ));
         }
+        if !second.is_null_or_undefined() && !second.is_object() {
+            return Err(McpError::input("Client options must be an object"));
+        }
         return Ok((Target::Url(url), second.clone()));
     }
     if !options::present(first, "transport") {
@@ -137,10 +140,8 @@ fn check_http_url(url: &str) -> Result<(), McpError> {
 
 fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
     let (target, options) = read_target(first, second)?;
+    // (An options object that is not an object was refused by read_target.)
     let options = &options;
-    if !options.is_null_or_undefined() && !options.is_object() {
-        return Err(McpError::input("Client options must be an object"));
-    }
     let r = &mut options::Reader::new("options");
     let mut cfg = ClientConfig {
         mode: match r.string(options, "mode") {
