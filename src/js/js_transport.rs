@@ -81,11 +81,10 @@ fn transport_closed(message: String) -> McpError {
     )
 }
 
-fn method_of(f: &JsValue, name: &str) -> Result<Function, String> {
+fn method_of(f: &JsValue, name: &str) -> Option<Function> {
     Reflect::get(f, &name.into())
         .ok()
         .and_then(|m| m.dyn_into::<Function>().ok())
-        .ok_or_else(|| name.to_string())
 }
 
 /// Calls `f` on `object` (with `arg`): a promise of what it returns (a value, a promise or a
@@ -109,9 +108,14 @@ impl JsTransport {
                 "options.transport must be an object with the TypeScript SDK's Transport shape: start(), send(message), close()",
             ));
         }
-        let methods = ["start", "send", "close"].map(|m| method_of(&object, m));
-        let missing: Vec<String> = methods.iter().filter_map(|m| m.clone().err()).collect();
-        let [Ok(start), Ok(send), Ok(close)] = methods else {
+        let names = ["start", "send", "close"];
+        let methods = names.map(|m| method_of(&object, m));
+        let missing: Vec<&str> = names
+            .into_iter()
+            .zip(&methods)
+            .filter_map(|(n, m)| m.is_none().then_some(n))
+            .collect();
+        let [Some(start), Some(send), Some(close)] = methods else {
             return Err(McpError::input(format!(
                 "options.transport must have the TypeScript SDK's Transport shape (start(), send(message), close() functions); missing: {}",
                 missing.join(", ")
