@@ -127,15 +127,13 @@ fn read_target(first: &JsValue, second: &JsValue) -> Result<(Target, JsValue), M
 
 /// Checks a Streamable HTTP URL: absolute, http: or https:.
 fn check_http_url(url: &str) -> Result<(), McpError> {
-    let parsed = web_sys::Url::new(url)
-        .map_err(|_| McpError::input(format!("Client url {url:?} is not an absolute URL")))?;
-    let scheme = parsed.protocol();
-    if scheme != "http:" && scheme != "https:" {
-        return Err(McpError::input(format!(
-            "Client url {url:?} must be http: or https:, not {scheme}"
-        )));
-    }
-    Ok(())
+    let scheme = web_sys::Url::new(url).ok().map(|u| u.protocol());
+    let why = match scheme.as_deref() {
+        Some("http:" | "https:") => return Ok(()),
+        Some(other) => ["must be http: or https:, not ", other].concat(),
+        None => "is not an absolute URL".to_string(),
+    };
+    Err(McpError::input(format!("Client url {url:?} {why}")))
 }
 
 fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
