@@ -20,6 +20,13 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// `{ key: value }`: the params of most methods start as one string member.
+fn one(key: &str, value: String) -> Value {
+    let mut m = serde_json::Map::new();
+    m.insert(key.to_string(), Value::String(value));
+    Value::Object(m)
+}
+
 /// How long the `server/discover` probe (and opening a fallback stream) may take at most.
 const OPEN_TIMEOUT_MS: u64 = 10_000;
 
@@ -378,7 +385,7 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
         let op = non_empty(&uri, "readResource", "uri")
-            .map(|uri| Op::Request("resources/read".into(), Some(json!({ "uri": uri }))));
+            .map(|uri| Op::Request("resources/read".into(), Some(one("uri", uri))));
         self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
@@ -393,7 +400,7 @@ impl Client {
         let args = args.unwrap_or(JsValue::UNDEFINED);
         let op = (|| {
             let name = non_empty(&name, "getPrompt", "name")?;
-            let mut p = json!({ "name": name });
+            let mut p = one("name", name);
             if let Some(a) = optional_object(&args, "getPrompt", "arguments")? {
                 p["arguments"] = a;
             }
@@ -494,7 +501,7 @@ impl Client {
         let op = self
             .legacy_only(what, "use a subscriptions/listen stream (issue: listen())")
             .and_then(|()| non_empty(&uri, what, "uri"))
-            .map(|uri| Op::Request(method.into(), Some(json!({ "uri": uri }))));
+            .map(|uri| Op::Request(method.into(), Some(one("uri", uri))));
         self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
@@ -509,7 +516,7 @@ impl Client {
         let args = args.unwrap_or(JsValue::UNDEFINED);
         let op = (|| {
             let name = non_empty(&name, "callTool", "name")?;
-            let mut params = json!({ "name": name });
+            let mut params = one("name", name);
             if let Some(a) = optional_object(&args, "callTool", "arguments")? {
                 params["arguments"] = a;
             }
@@ -550,7 +557,7 @@ impl Client {
                     .as_string()
                     .ok_or_else(|| McpError::input("setLoggingLevel: level must be a string"))
             })
-            .map(|level| Op::Request("logging/setLevel".into(), Some(json!({ "level": level }))));
+            .map(|level| Op::Request("logging/setLevel".into(), Some(one("level", level))));
         self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
