@@ -207,10 +207,8 @@ fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
             }
         }
         if let Some(h) = &http {
-            match crate::js::auth::options::read(options, url, h.fetch_function(), h.in_browser) {
-                Ok(a) => auth = a,
-                Err(e) => r.fail(e),
-            }
+            auth =
+                crate::js::auth::options::read(r, options, url, h.fetch_function(), h.in_browser);
         }
     }
     r.check()?;

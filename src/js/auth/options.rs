@@ -206,25 +206,28 @@ fn grant(r: &mut Reader, g: &JsValue) -> GrantOption {
     out
 }
 
-/// The flow for `options.auth`, or `None` when the option is absent.
+/// The flow for `options.auth`, or `None` when the option is absent or (the error kept in
+/// `r`, the caller's reader, which must hold no error yet) wrong.
 pub fn read(
+    r: &mut Reader,
     options: &JsValue,
     server_url: &str,
     global_fetch: &Function,
     in_browser: bool,
-) -> Result<Option<Rc<JsAuthorizer>>, McpError> {
+) -> Option<Rc<JsAuthorizer>> {
     let auth = if options.is_object() {
         field(options, "auth")
     } else {
         JsValue::UNDEFINED
     };
     if auth.is_null_or_undefined() {
-        return Ok(None);
+        return None;
     }
     if !auth.is_object() || js_sys::Array::is_array(&auth) {
-        return Err(McpError::input("options.auth must be an object"));
+        r.fail_with("options.auth must be an object");
+        return None;
     }
-    let r = &mut Reader::new(SCOPE);
+    r.scope = SCOPE;
     let client_metadata_url = r.string(&auth, "clientMetadataUrl");
     if let Some(u) = &client_metadata_url {
         if let Err(e) = check_metadata_url(u) {
@@ -301,7 +304,9 @@ pub fn read(
     let client_information = client_information(r, &auth);
     let scope = r.string(&auth, "scope");
     let max_step_up = max_step_up(r, &auth);
-    r.check()?;
+    if !r.ok() {
+        return None;
+    }
     let config = AuthConfig {
         server_url: server_url.to_string(),
         redirect_uri,
@@ -329,7 +334,7 @@ pub fn read(
         confidential_in_page: in_page && grant.confidential,
         dpop_on,
     };
-    Ok(Some(Rc::new(Authorizer::new(config, host))))
+    Some(Rc::new(Authorizer::new(config, host)))
 }
 
 /// The default `authorize` function, or the error saying this host has none.
