@@ -201,10 +201,7 @@ fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
         let fetch = r.function(options, "fetch");
         let headers = r.headers(options);
         if r.ok() {
-            match Http::new(url.clone(), fetch, headers) {
-                Ok(h) => http = Some(h),
-                Err(e) => r.fail(e),
-            }
+            http = Http::new(r, url.clone(), fetch, headers);
         }
         if let Some(h) = &http {
             auth =

@@ -7,6 +7,7 @@ use crate::auth::challenge::AuthHint;
 use crate::auth::flow::{Operation, Ticket};
 use crate::js::abort::AbortOnDrop;
 use crate::js::auth::JsAuthorizer;
+use crate::js::options::Reader;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
@@ -79,27 +80,29 @@ fn detect_browser() -> bool {
 }
 
 impl Http {
-    /// A transport for `url`, using `fetch` when given, else the global `fetch`.
+    /// A transport for `url`, using `fetch` when given, else the global `fetch` (none: the
+    /// error is kept in `r`, the caller's options reader).
     pub fn new(
+        r: &mut Reader,
         url: String,
         fetch: Option<Function>,
         extra_headers: Vec<(String, String)>,
-    ) -> Result<Http, McpError> {
-        let fetch = match fetch {
-            Some(f) => f,
-            None => Reflect::get(&js_sys::global(), &"fetch".into())
+    ) -> Option<Http> {
+        let fetch = fetch.or_else(|| {
+            Reflect::get(&js_sys::global(), &"fetch".into())
                 .ok()
                 .and_then(|f| f.dyn_into::<Function>().ok())
-                .ok_or_else(|| {
-                    McpError::local(
-                        CONNECTION_CLOSED,
-                        crate::protocol::error::ErrorKind::Network,
-                        "No global fetch: pass options.fetch",
-                        Value::Null,
-                    )
-                })?,
+        });
+        let Some(fetch) = fetch else {
+            r.fail(McpError::local(
+                CONNECTION_CLOSED,
+                crate::protocol::error::ErrorKind::Network,
+                "No global fetch: pass options.fetch",
+                Value::Null,
+            ));
+            return None;
         };
-        Ok(Http {
+        Some(Http {
             url,
             fetch,
             extra_headers,
