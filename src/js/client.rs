@@ -74,28 +74,36 @@ enum Target {
 const HTTP_ONLY: [&str; 3] = ["headers", "fetch", "auth"];
 
 /// Reads `new Client(url, options)` or `new Client({ transport, ...options }, moreOptions)`:
-/// the target and the one options object (the two merged; a key given twice is refused).
-fn read_target(first: &JsValue, second: &JsValue) -> Result<(Target, JsValue), McpError> {
+/// the target and the one options object (the two merged; a key given twice is refused). An
+/// error is kept in `r`, with an empty URL and no options in its place: later reads read nothing.
+fn read_target(r: &mut options::Reader, first: &JsValue, second: &JsValue) -> (Target, JsValue) {
+    let refused = |r: &mut options::Reader, e: McpError| {
+        r.fail(e);
+        (Target::Url(String::new()), JsValue::UNDEFINED)
+    };
     let options_first =
         first.is_object() && !js_sys::Array::is_array(first) && url_text(first).is_none();
     if !options_first {
-        let url = url_text(first).ok_or_else(|| {
-            McpError::input(
-                "Client needs a URL (a string or URL object: an absolute http: or https: URL) or an options object with transport",
-            )
-        })?;
+        let Some(url) = url_text(first) else {
+            return refused(
+                r,
+                McpError::input(
+                    "Client needs a URL (a string or URL object: an absolute http: or https: URL) or an options object with transport",
+                ),
+            );
+        };
         if options::present(second, "transport") {
-            return Err(McpError::input(
+            return refused(r, McpError::input(
                 "options.transport cannot be combined with a URL: pass new Client({ transport, ...options })",
             ));
         }
         if !second.is_null_or_undefined() && !second.is_object() {
-            return Err(McpError::input("Client options must be an object"));
+            return refused(r, McpError::input("Client options must be an object"));
         }
-        return Ok((Target::Url(url), second.clone()));
+        return (Target::Url(url), second.clone());
     }
     if !options::present(first, "transport") {
-        return Err(McpError::input(
+        return refused(r, McpError::input(
             "Client options without a URL need transport: new Client({ transport: messagePortTransport(port) }) or new Client(url, options)",
         ));
     }
@@ -103,7 +111,7 @@ fn read_target(first: &JsValue, second: &JsValue) -> Result<(Target, JsValue), M
         first.clone()
     } else {
         if !second.is_object() || js_sys::Array::is_array(second) {
-            return Err(McpError::input("Client options must be an object"));
+            return refused(r, McpError::input("Client options must be an object"));
         }
         let more: &js_sys::Object = second.unchecked_ref();
         for key in js_sys::Object::keys(more)
@@ -111,7 +119,7 @@ fn read_target(first: &JsValue, second: &JsValue) -> Result<(Target, JsValue), M
             .filter_map(|k| k.as_string())
         {
             if options::present(first, &key) {
-                return Err(McpError::input(format!(
+                return refused(r, McpError::input(format!(
                     "Client option {key} is given twice (in the first and the second argument); give it once"
                 )));
             }
@@ -123,13 +131,16 @@ fn read_target(first: &JsValue, second: &JsValue) -> Result<(Target, JsValue), M
     };
     for key in HTTP_ONLY {
         if options::present(&merged, key) {
-            return Err(McpError::input(format!(
+            return refused(r, McpError::input(format!(
                 "options.{key} applies to Streamable HTTP only; a transport object carries the messages itself"
             )));
         }
     }
     let object = js_sys::Reflect::get(&merged, &"transport".into()).unwrap_or(JsValue::UNDEFINED);
-    Ok((Target::Transport(JsTransport::new(object)?), merged))
+    match JsTransport::new(object) {
+        Ok(t) => (Target::Transport(t), merged),
+        Err(e) => refused(r, e),
+    }
 }
 
 /// Checks a Streamable HTTP URL: absolute, http: or https:.
@@ -144,10 +155,11 @@ fn check_http_url(url: &str) -> Result<(), McpError> {
 }
 
 fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
-    let (target, options) = read_target(first, second)?;
+    // One exit for every error: read_target's too are kept in the reader.
+    let r = &mut options::Reader::new("options");
+    let (target, options) = read_target(r, first, second);
     // (An options object that is not an object was refused by read_target.)
     let options = &options;
-    let r = &mut options::Reader::new("options");
     let mut cfg = ClientConfig {
         mode: match r.string(options, "mode") {
             None => Mode::Auto,
