@@ -143,15 +143,15 @@ fn read_target(r: &mut options::Reader, first: &JsValue, second: &JsValue) -> (T
     }
 }
 
-/// Checks a Streamable HTTP URL: absolute, http: or https:.
-fn check_http_url(url: &str) -> Result<(), McpError> {
+/// Checks a Streamable HTTP URL: absolute, http: or https: (the error kept in `r`).
+fn check_http_url(r: &mut options::Reader, url: &str) {
     let scheme = web_sys::Url::new(url).ok().map(|u| u.protocol());
     let why = match scheme.as_deref() {
-        Some("http:" | "https:") => return Ok(()),
+        Some("http:" | "https:") => return,
         Some(other) => ["must be http: or https:, not ", other].concat(),
         None => "is not an absolute URL".to_string(),
     };
-    Err(McpError::input(format!("Client url {url:?} {why}")))
+    r.fail(McpError::input(format!("Client url {url:?} {why}")));
 }
 
 fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
@@ -206,9 +206,7 @@ fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
     let mut auth = None;
     if let Target::Url(url) = &target {
         if r.ok() {
-            if let Err(e) = check_http_url(url) {
-                r.fail(e);
-            }
+            check_http_url(r, url);
         }
         let fetch = r.function(options, "fetch");
         let headers = r.headers(options);
