@@ -231,7 +231,7 @@ fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
         }
         (Target::Transport(t), _) => Rc::new(t),
         // A URL without an Http: an error was met and returned above.
-        (Target::Url(_), None) => unreachable!("a URL without an Http had a reader error"),
+        (Target::Url(_), None) => return Err(McpError::input("Client options must be an object")),
     };
     let engine = Engine::new(cfg, limits, Rc::new(host), transport);
     if let Some(a) = &auth {
