@@ -274,7 +274,8 @@ pub fn client_assertion_claims(
 
 fn b64url_json_object(part: &str) -> Option<Map<String, Value>> {
     let bytes = decode(part, Alphabet::UrlNoPad)?;
-    match serde_json::from_slice(&bytes) {
+    // Through &str, not from_slice: one serde_json reader in the wasm, not two (StrRead only).
+    match serde_json::from_str(std::str::from_utf8(&bytes).ok()?) {
         Ok(Value::Object(o)) => Some(o),
         _ => None,
     }
