@@ -34,6 +34,9 @@ else
     -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
 fi
 
+# Short names for the glue's imports and the module's internal exports (see the script).
+node "$ROOT/scripts/short-wasm-names.mjs" "$out"
+
 # Minify the package's JS in place (see the top of this file).
 out_abs="$(cd "$out" && pwd)"
 while IFS= read -r -d '' js; do
