@@ -56,14 +56,14 @@ export function popupAuthorizer(features, timeoutMs) {
         clearTimeout(timer);
         clearInterval(poll);
         signal?.removeEventListener("abort", onAbort);
-        if (error) {
-          try {
-            popup.close();
-          } catch {}
-          reject(error);
-        } else {
-          resolve(value);
-        }
+        // The popup is done either way. On a callback its page closes itself after 100 ms,
+        // but a sign-in started sooner (Connect clicked again after a denial) would reuse the
+        // still-open window of the same name, and the new page would never open.
+        try {
+          popup.close();
+        } catch {}
+        if (error) reject(error);
+        else resolve(value);
       };
       // A callback for this request: the redirect URI's page, carrying our state.
       const accept = (data, origin) => {
