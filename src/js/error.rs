@@ -167,6 +167,6 @@ pub fn from_js(v: &JsValue) -> CoreError {
     }
     let text = message
         .or_else(|| v.as_string())
-        .unwrap_or_else(|| format!("{v:?}"));
+        .unwrap_or_else(|| crate::js::interop::describe(v));
     CoreError::new(INTERNAL_ERROR, text)
 }

@@ -499,7 +499,16 @@ impl BodyReader {
                     field("value")
                         .dyn_into::<js_sys::Uint8Array>()
                         .map(|a| a.to_vec())
-                        .map_err(|v| failed(&format!("a chunk that is not bytes: {v:?}").into())),
+                        .map_err(|v| {
+                            failed(
+                                &[
+                                    "a chunk that is not bytes: ",
+                                    &crate::js::interop::describe(&v),
+                                ]
+                                .concat()
+                                .into(),
+                            )
+                        }),
                 )
             }
             Err(e) => {

@@ -88,6 +88,16 @@ pub fn from_js(v: &JsValue) -> Result<Value, String> {
     serde_json::from_str(&text).map_err(|e| format!("not JSON-serializable: {e}"))
 }
 
+/// A JS value as text for an error message: its JSON (`42`, `{"a":1}`), or `undefined`, or what
+/// kept it from being JSON. (Not `{:?}`: JsValue's Debug brings wasm-bindgen's debugString glue.)
+pub fn describe(v: &JsValue) -> String {
+    match from_js(v) {
+        Ok(Value::Null) if v.is_undefined() => "undefined".into(),
+        Ok(json) => json.to_string(),
+        Err(why) => why,
+    }
+}
+
 /// `typeof v`, for errors.
 fn type_name(v: &JsValue) -> String {
     v.js_typeof().as_string().unwrap_or_else(|| "value".into())

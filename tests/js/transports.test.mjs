@@ -293,6 +293,8 @@ test("bad transports and bad messages get clear McpErrors, never a hang", async 
         });
       } else if (m.method === "tools/call" && m.params.name === "refuse") {
         return Promise.reject(new Error("the pipe is full"));
+      } else if (m.method === "tools/call" && m.params.name === "refuse-plain") {
+        return Promise.reject({ errno: -32, syscall: "write" }); // not an Error, no message
       } else if (m.method === "tools/call" && m.params.name === "oops") {
         queueMicrotask(() => peer.onerror(new Error("socket hiccup")));
         queueMicrotask(() => peer.onmessage({ jsonrpc: "2.0", id: m.id, result: { content: [] } }));
@@ -308,6 +310,9 @@ test("bad transports and bad messages get clear McpErrors, never a hang", async 
   assert.ok(reports.some((r) => r instanceof McpError && /onmessage received a string/.test(r.message)));
   const refused = await rejection(client.callTool("refuse"));
   assert.match(refused.message, /send\(\) failed: the pipe is full/);
+  // A thrown value that is not an Error is shown as its JSON.
+  const plain = await rejection(client.callTool("refuse-plain"));
+  assert.match(plain.message, /send\(\) failed: \{"errno":-32,"syscall":"write"\}$/);
   await client.callTool("oops");
   assert.ok(reports.some((r) => r instanceof McpError && /socket hiccup/.test(r.message)));
   await client.close();
