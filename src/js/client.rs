@@ -151,7 +151,15 @@ fn check_http_url(r: &mut options::Reader, url: &str) {
         Some(other) => ["must be http: or https:, not ", other].concat(),
         None => "is not an absolute URL".to_string(),
     };
-    r.fail(McpError::input(format!("Client url {url:?} {why}")));
+    r.fail(McpError::input(
+        [
+            "Client url ",
+            &crate::protocol::quote::quoted(url),
+            " ",
+            &why,
+        ]
+        .concat(),
+    ));
 }
 
 fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {

@@ -148,7 +148,10 @@ impl Http {
         let resolved = web_sys::Url::new_with_base(endpoint, &self.url).map_err(|_| {
             McpError::protocol(
                 crate::protocol::error::INVALID_REQUEST,
-                format!("The HTTP+SSE endpoint {endpoint:?} is not a URL"),
+                format!(
+                    "The HTTP+SSE endpoint {} is not a URL",
+                    crate::protocol::quote::quoted(endpoint)
+                ),
             )
         })?;
         let base = web_sys::Url::new(&self.url).map_err(|_| {
@@ -306,7 +309,10 @@ impl Http {
                     let target = web_sys::Url::new_with_base(&location, &url).map_err(|_| {
                         redirect_error(
                             what,
-                            format!("the server redirected to an invalid URL {location:?}"),
+                            format!(
+                                "the server redirected to an invalid URL {}",
+                                crate::protocol::quote::quoted(&location)
+                            ),
                         )
                     })?;
                     let from = web_sys::Url::new(&url)

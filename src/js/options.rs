@@ -241,7 +241,7 @@ impl Reader {
             let pair: &js_sys::Array = entry.unchecked_ref();
             let name = pair.get(0).as_string().unwrap_or_default();
             let Some(value) = pair.get(1).as_string() else {
-                let key = ["headers[", &format!("{name:?}"), "]"].concat();
+                let key = ["headers[", &crate::protocol::quote::quoted(&name), "]"].concat();
                 self.wrong(&key, " must be a string");
                 return Vec::new();
             };

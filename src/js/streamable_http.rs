@@ -120,7 +120,10 @@ impl Resumable<'_> {
             let Some(delay) = delay else {
                 let e = failure.unwrap_or_else(|| McpError::protocol(INVALID_REQUEST, what));
                 return Err(e.with_suffix(format!(
-                    " (gave up after {} attempts to resume from event {last_id:?})",
+                    " (gave up after {} attempts to resume from event {})",
+                    last_id
+                        .as_deref()
+                        .map_or_else(|| "(none)".into(), crate::protocol::quote::quoted),
                     schedule.attempts()
                 )));
             };
@@ -168,7 +171,10 @@ impl Resumable<'_> {
                 Resuming::Request => {
                     let e = status_error(http, &head, what, headers).await;
                     return Err(e.with_context(format!(
-                        "Could not resume the stream of {what} from event {last_id:?}"
+                        "Could not resume the stream of {what} from event {}",
+                        last_id
+                            .as_deref()
+                            .map_or_else(|| "(none)".into(), crate::protocol::quote::quoted)
                     )));
                 }
             }

@@ -53,13 +53,13 @@ fn exact_origin(v: Option<String>) -> Result<String, McpError> {
         ));
     }
     let origin = web_sys::Url::new(&text).map(|u| u.origin()).map_err(|_| {
-        McpError::input(format!(
-            "windowTransport: targetOrigin {text:?} is not an absolute origin such as \"https://tools.example\""
+        McpError::input(format!("windowTransport: targetOrigin {} is not an absolute origin such as \"https://tools.example\"", crate::protocol::quote::quoted(&text)
         ))
     })?;
     if origin == "null" {
         return Err(McpError::input(format!(
-            "windowTransport: targetOrigin {text:?} has no origin a window can check (opaque)"
+            "windowTransport: targetOrigin {} has no origin a window can check (opaque)",
+            crate::protocol::quote::quoted(&text)
         )));
     }
     Ok(origin)

@@ -378,13 +378,21 @@ pub fn field_kind(prop: &Value) -> Result<&'static str, String> {
         (Some("string"), Some("uri")) => Ok("uri"),
         (Some("string"), Some("date")) => Ok("date"),
         (Some("string"), Some("date-time")) => Ok("date-time"),
-        (Some("string"), Some(f)) => {
-            Err(format!("string format {f:?} is not one elicitation allows"))
-        }
+        (Some("string"), Some(f)) => Err([
+            "string format ",
+            &crate::protocol::quote::quoted(f),
+            " is not one elicitation allows",
+        ]
+        .concat()),
         (Some("number"), _) => Ok("number"),
         (Some("integer"), _) => Ok("integer"),
         (Some("boolean"), _) => Ok("boolean"),
-        (Some(t), _) => Err(format!("type {t:?} is not a primitive elicitation field")),
+        (Some(t), _) => Err([
+            "type ",
+            &crate::protocol::quote::quoted(t),
+            " is not a primitive elicitation field",
+        ]
+        .concat()),
         (None, _) => Err("the field has no type".into()),
     }
 }
@@ -461,7 +469,8 @@ pub fn form_model(schema: &Value) -> Result<Value, String> {
         .unwrap_or_default();
     let mut fields = Vec::new();
     for (name, prop) in props {
-        let kind = field_kind(prop).map_err(|e| format!("field {name:?}: {e}"))?;
+        let kind = field_kind(prop)
+            .map_err(|e| ["field ", &crate::protocol::quote::quoted(name), ": ", &e].concat())?;
         let mut constraints = Map::new();
         for k in [
             "minLength",

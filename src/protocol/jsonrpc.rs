@@ -36,7 +36,7 @@ impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RequestId::Num(n) => write!(f, "{n}"),
-            RequestId::Str(s) => write!(f, "{s:?}"),
+            RequestId::Str(s) => f.write_str(&crate::protocol::quote::quoted(s)),
         }
     }
 }
@@ -168,7 +168,10 @@ impl Message {
                 (Some(bad), None) => {
                     return Err(McpError::protocol(
                         INVALID_REQUEST,
-                        format!("Server sent request {method:?} with an invalid id {bad}"),
+                        format!(
+                            "Server sent request {} with an invalid id {bad}",
+                            crate::protocol::quote::quoted(&method)
+                        ),
                     ))
                 }
             });

@@ -8,6 +8,7 @@ pub mod header_value;
 pub mod jsonrpc;
 pub mod number;
 pub mod output_schema;
+pub mod quote;
 pub mod small_map;
 pub mod tool_headers;
 pub mod version;

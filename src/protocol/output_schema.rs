@@ -86,7 +86,8 @@ impl OutputValidator {
                     Dialect::Draft2020
                 } else {
                     return Err(format!(
-                        "invalid outputSchema: unknown $schema dialect {s:?}"
+                        "invalid outputSchema: unknown $schema dialect {}",
+                        crate::protocol::quote::quoted(s)
                     ));
                 }
             }
@@ -154,7 +155,14 @@ impl OutputValidator {
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
             match resolve(&self.schema, r) {
                 Some(target) => self.check(target, v, at, depth + 1, errors),
-                None => Self::fail(errors, at, format!("$ref {r:?} does not resolve")),
+                None => Self::fail(
+                    errors,
+                    at,
+                    format!(
+                        "$ref {} does not resolve",
+                        crate::protocol::quote::quoted(r)
+                    ),
+                ),
             }
             // Before 2019-09, $ref overrides its siblings.
             if matches!(self.dialect, Dialect::Draft4 | Dialect::Draft6or7) {
@@ -328,7 +336,11 @@ impl OutputValidator {
                 Self::fail(
                     errors,
                     at,
-                    format!("{} does not match {p:?}", short(&json!(text))),
+                    format!(
+                        "{} does not match {}",
+                        crate::protocol::quote::quoted(p),
+                        short(&json!(text))
+                    ),
                 );
             }
         }
@@ -528,7 +540,7 @@ fn check_static(
                 if k == "pattern" {
                     if let (Some(p), Some(m)) = (v.as_str(), pattern) {
                         if m(p, "").is_none() {
-                            return Err(format!("invalid outputSchema at {at}: pattern {p:?} is not a valid regular expression"));
+                            return Err(format!("invalid outputSchema at {at}: pattern {} is not a valid regular expression", crate::protocol::quote::quoted(p)));
                         }
                     }
                 }
@@ -662,7 +674,8 @@ pub fn check_result(
             Ok(()) => return Ok(None),
             Err(e) if e[0].contains(TOO_COMPLEX) => {
                 return Ok(Some(format!(
-                    "tool {tool_name:?}: result not checked, {}",
+                    "tool {}: result not checked, {}",
+                    crate::protocol::quote::quoted(tool_name),
                     e[0]
                 )))
             }
@@ -670,9 +683,16 @@ pub fn check_result(
         },
     };
     let message = if errors[0] == "structuredContent is missing" {
-        format!("Tool {tool_name:?} declares an outputSchema but returned no structured content")
+        format!(
+            "Tool {} declares an outputSchema but returned no structured content",
+            crate::protocol::quote::quoted(tool_name)
+        )
     } else {
-        format!("Tool {tool_name:?} returned structuredContent that does not match its outputSchema: {}", errors[0])
+        format!(
+            "Tool {} returned structuredContent that does not match its outputSchema: {}",
+            crate::protocol::quote::quoted(tool_name),
+            errors[0]
+        )
     };
     Err(McpError::local(
         INVALID_PARAMS,

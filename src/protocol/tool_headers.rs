@@ -79,7 +79,7 @@ fn header_text(value: &Value) -> Option<String> {
 
 fn tool_name(tool: &Value) -> String {
     match tool.get("name").and_then(Value::as_str) {
-        Some(name) => format!("{name:?}"),
+        Some(name) => crate::protocol::quote::quoted(name),
         None => "(unnamed)".to_string(),
     }
 }
@@ -96,8 +96,8 @@ fn check(tool: &Value) -> Result<Vec<ParamHeader>, String> {
             .any(|o| o.token.eq_ignore_ascii_case(&h.token))
         {
             return Err(format!(
-                "x-mcp-header {:?} is used more than once (tokens are case-insensitive)",
-                h.token
+                "x-mcp-header {} is used more than once (tokens are case-insensitive)",
+                crate::protocol::quote::quoted(&h.token)
             ));
         }
     }
@@ -150,16 +150,23 @@ fn annotation(
         return Err(format!("x-mcp-header at {at} is not a string: {token}"));
     };
     if path.is_empty() {
-        return Err(format!("x-mcp-header {token:?} is on the root schema"));
+        return Err([
+            "x-mcp-header ",
+            &crate::protocol::quote::quoted(token),
+            " is on the root schema",
+        ]
+        .concat());
     }
     if token.chars().any(char::is_control) {
         return Err(format!(
-            "x-mcp-header {token:?} at {at} contains a control character"
+            "x-mcp-header {} at {at} contains a control character",
+            crate::protocol::quote::quoted(token)
         ));
     }
     if token.is_empty() || !token.bytes().all(is_tchar) {
         return Err(format!(
-            "x-mcp-header {token:?} at {at} is not a valid token"
+            "x-mcp-header {} at {at} is not a valid token",
+            crate::protocol::quote::quoted(token)
         ));
     }
     match obj.get("type").and_then(Value::as_str) {
@@ -168,7 +175,8 @@ fn annotation(
             path: path.to_vec(),
         }),
         _ => Err(format!(
-            "x-mcp-header {token:?} at {at} needs type string, integer or boolean, not {}",
+            "x-mcp-header {} at {at} needs type string, integer or boolean, not {}",
+            crate::protocol::quote::quoted(token),
             obj.get("type").map_or("none".to_string(), Value::to_string)
         )),
     }

@@ -76,11 +76,14 @@ impl Mode {
                 if let Some(m) = MODERN_VERSIONS.iter().find(|m| **m == v) {
                     Ok(Mode::Pinned(m))
                 } else if is_legacy(v) {
-                    Err(format!("mode {v:?} is a handshake-era revision: use mode: \"legacy\" (initialize negotiates it)"))
+                    Err(["mode ", &crate::protocol::quote::quoted(v), " is a handshake-era revision: use mode: \"legacy\" (initialize negotiates it)"].concat())
                 } else {
                     Err(format!(
-                        "mode {v:?} is not one of \"auto\", \"legacy\", {}",
-                        MODERN_VERSIONS.map(|m| format!("{m:?}")).join(", ")
+                        "mode {} is not one of \"auto\", \"legacy\", {}",
+                        crate::protocol::quote::quoted(v),
+                        MODERN_VERSIONS
+                            .map(crate::protocol::quote::quoted)
+                            .join(", ")
                     ))
                 }
             }

@@ -44,10 +44,14 @@ pub fn parse(method: &str, result: &Value) -> Result<InputRequired, McpError> {
         None | Some(Value::Null) => {}
         Some(Value::Object(map)) => {
             for (key, entry) in map {
-                let m = entry
-                    .get("method")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| bad(&format!("inputRequests[{key:?}] has no method")))?;
+                let m = entry.get("method").and_then(Value::as_str).ok_or_else(|| {
+                    bad(&[
+                        "inputRequests[",
+                        &crate::protocol::quote::quoted(key),
+                        "] has no method",
+                    ]
+                    .concat())
+                })?;
                 requests.push(InputRequest {
                     key: key.clone(),
                     method: m.to_string(),

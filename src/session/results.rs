@@ -94,7 +94,13 @@ impl Pages {
             return Ok(None);
         };
         if self.seen_cursors.contains(&cursor) {
-            return Err(McpError::protocol(INVALID_REQUEST, format!("{method}: the server returned cursor {cursor:?} twice; stopping instead of looping")));
+            return Err(McpError::protocol(
+                INVALID_REQUEST,
+                format!(
+                    "{method}: the server returned cursor {} twice; stopping instead of looping",
+                    crate::protocol::quote::quoted(&cursor)
+                ),
+            ));
         }
         if self.pages >= max_pages {
             return Err(McpError::local(

@@ -83,7 +83,12 @@ pub fn check_request(a: Answerer, params: &Value, r: &Registered) -> Result<(), 
             }
             Some(other) => Err(McpError::new(
                 INVALID_PARAMS,
-                format!("Client does not support {other:?}-mode elicitation requests"),
+                [
+                    "Client does not support ",
+                    &crate::protocol::quote::quoted(other),
+                    "-mode elicitation requests",
+                ]
+                .concat(),
             )),
         },
         Answerer::Sampling => {
@@ -173,7 +178,11 @@ pub fn check_result(a: Answerer, params: &Value, result: Value) -> Result<Value,
                 }
                 other => Err(bad_answer(
                     "Elicitation",
-                    format!("action must be \"accept\", \"decline\" or \"cancel\", got {other:?}"),
+                    [
+                        "action must be \"accept\", \"decline\" or \"cancel\", got ",
+                        &crate::protocol::quote::quoted(other),
+                    ]
+                    .concat(),
                     Value::Null,
                 )),
             }

@@ -47,7 +47,13 @@ pub fn normalize_filter(filter: &Value) -> Result<Value, McpError> {
             (f, _) if FLAGS.contains(&f) => {
                 return Err(bad(format!("listen: {f} must be a boolean")))
             }
-            (other, _) => return Err(bad(format!("listen: unknown filter key {other:?}"))),
+            (other, _) => {
+                return Err(bad([
+                    "listen: unknown filter key ",
+                    &crate::protocol::quote::quoted(other),
+                ]
+                .concat()))
+            }
         }
     }
     if out.is_empty() {

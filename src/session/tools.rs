@@ -47,7 +47,15 @@ impl ToolRegistry {
         match self.tools.get(name).and_then(|t| t.output.as_ref()) {
             None => Ok(None),
             Some(Ok(v)) => check_result(name, v, result),
-            Some(Err(why)) => Ok(Some(format!("tool {name:?}: result not checked, {why}"))),
+            Some(Err(why)) => Ok(Some(
+                [
+                    "tool ",
+                    &crate::protocol::quote::quoted(name),
+                    ": result not checked, ",
+                    why,
+                ]
+                .concat(),
+            )),
         }
     }
 

@@ -119,7 +119,7 @@ fn grant(r: &mut Reader, g: &JsValue) -> GrantOption {
         Some("authorization_code") => return out,
         Some("client_credentials" | "jwt_bearer") => {}
         other => {
-            let other = other.map_or("missing".to_string(), |o| format!("{o:?}"));
+            let other = other.map_or("missing".to_string(), crate::protocol::quote::quoted);
             r.fail(crate::auth::errors::auth_error(
                 ErrorKind::UnsupportedGrant,
                 [
