@@ -201,11 +201,11 @@ impl Engine {
                     Ok(r) => r,
                     Err(e) => match budget.after_failure(&e, method, &params, self.era()) {
                         Retry::RelistTools => {
-                            self.relist_tools(opts).await?;
+                            Box::pin(self.relist_tools(opts)).await?;
                             continue;
                         }
                         Retry::Reinitialize => {
-                            self.reinitialize(session_used, &e).await?;
+                            Box::pin(self.reinitialize(session_used, &e)).await?;
                             continue;
                         }
                         Retry::Reissue => continue,
@@ -255,7 +255,7 @@ impl Engine {
                     None
                 } else {
                     state_only_streak = 0;
-                    Some(self.answer_round(&round.requests, opts).await?)
+                    Some(Box::pin(self.answer_round(&round.requests, opts)).await?)
                 };
                 params = mrtr::retry_params(&original, responses, round.request_state.as_deref());
             }
