@@ -296,8 +296,9 @@ impl Http {
                 .await
                 .map_err(|e| self.network_error(&e, what, &sent_names))?;
             let raw: web_sys::Response = value.unchecked_into();
+            let opaque_redirect = is_opaque_redirect(&raw);
             let response = Response::from(raw);
-            if response.type_() == web_sys::ResponseType::Opaqueredirect {
+            if opaque_redirect {
                 return Err(redirect_error(what, format!(
                     "the server redirected {url}; with custom headers set, a browser client does not follow redirects (the target is hidden): use the final URL"
                 )));
@@ -591,4 +592,13 @@ pub fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
             "scope": hint.scope,
         }),
     )
+}
+
+/// Whether `response` is a manual redirect a browser hides (`type` "opaqueredirect"). Read as a
+/// string: web-sys's `ResponseType` enum brings a table of every type into the glue.
+pub(crate) fn is_opaque_redirect(response: &web_sys::Response) -> bool {
+    Reflect::get(response, &"type".into())
+        .ok()
+        .and_then(|t| t.as_string())
+        .is_some_and(|t| t == "opaqueredirect")
 }

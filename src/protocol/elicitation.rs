@@ -183,11 +183,8 @@ fn check_bounds(
 }
 
 fn list(values: &[&Value]) -> String {
-    values
-        .iter()
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+    let texts: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    crate::protocol::quote::join(&texts, ", ")
 }
 
 /// Checks the string formats elicitation allows: email, uri, date, date-time.

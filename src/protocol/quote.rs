@@ -28,7 +28,20 @@ pub fn quoted(s: &str) -> String {
 /// Strings as `{:?}` shows a list of them: `["a", "b"]`.
 pub fn quoted_list(items: &[&str]) -> String {
     let quoted: Vec<String> = items.iter().map(|s| quoted(s)).collect();
-    ["[", &quoted.join(", "), "]"].concat()
+    ["[", &join(&quoted, ", "), "]"].concat()
+}
+
+/// `items` joined by `sep`. Owned strings go through this one function: `[String]::join` is a
+/// second copy of `[&str]::join` in the wasm module.
+pub fn join(items: &[String], sep: &str) -> String {
+    let mut out = String::new();
+    for (i, s) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(s);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -50,5 +63,8 @@ mod tests {
         }
         assert_eq!(quoted_list(&["a", "b\"c"]), format!("{:?}", ["a", "b\"c"]));
         assert_eq!(quoted_list(&[]), format!("{:?}", [""; 0]));
+        let owned = ["a".to_string(), String::new(), "c".into()];
+        assert_eq!(join(&owned, ", "), owned.join(", "));
+        assert_eq!(join(&[], "."), "");
     }
 }

@@ -208,7 +208,7 @@ fn where_(path: &[String]) -> String {
     if path.is_empty() {
         "the root".to_string()
     } else {
-        format!("`{}`", path.join("."))
+        ["`", &crate::protocol::quote::join(path, "."), "`"].concat()
     }
 }
 

@@ -81,9 +81,10 @@ impl Mode {
                     Err(format!(
                         "mode {} is not one of \"auto\", \"legacy\", {}",
                         crate::protocol::quote::quoted(v),
-                        MODERN_VERSIONS
-                            .map(crate::protocol::quote::quoted)
-                            .join(", ")
+                        crate::protocol::quote::join(
+                            &MODERN_VERSIONS.map(crate::protocol::quote::quoted),
+                            ", "
+                        )
                     ))
                 }
             }

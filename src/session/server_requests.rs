@@ -169,7 +169,7 @@ pub fn check_result(a: Answerer, params: &Value, result: Value) -> Result<Value,
                             "Elicitation",
                             format!(
                                 "content does not match requestedSchema: {}",
-                                text.join("; ")
+                                crate::protocol::quote::join(&text, "; ")
                             ),
                             json!({ "errors": list }),
                         ));
