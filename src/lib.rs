@@ -5,6 +5,11 @@
 
 #![warn(missing_docs, missing_debug_implementations)]
 
+// The wasm heap: Talc instead of std's dlmalloc (smaller; see Cargo.toml).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 pub mod auth;
 pub mod engine;
 pub mod protocol;
