@@ -30,9 +30,7 @@ use super::registration::{self, RegistrationPath};
 use super::scopes::{self, Budget, StepUpPolicy};
 use super::secret::Secret;
 use super::store::{self, Grant, Pending, Stored};
-use super::tokens::{
-    self, BeforeRequest, OAuthError, Recovery, RefreshFailure, SentToken, TokenRequest,
-};
+use super::tokens::{self, BeforeRequest, Recovery, RefreshFailure, SentToken, TokenRequest};
 
 /// Recoveries (401/403 handled) allowed within one operation before it fails.
 pub const MAX_RECOVERIES: u32 = 4;
@@ -894,18 +892,20 @@ impl<H: AuthHost> Authorizer<H> {
             (Some(_), Some(alg)) => Some((client.info.client_id.as_str(), alg)),
             _ => None,
         };
-        self.grant_tokens(TokenCall {
-            endpoint: meta.token_endpoint.clone(),
-            request,
-            scope: scope.as_deref(),
-            issuer: &meta.issuer,
-            signer,
-            resource,
-            auth_methods: meta.auth_methods(),
-            previous: None,
-        })
+        self.grant_tokens(
+            TokenCall {
+                endpoint: meta.token_endpoint.clone(),
+                request,
+                scope: scope.as_deref(),
+                issuer: &meta.issuer,
+                signer,
+                resource,
+                auth_methods: meta.auth_methods(),
+                previous: None,
+            },
+            &mut RefreshFailure::Fail,
+        )
         .await
-        .map_err(|(e, _)| e)
     }
 
     /// The assertion of a `jwt_bearer` grant: the application's callback, or an ID-JAG from
@@ -1212,25 +1212,29 @@ impl<H: AuthHost> Authorizer<H> {
             &pending.request.redirect_uri,
             pending.request.resource.as_deref(),
         )?;
-        self.grant_tokens(TokenCall {
-            endpoint: pending.token_endpoint,
-            request,
-            scope: pending.request.scope.as_deref(),
-            issuer: &pending.request.issuer,
-            signer: None,
-            resource: pending.request.resource,
-            auth_methods: pending.auth_methods,
-            previous: None,
-        })
+        self.grant_tokens(
+            TokenCall {
+                endpoint: pending.token_endpoint,
+                request,
+                scope: pending.request.scope.as_deref(),
+                issuer: &pending.request.issuer,
+                signer: None,
+                resource: pending.request.resource,
+                auth_methods: pending.auth_methods,
+                previous: None,
+            },
+            &mut RefreshFailure::Fail,
+        )
         .await
-        .map_err(|(e, _)| e)
     }
 
-    /// The token request of `call`, and its tokens stored as the grant.
+    /// The token request of `call`, and its tokens stored as the grant. An OAuth error
+    /// response sets `failure` to what a refresh does about it.
     async fn grant_tokens(
         &self,
         call: TokenCall<'_>,
-    ) -> Result<(), (McpError, Option<OAuthError>)> {
+        failure: &mut RefreshFailure,
+    ) -> Result<(), McpError> {
         let fresh = self
             .token_request(
                 &call.endpoint,
@@ -1238,6 +1242,7 @@ impl<H: AuthHost> Authorizer<H> {
                 call.scope,
                 call.issuer,
                 call.signer,
+                failure,
             )
             .await?;
         self.set_grant(Some(Grant {
@@ -1249,11 +1254,12 @@ impl<H: AuthHost> Authorizer<H> {
             resource: call.resource,
             auth_methods: call.auth_methods,
         }));
-        self.persist().await.map_err(|e| (e, None))
+        self.persist().await
     }
 
     /// POSTs a token request (with a DPoP proof when configured, retried once with the AS's
-    /// nonce on `use_dpop_nonce`); the tokens, or the error with the AS's OAuth error if any.
+    /// nonce on `use_dpop_nonce`); the tokens, or the error (an OAuth error response also
+    /// sets `failure`, see [`tokens::on_refresh_error`]).
     /// `signer` (client id, algorithm) re-signs the `private_key_jwt` client assertion for
     /// the retry: the AS may have used up the first one's `jti` (RFC 7523 §3).
     async fn token_request(
@@ -1263,15 +1269,12 @@ impl<H: AuthHost> Authorizer<H> {
         requested_scope: Option<&str>,
         issuer: &str,
         signer: Option<(&str, Alg)>,
-    ) -> Result<tokens::TokenSet, (McpError, Option<tokens::OAuthError>)> {
+        failure: &mut RefreshFailure,
+    ) -> Result<tokens::TokenSet, McpError> {
         let mut nonce_retried = false;
         loop {
             let dpop = if self.config.dpop {
-                Some(
-                    self.dpop_proof("POST", endpoint, None)
-                        .await
-                        .map_err(|e| (e, None))?,
-                )
+                Some(self.dpop_proof("POST", endpoint, None).await?)
             } else {
                 None
             };
@@ -1283,8 +1286,7 @@ impl<H: AuthHost> Authorizer<H> {
                     dpop,
                     "token request to ",
                 )
-                .await
-                .map_err(|e| (e, None))?;
+                .await?;
             if let Some(n) = &response.dpop_nonce {
                 self.remember_nonce(endpoint, n);
             }
@@ -1297,25 +1299,22 @@ impl<H: AuthHost> Authorizer<H> {
                 {
                     nonce_retried = true;
                     if let Some((client_id, alg)) = signer {
-                        let fresh = self
-                            .client_assertion(client_id, issuer, alg)
-                            .await
-                            .map_err(|e| (e, None))?;
+                        let fresh = self.client_assertion(client_id, issuer, alg).await?;
                         request.body = with_client_assertion(&request.body, &fresh);
                     }
                     continue;
                 }
-                return Err((oauth.to_error(), Some(oauth)));
+                *failure = tokens::on_refresh_error(Some(&oauth));
+                return Err(oauth.to_error());
             }
             let tokens = tokens::parse_token_response(
                 &response.body,
                 self.host.now_ms(),
                 requested_scope,
                 issuer,
-            )
-            .map_err(|e| (e, None))?;
+            )?;
             if self.config.dpop && tokens.is_dpop() {
-                self.check_binding(&tokens).await.map_err(|e| (e, None))?;
+                self.check_binding(&tokens).await?;
             }
             return Ok(tokens);
         }
@@ -1404,22 +1403,26 @@ impl<H: AuthHost> Authorizer<H> {
         );
         let request =
             tokens::refresh_request(&client, method, &refresh_token, grant.resource.as_deref())?;
+        let mut failure = RefreshFailure::Fail;
         match self
-            .grant_tokens(TokenCall {
-                endpoint: grant.token_endpoint.clone(),
-                request,
-                scope: grant.tokens.scope.as_deref(),
-                issuer: &issuer,
-                signer: None,
-                resource: grant.resource.clone(),
-                auth_methods: grant.auth_methods.clone(),
-                previous: Some(&grant.tokens),
-            })
+            .grant_tokens(
+                TokenCall {
+                    endpoint: grant.token_endpoint.clone(),
+                    request,
+                    scope: grant.tokens.scope.as_deref(),
+                    issuer: &issuer,
+                    signer: None,
+                    resource: grant.resource.clone(),
+                    auth_methods: grant.auth_methods.clone(),
+                    previous: Some(&grant.tokens),
+                },
+                &mut failure,
+            )
             .await
         {
             Ok(()) => Ok(()),
-            Err((e, oauth)) => {
-                match tokens::on_refresh_error(oauth.as_ref()) {
+            Err(e) => {
+                match failure {
                     RefreshFailure::DropTokens => self.set_grant(None),
                     RefreshFailure::DropClient => {
                         self.set_grant(None);
