@@ -344,6 +344,12 @@ fn not_found(what: &str, tried: &Tried) -> McpError {
     )
 }
 
+fn no_pending() -> McpError {
+    errors::state_mismatch(
+        "No authorization is pending for this server (already finished, or started by another client configuration)",
+    )
+}
+
 /// The PRM URLs to try: a challenge's `resource_metadata` first, then the well-known ones.
 fn prm_url_list(server_url: &str, hint: &AuthHint) -> Result<Vec<String>, McpError> {
     let mut urls = discovery::prm_urls(server_url, hint.resource_metadata.as_deref())?;
@@ -1172,14 +1178,14 @@ impl<H: AuthHost> Authorizer<H> {
             token_endpoint: meta.token_endpoint.clone(),
             auth_methods: meta.auth_methods(),
         };
-        self.state.borrow_mut().stored.pending = Some(pending.clone());
+        self.state.borrow_mut().stored.pending = Some(pending);
         self.persist().await?;
         match self
             .host
             .authorize(url, state, self.config.redirect_uri.clone())
             .await?
         {
-            Authorized::Callback(callback) => self.redeem(pending, client, &callback).await,
+            Authorized::Callback(callback) => self.redeem(client, &callback).await,
             Authorized::Redirected => Err(errors::auth_error(
                 ErrorKind::AuthRedirect,
                 "The page went to the authorization server; on the callback page call finishAuthorization(location.href), then connect()",
@@ -1188,15 +1194,13 @@ impl<H: AuthHost> Authorizer<H> {
         }
     }
 
-    /// Checks `callback` against `pending` and redeems its code for tokens (stored).
-    async fn redeem(
-        &self,
-        mut pending: Pending,
-        client: ClientInformation,
-        callback: &str,
-    ) -> Result<(), McpError> {
+    /// Checks `callback` against the pending authorization and redeems its code for tokens
+    /// (stored). A callback without a pending authorization is `state_mismatch`.
+    async fn redeem(&self, client: ClientInformation, callback: &str) -> Result<(), McpError> {
         // The pending request is used up whatever the callback says.
-        self.state.borrow_mut().stored.pending = None;
+        let Some(mut pending) = self.state.borrow_mut().stored.pending.take() else {
+            return Err(no_pending());
+        };
         self.persist().await?;
         let code = pending.request.accept_callback(callback)?;
         let method = choose_auth_method(
@@ -1445,17 +1449,16 @@ impl<H: AuthHost> Authorizer<H> {
     pub async fn finish(&self, callback: &str) -> Result<(), McpError> {
         self.load().await?;
         let _busy = self.busy.lock().await;
-        let Some(pending) = self.state.borrow().stored.pending.clone() else {
-            return Err(errors::state_mismatch(
-                "No authorization is pending for this server (already finished, or started by another client configuration)",
-            ));
+        let issuer = match &self.state.borrow().stored.pending {
+            Some(p) => p.request.issuer.clone(),
+            None => return Err(no_pending()),
         };
-        let client = self.held_client(&pending.request.issuer).ok_or_else(|| {
+        let client = self.held_client(&issuer).ok_or_else(|| {
             errors::registration_rejected(
                 "The client registration of the pending authorization is gone",
             )
         })?;
-        self.redeem(pending, client, callback).await
+        self.redeem(client, callback).await
     }
 
     /// Forgets the tokens (and with `all`, the registrations and any pending request).
