@@ -350,6 +350,34 @@ fn no_pending() -> McpError {
     )
 }
 
+/// A POST of `request` (a body of `content_type`, with its `Authorization`) to `url`.
+fn post_request(
+    url: &str,
+    content_type: &'static str,
+    request: TokenRequest,
+    dpop: Option<String>,
+) -> AuthRequest {
+    let mut req = AuthRequest::new(
+        "POST",
+        url,
+        Some(content_type),
+        Some(request.body),
+        request.authorization,
+        tokens::MAX_RESPONSE_BYTES,
+    );
+    req.dpop = dpop;
+    req
+}
+
+/// A fetch's outcome; a failed fetch names `what` and the URL.
+fn fetched(
+    response: Result<AuthResponse, McpError>,
+    what: &str,
+    url: &str,
+) -> Result<AuthResponse, McpError> {
+    response.map_err(|e| e.with_context([what, url].concat()))
+}
+
 /// The PRM URLs to try: a challenge's `resource_metadata` first, then the well-known ones.
 fn prm_url_list(server_url: &str, hint: &AuthHint) -> Result<Vec<String>, McpError> {
     let mut urls = discovery::prm_urls(server_url, hint.resource_metadata.as_deref())?;
@@ -715,31 +743,6 @@ impl<H: AuthHost> Authorizer<H> {
         Ok(())
     }
 
-    /// POSTs `request` (a body of `content_type`, with its `Authorization`) to `url`; a failed
-    /// fetch names `what` and the URL.
-    async fn post(
-        &self,
-        url: &str,
-        content_type: &'static str,
-        request: TokenRequest,
-        dpop: Option<String>,
-        what: &str,
-    ) -> Result<AuthResponse, McpError> {
-        let mut req = AuthRequest::new(
-            "POST",
-            url,
-            Some(content_type),
-            Some(request.body),
-            request.authorization,
-            tokens::MAX_RESPONSE_BYTES,
-        );
-        req.dpop = dpop;
-        self.host
-            .fetch(req)
-            .await
-            .map_err(|e| e.with_context([what, url].concat()))
-    }
-
     /// GETs `urls` in order until one reads as a document; `Ok(None)` when none exists. A
     /// document that exists but fails its checks is the error; so is a 5xx or 3xx; and when
     /// every fetch failed for CORS, that `auth_cors` error.
@@ -950,15 +953,18 @@ impl<H: AuthHost> Authorizer<H> {
             } => {
                 let request =
                     tokens::id_jag_exchange_request(idp_client, id_token, issuer, resource, scope)?;
-                let response = self
-                    .post(
-                        token_endpoint,
-                        tokens::CONTENT_TYPE,
-                        request,
-                        None,
-                        "token exchange at ",
-                    )
-                    .await?;
+                let response = fetched(
+                    self.host
+                        .fetch(post_request(
+                            token_endpoint,
+                            tokens::CONTENT_TYPE,
+                            request,
+                            None,
+                        ))
+                        .await,
+                    "token exchange at ",
+                    token_endpoint,
+                )?;
                 tokens::parse_exchange_response(response.status, &response.body).map_err(|e| {
                     e.with_context("The identity provider refused the ID-JAG exchange")
                 })
@@ -1115,15 +1121,13 @@ impl<H: AuthHost> Authorizer<H> {
                     body: Secret::new(body),
                     authorization: None,
                 };
-                let response = self
-                    .post(
-                        &endpoint,
-                        "application/json",
-                        request,
-                        None,
-                        "registering at ",
-                    )
-                    .await?;
+                let response = fetched(
+                    self.host
+                        .fetch(post_request(&endpoint, "application/json", request, None))
+                        .await,
+                    "registering at ",
+                    &endpoint,
+                )?;
                 let client = registration::parse_registration_response(
                     response.status,
                     &response.body,
@@ -1282,15 +1286,18 @@ impl<H: AuthHost> Authorizer<H> {
             } else {
                 None
             };
-            let response = self
-                .post(
-                    endpoint,
-                    tokens::CONTENT_TYPE,
-                    request.clone(),
-                    dpop,
-                    "token request to ",
-                )
-                .await?;
+            let response = fetched(
+                self.host
+                    .fetch(post_request(
+                        endpoint,
+                        tokens::CONTENT_TYPE,
+                        request.clone(),
+                        dpop,
+                    ))
+                    .await,
+                "token request to ",
+                endpoint,
+            )?;
             if let Some(n) = &response.dpop_nonce {
                 self.remember_nonce(endpoint, n);
             }
