@@ -983,21 +983,9 @@ impl<H: AuthHost> Authorizer<H> {
         let now_s = self.host.now_ms() / 1000;
         let header = jose::client_assertion_header(alg, None);
         let claims = jose::client_assertion_claims(client_id, audience, &jti, now_s, 300);
-        Ok(Secret::new(self.jws(&header, &claims, false).await?))
-    }
-
-    /// `header` and `claims` signed by the host (with the DPoP key, or the client's key) as
-    /// a compact JWS.
-    async fn jws(&self, header: &Value, claims: &Value, dpop: bool) -> Result<String, McpError> {
-        let input = jose::signing_input(header, claims);
-        let bytes = input.as_bytes().to_vec();
-        let signature = if dpop {
-            self.host.sign_dpop(bytes)
-        } else {
-            self.host.sign_client(bytes)
-        }
-        .await?;
-        Ok(jose::compact(&input, &signature))
+        let input = jose::signing_input(&header, &claims);
+        let signature = self.host.sign_client(input.as_bytes().to_vec()).await?;
+        Ok(Secret::new(jose::compact(&input, &signature)))
     }
 
     /// Keeps a `DPoP-Nonce` the server at `url` sent (on any response) for the next proof.
@@ -1056,7 +1044,9 @@ impl<H: AuthHost> Authorizer<H> {
             ath.as_deref(),
             nonce.as_deref(),
         );
-        self.jws(&header, &claims, true).await
+        let input = jose::signing_input(&header, &claims);
+        let signature = self.host.sign_dpop(input.as_bytes().to_vec()).await?;
+        Ok(jose::compact(&input, &signature))
     }
 
     /// Counts an authorization request against the operation's budget, then signs in.
