@@ -790,14 +790,28 @@ impl<H: AuthHost> Authorizer<H> {
     }
 
     /// New tokens by the configured grant: a sign-in for the authorization code, else the
-    /// grant's token request (counted against the same per-operation budget).
+    /// grant's token request; either is counted against the per-operation budget.
     async fn obtain(
         &self,
         challenge_scope: Option<&str>,
         op: &mut Operation,
     ) -> Result<(), McpError> {
         match &self.config.grant {
-            GrantConfig::AuthorizationCode => self.sign_in(challenge_scope, op).await,
+            GrantConfig::AuthorizationCode => {
+                self.budget(op).authorize()?;
+                let scope = {
+                    let st = self.state.borrow();
+                    let meta = st.meta.as_ref();
+                    scopes::select(
+                        challenge_scope,
+                        st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
+                        self.config.scope.as_deref(),
+                        meta.and_then(|m| m.scopes_supported.as_deref()),
+                        self.config.wants_refresh(),
+                    )
+                };
+                self.authorize_with(scope).await
+            }
             grant => {
                 self.budget(op).authorize()?;
                 // A token just obtained is not renewed again within this operation, however
@@ -1049,27 +1063,6 @@ impl<H: AuthHost> Authorizer<H> {
         Ok(jose::compact(&input, &signature))
     }
 
-    /// Counts an authorization request against the operation's budget, then signs in.
-    async fn sign_in(
-        &self,
-        challenge_scope: Option<&str>,
-        op: &mut Operation,
-    ) -> Result<(), McpError> {
-        self.budget(op).authorize()?;
-        let scope = {
-            let st = self.state.borrow();
-            let meta = st.meta.as_ref();
-            scopes::select(
-                challenge_scope,
-                st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
-                self.config.scope.as_deref(),
-                meta.and_then(|m| m.scopes_supported.as_deref()),
-                self.config.wants_refresh(),
-            )
-        };
-        self.authorize_with(scope).await
-    }
-
     /// The client's credentials at the AS of `meta`: held ones bound to it, a CIMD URL, or a
     /// new dynamic registration (stored).
     async fn client_for(&self, meta: &ServerMetadata) -> Result<ClientInformation, McpError> {
@@ -1315,27 +1308,21 @@ impl<H: AuthHost> Authorizer<H> {
                 issuer,
             )?;
             if self.config.dpop && tokens.is_dpop() {
-                self.check_binding(&tokens).await?;
+                // A DPoP-bound token that is a readable JWT must name our key (`cnf.jkt`);
+                // an opaque one is trusted on the AS's `token_type`.
+                if let Some(jkt) = jose::cnf_jkt(tokens.access_token.expose()) {
+                    let (_, ours) = self.dpop_key().await?;
+                    if jkt != ours {
+                        return Err(errors::auth_error(
+                            ErrorKind::DpopError,
+                            "The access token is bound to another DPoP key (cnf.jkt differs from this client's key thumbprint)",
+                            Value::Null,
+                        ));
+                    }
+                }
             }
             return Ok(tokens);
         }
-    }
-
-    /// A DPoP-bound token that is a readable JWT must name our key (`cnf.jkt`); an opaque
-    /// one is trusted on the AS's `token_type`.
-    async fn check_binding(&self, tokens: &tokens::TokenSet) -> Result<(), McpError> {
-        let Some(jkt) = jose::cnf_jkt(tokens.access_token.expose()) else {
-            return Ok(());
-        };
-        let (_, ours) = self.dpop_key().await?;
-        if jkt != ours {
-            return Err(errors::auth_error(
-                ErrorKind::DpopError,
-                "The access token is bound to another DPoP key (cnf.jkt differs from this client's key thumbprint)",
-                Value::Null,
-            ));
-        }
-        Ok(())
     }
 
     /// The application's `clientInformation`; given without an issuer, it is bound to the AS
