@@ -621,59 +621,97 @@ impl<H: AuthHost> Authorizer<H> {
             // Another request changed the tokens meanwhile: try with those.
             return Ok(());
         }
-        if status == 403 {
-            return self.step_up(&hint, op).await;
-        }
-        let (sent, has_refresh) = {
-            let st = self.state.borrow();
-            let grant = st.stored.grant.as_ref();
-            let sent = match (&ticket.authorization, st.accepted) {
-                (None, _) => SentToken::None,
-                (Some(_), true) => SentToken::Accepted,
-                (Some(_), false) => SentToken::Unproven,
-            };
-            (
-                sent,
-                grant.is_some_and(|g| g.tokens.refresh_token.is_some()),
-            )
-        };
-        let recovery = tokens::on_unauthorized(sent, has_refresh, op.refreshed);
-        if recovery == Recovery::Refresh {
-            op.refreshed = true;
-            match self.refresh().await {
-                Ok(()) => return Ok(()),
-                // A dead refresh token leaves no grant: discover and obtain new tokens.
-                Err(e) if self.state.borrow().stored.grant.is_some() => return Err(e),
-                Err(_) => {}
+        let scope = if status == 403 {
+            // Step-up: the union of the granted scope and the challenge's.
+            let granted = self
+                .state
+                .borrow()
+                .stored
+                .grant
+                .as_ref()
+                .and_then(|g| g.tokens.scope.clone())
+                .unwrap_or_default();
+            let scope =
+                self.budget(op)
+                    .step_up(self.config.step_up, &granted, hint.scope.as_deref())?;
+            if self.state.borrow().meta.is_none() {
+                self.discover(&hint).await?;
             }
-        }
-        let rediscover = matches!(recovery, Recovery::Rediscover | Recovery::Authorize);
-        let old_issuer = if rediscover {
-            let mut st = self.state.borrow_mut();
-            st.prm = None;
-            st.stored.grant.as_ref().map(|g| g.tokens.issuer.clone())
+            Some(scope)
         } else {
-            None
-        };
-        self.discover(&hint).await?;
-        if rediscover {
-            let after = match (old_issuer, self.state.borrow().meta.as_ref()) {
-                (Some(old), Some(new)) => {
-                    tokens::after_rediscovery(&old, &new.issuer, has_refresh, op.refreshed)
-                }
-                _ => tokens::AfterRediscovery::Authorize,
+            let (sent, has_refresh) = {
+                let st = self.state.borrow();
+                let grant = st.stored.grant.as_ref();
+                let sent = match (&ticket.authorization, st.accepted) {
+                    (None, _) => SentToken::None,
+                    (Some(_), true) => SentToken::Accepted,
+                    (Some(_), false) => SentToken::Unproven,
+                };
+                (
+                    sent,
+                    grant.is_some_and(|g| g.tokens.refresh_token.is_some()),
+                )
             };
-            if after == tokens::AfterRediscovery::Refresh {
+            let recovery = tokens::on_unauthorized(sent, has_refresh, op.refreshed);
+            if recovery == Recovery::Refresh {
                 op.refreshed = true;
-                if self.refresh().await.is_ok() {
-                    return Ok(());
+                match self.refresh().await {
+                    Ok(()) => return Ok(()),
+                    // A dead refresh token leaves no grant: discover and obtain new tokens.
+                    Err(e) if self.state.borrow().stored.grant.is_some() => return Err(e),
+                    Err(_) => {}
                 }
             }
-            // Another AS (SEP-2352): its own registration; old credentials stay bound to
-            // the old issuer and are never sent to the new one.
-            self.set_grant(None);
-        }
-        self.obtain(hint.scope.as_deref(), op).await
+            let rediscover = matches!(recovery, Recovery::Rediscover | Recovery::Authorize);
+            let old_issuer = if rediscover {
+                let mut st = self.state.borrow_mut();
+                st.prm = None;
+                st.stored.grant.as_ref().map(|g| g.tokens.issuer.clone())
+            } else {
+                None
+            };
+            self.discover(&hint).await?;
+            if rediscover {
+                let after = match (old_issuer, self.state.borrow().meta.as_ref()) {
+                    (Some(old), Some(new)) => {
+                        tokens::after_rediscovery(&old, &new.issuer, has_refresh, op.refreshed)
+                    }
+                    _ => tokens::AfterRediscovery::Authorize,
+                };
+                if after == tokens::AfterRediscovery::Refresh {
+                    op.refreshed = true;
+                    if self.refresh().await.is_ok() {
+                        return Ok(());
+                    }
+                }
+                // Another AS (SEP-2352): its own registration; old credentials stay bound to
+                // the old issuer and are never sent to the new one.
+                self.set_grant(None);
+            }
+            // New tokens by the configured grant, counted against the per-operation budget.
+            self.budget(op).authorize()?;
+            match &self.config.grant {
+                // A sign-in.
+                GrantConfig::AuthorizationCode => {
+                    let st = self.state.borrow();
+                    let meta = st.meta.as_ref();
+                    scopes::select(
+                        hint.scope.as_deref(),
+                        st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
+                        self.config.scope.as_deref(),
+                        meta.and_then(|m| m.scopes_supported.as_deref()),
+                        self.config.wants_refresh(),
+                    )
+                }
+                grant => {
+                    // A token just obtained is not renewed again within this operation,
+                    // however short its life.
+                    op.refreshed = true;
+                    return self.obtain_by_grant(grant, hint.scope.as_deref()).await;
+                }
+            }
+        };
+        self.authorize_with(scope).await
     }
 
     /// The operation's authorization budget (`maxStepUp`, and the per-operation cap).
@@ -694,24 +732,6 @@ impl<H: AuthHost> Authorizer<H> {
             format!("The server still answers 401 after {MAX_RECOVERIES} attempts to authorize"),
             json!({ "resourceMetadata": hint.resource_metadata, "scope": hint.scope }),
         )
-    }
-
-    async fn step_up(&self, hint: &AuthHint, op: &mut Operation) -> Result<(), McpError> {
-        let granted = self
-            .state
-            .borrow()
-            .stored
-            .grant
-            .as_ref()
-            .and_then(|g| g.tokens.scope.clone())
-            .unwrap_or_default();
-        let scope =
-            self.budget(op)
-                .step_up(self.config.step_up, &granted, hint.scope.as_deref())?;
-        if self.state.borrow().meta.is_none() {
-            self.discover(hint).await?;
-        }
-        self.authorize_with(Some(scope)).await
     }
 
     /// Fetches PRM (unless known) and the AS metadata, checking `resource` and `issuer`.
@@ -787,39 +807,6 @@ impl<H: AuthHost> Authorizer<H> {
             return Err(e);
         }
         Ok((None, tried))
-    }
-
-    /// New tokens by the configured grant: a sign-in for the authorization code, else the
-    /// grant's token request; either is counted against the per-operation budget.
-    async fn obtain(
-        &self,
-        challenge_scope: Option<&str>,
-        op: &mut Operation,
-    ) -> Result<(), McpError> {
-        match &self.config.grant {
-            GrantConfig::AuthorizationCode => {
-                self.budget(op).authorize()?;
-                let scope = {
-                    let st = self.state.borrow();
-                    let meta = st.meta.as_ref();
-                    scopes::select(
-                        challenge_scope,
-                        st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
-                        self.config.scope.as_deref(),
-                        meta.and_then(|m| m.scopes_supported.as_deref()),
-                        self.config.wants_refresh(),
-                    )
-                };
-                self.authorize_with(scope).await
-            }
-            grant => {
-                self.budget(op).authorize()?;
-                // A token just obtained is not renewed again within this operation, however
-                // short its life.
-                op.refreshed = true;
-                self.obtain_by_grant(grant, challenge_scope).await
-            }
-        }
     }
 
     /// `client_credentials` or `jwt_bearer` at the AS of the discovered metadata. A failure
