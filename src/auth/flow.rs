@@ -621,8 +621,12 @@ impl<H: AuthHost> Authorizer<H> {
             // Another request changed the tokens meanwhile: try with those.
             return Ok(());
         }
-        let scope = if status == 403 {
-            // Step-up: the union of the granted scope and the challenge's.
+        // A 403's step-up scope: the union of the granted scope and the challenge's.
+        let mut step_up = None;
+        let mut has_refresh = false;
+        let mut rediscover = false;
+        let mut old_issuer = None;
+        if status == 403 {
             let granted = self
                 .state
                 .borrow()
@@ -631,15 +635,14 @@ impl<H: AuthHost> Authorizer<H> {
                 .as_ref()
                 .and_then(|g| g.tokens.scope.clone())
                 .unwrap_or_default();
-            let scope =
-                self.budget(op)
-                    .step_up(self.config.step_up, &granted, hint.scope.as_deref())?;
-            if self.state.borrow().meta.is_none() {
-                self.discover(&hint).await?;
-            }
-            Some(scope)
+            step_up = Some(self.budget(op).step_up(
+                self.config.step_up,
+                &granted,
+                hint.scope.as_deref(),
+            )?);
         } else {
-            let (sent, has_refresh) = {
+            let sent;
+            (sent, has_refresh) = {
                 let st = self.state.borrow();
                 let grant = st.stored.grant.as_ref();
                 let sent = match (&ticket.authorization, st.accepted) {
@@ -662,15 +665,20 @@ impl<H: AuthHost> Authorizer<H> {
                     Err(_) => {}
                 }
             }
-            let rediscover = matches!(recovery, Recovery::Rediscover | Recovery::Authorize);
-            let old_issuer = if rediscover {
+            rediscover = matches!(recovery, Recovery::Rediscover | Recovery::Authorize);
+            if rediscover {
                 let mut st = self.state.borrow_mut();
                 st.prm = None;
-                st.stored.grant.as_ref().map(|g| g.tokens.issuer.clone())
-            } else {
-                None
-            };
+                old_issuer = st.stored.grant.as_ref().map(|g| g.tokens.issuer.clone());
+            }
+        }
+        // A 401 always (re)discovers; a step-up only when no AS is known yet.
+        if step_up.is_none() || self.state.borrow().meta.is_none() {
             self.discover(&hint).await?;
+        }
+        let scope = if step_up.is_some() {
+            step_up
+        } else {
             if rediscover {
                 let after = match (old_issuer, self.state.borrow().meta.as_ref()) {
                     (Some(old), Some(new)) => {
