@@ -1214,51 +1214,20 @@ impl<H: AuthHost> Authorizer<H> {
         .await
     }
 
-    /// The token request of `call`, and its tokens stored as the grant. An OAuth error
-    /// response sets `failure` to what a refresh does about it.
+    /// The token request of `call`, and its tokens stored as the grant. The request is POSTed
+    /// with a DPoP proof when configured, and retried once with the AS's nonce on
+    /// `use_dpop_nonce`; the call's `signer` (client id, algorithm) re-signs the
+    /// `private_key_jwt` client assertion for the retry: the AS may have used up the first
+    /// one's `jti` (RFC 7523 §3). An OAuth error response also sets `failure` to what a
+    /// refresh does about it (see [`tokens::on_refresh_error`]).
     async fn grant_tokens(
         &self,
-        call: TokenCall<'_>,
+        mut call: TokenCall<'_>,
         failure: &mut RefreshFailure,
     ) -> Result<(), McpError> {
-        let fresh = self
-            .token_request(
-                &call.endpoint,
-                call.request,
-                call.scope,
-                call.issuer,
-                call.signer,
-                failure,
-            )
-            .await?;
-        self.set_grant(Some(Grant {
-            tokens: match call.previous {
-                Some(p) => fresh.refreshed(p),
-                None => fresh,
-            },
-            token_endpoint: call.endpoint,
-            resource: call.resource,
-            auth_methods: call.auth_methods,
-        }));
-        self.persist().await
-    }
-
-    /// POSTs a token request (with a DPoP proof when configured, retried once with the AS's
-    /// nonce on `use_dpop_nonce`); the tokens, or the error (an OAuth error response also
-    /// sets `failure`, see [`tokens::on_refresh_error`]).
-    /// `signer` (client id, algorithm) re-signs the `private_key_jwt` client assertion for
-    /// the retry: the AS may have used up the first one's `jti` (RFC 7523 §3).
-    async fn token_request(
-        &self,
-        endpoint: &str,
-        mut request: TokenRequest,
-        requested_scope: Option<&str>,
-        issuer: &str,
-        signer: Option<(&str, Alg)>,
-        failure: &mut RefreshFailure,
-    ) -> Result<tokens::TokenSet, McpError> {
+        let endpoint = call.endpoint.as_str();
         let mut nonce_retried = false;
-        loop {
+        let fresh = loop {
             let dpop = if self.config.dpop {
                 Some(self.dpop_proof("POST", endpoint, None).await?)
             } else {
@@ -1269,7 +1238,7 @@ impl<H: AuthHost> Authorizer<H> {
                     .fetch(post_request(
                         endpoint,
                         tokens::CONTENT_TYPE,
-                        request.clone(),
+                        call.request.clone(),
                         dpop,
                     ))
                     .await,
@@ -1287,9 +1256,9 @@ impl<H: AuthHost> Authorizer<H> {
                     && !nonce_retried
                 {
                     nonce_retried = true;
-                    if let Some((client_id, alg)) = signer {
-                        let fresh = self.client_assertion(client_id, issuer, alg).await?;
-                        request.body = with_client_assertion(&request.body, &fresh);
+                    if let Some((client_id, alg)) = call.signer {
+                        let fresh = self.client_assertion(client_id, call.issuer, alg).await?;
+                        call.request.body = with_client_assertion(&call.request.body, &fresh);
                     }
                     continue;
                 }
@@ -1299,8 +1268,8 @@ impl<H: AuthHost> Authorizer<H> {
             let tokens = tokens::parse_token_response(
                 &response.body,
                 self.host.now_ms(),
-                requested_scope,
-                issuer,
+                call.scope,
+                call.issuer,
             )?;
             if self.config.dpop && tokens.is_dpop() {
                 // A DPoP-bound token that is a readable JWT must name our key (`cnf.jkt`);
@@ -1316,8 +1285,18 @@ impl<H: AuthHost> Authorizer<H> {
                     }
                 }
             }
-            return Ok(tokens);
-        }
+            break tokens;
+        };
+        self.set_grant(Some(Grant {
+            tokens: match call.previous {
+                Some(p) => fresh.refreshed(p),
+                None => fresh,
+            },
+            token_endpoint: call.endpoint,
+            resource: call.resource,
+            auth_methods: call.auth_methods,
+        }));
+        self.persist().await
     }
 
     /// The application's `clientInformation`; given without an issuer, it is bound to the AS
