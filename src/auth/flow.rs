@@ -1058,9 +1058,15 @@ impl<H: AuthHost> Authorizer<H> {
         Ok(jose::compact(&input, &signature))
     }
 
-    /// The client's credentials at the AS of `meta`: held ones bound to it, a CIMD URL, or a
-    /// new dynamic registration (stored).
-    async fn client_for(&self, meta: &ServerMetadata) -> Result<ClientInformation, McpError> {
+    /// One authorization request with `scope`, its callback, and the code redeemed.
+    async fn authorize_with(&self, scope: Option<String>) -> Result<(), McpError> {
+        let (resource, meta) = {
+            let st = self.state.borrow();
+            (st.prm.as_ref().map(|p| p.resource.clone()), st.meta.clone())
+        };
+        let meta = meta.ok_or_else(|| errors::metadata("No authorization server is known"))?;
+        // The client's credentials at this AS: held ones bound to it, a CIMD URL, or a new
+        // dynamic registration (stored).
         let configured = self.configured_client();
         let path = {
             let st = self.state.borrow();
@@ -1069,9 +1075,10 @@ impl<H: AuthHost> Authorizer<H> {
                 known.push(c);
             }
             known.extend(st.stored.clients.iter());
-            registration::choose(&known, self.config.client_metadata_url.as_deref(), meta)?
+            registration::choose(&known, self.config.client_metadata_url.as_deref(), &meta)?
         };
-        match path {
+        let mut save = false;
+        let client = match path {
             RegistrationPath::Known(c) => {
                 if configured.is_some_and(|k| k.issuer.is_none() && k.client_id == c.client_id) {
                     // First use of clientInformation given without an issuer: remember the
@@ -1084,11 +1091,11 @@ impl<H: AuthHost> Authorizer<H> {
                             client_secret: None,
                             ..c.clone()
                         });
-                    self.persist().await?;
+                    save = true;
                 }
-                Ok(c)
+                c
             }
-            RegistrationPath::MetadataDocument(c) => Ok(c),
+            RegistrationPath::MetadataDocument(c) => c,
             RegistrationPath::Dynamic { endpoint } => {
                 let body = registration::registration_body(
                     self.config.client_metadata.as_ref(),
@@ -1111,25 +1118,16 @@ impl<H: AuthHost> Authorizer<H> {
                     &response.body,
                     &meta.issuer,
                 )?;
-                {
-                    let mut st = self.state.borrow_mut();
-                    st.stored.clients.retain(|c| !c.usable_with(&meta.issuer));
-                    st.stored.clients.push(client.clone());
-                }
-                self.persist().await?;
-                Ok(client)
+                let mut st = self.state.borrow_mut();
+                st.stored.clients.retain(|c| !c.usable_with(&meta.issuer));
+                st.stored.clients.push(client.clone());
+                save = true;
+                client
             }
-        }
-    }
-
-    /// One authorization request with `scope`, its callback, and the code redeemed.
-    async fn authorize_with(&self, scope: Option<String>) -> Result<(), McpError> {
-        let (resource, meta) = {
-            let st = self.state.borrow();
-            (st.prm.as_ref().map(|p| p.resource.clone()), st.meta.clone())
         };
-        let meta = meta.ok_or_else(|| errors::metadata("No authorization server is known"))?;
-        let client = self.client_for(&meta).await?;
+        if save {
+            self.persist().await?;
+        }
         let verifier = pkce::verifier_from_random(&self.host.random(32)?)?;
         let digest = self
             .host
@@ -1300,7 +1298,7 @@ impl<H: AuthHost> Authorizer<H> {
     }
 
     /// The application's `clientInformation`; given without an issuer, it is bound to the AS
-    /// it was first used with (recorded among the stored clients by [`Self::client_for`]).
+    /// it was first used with (recorded among the stored clients by [`Self::authorize_with`]).
     fn configured_client(&self) -> Option<ClientInformation> {
         let mut c = self.config.client_information.clone()?;
         if c.issuer.is_none() {
