@@ -886,9 +886,52 @@ impl<H: AuthHost> Authorizer<H> {
         };
         let request = match grant {
             GrantConfig::JwtBearer(_, source) => {
-                let assertion = self
-                    .grant_assertion(source, &meta.issuer, resource.as_deref(), scope.as_deref())
-                    .await?;
+                // The application's callback, or an ID-JAG from the enterprise IdP.
+                let assertion = match source {
+                    AssertionSource::Callback => self
+                        .host
+                        .assertion(meta.issuer.clone(), resource.clone(), scope.clone())
+                        .await
+                        .and_then(|a| {
+                            if a.expose().is_empty() {
+                                Err(errors::auth_error(
+                                    ErrorKind::AssertionError,
+                                    "The assertion callback returned an empty assertion",
+                                    Value::Null,
+                                ))
+                            } else {
+                                Ok(a)
+                            }
+                        }),
+                    AssertionSource::IdJag {
+                        token_endpoint,
+                        id_token,
+                        idp_client,
+                    } => {
+                        let request = tokens::id_jag_exchange_request(
+                            idp_client,
+                            id_token,
+                            &meta.issuer,
+                            resource.as_deref(),
+                            scope.as_deref(),
+                        )?;
+                        let response = fetched(
+                            self.host
+                                .fetch(post_request(
+                                    token_endpoint,
+                                    tokens::CONTENT_TYPE,
+                                    request,
+                                    None,
+                                ))
+                                .await,
+                            "token exchange at ",
+                            token_endpoint,
+                        )?;
+                        tokens::parse_exchange_response(response.status, &response.body).map_err(
+                            |e| e.with_context("The identity provider refused the ID-JAG exchange"),
+                        )
+                    }
+                }?;
                 tokens::jwt_bearer_request(
                     &client.info,
                     method,
@@ -924,61 +967,6 @@ impl<H: AuthHost> Authorizer<H> {
             &mut RefreshFailure::Fail,
         )
         .await
-    }
-
-    /// The assertion of a `jwt_bearer` grant: the application's callback, or an ID-JAG from
-    /// the enterprise IdP.
-    async fn grant_assertion(
-        &self,
-        source: &AssertionSource,
-        issuer: &str,
-        resource: Option<&str>,
-        scope: Option<&str>,
-    ) -> Result<Secret, McpError> {
-        match source {
-            AssertionSource::Callback => self
-                .host
-                .assertion(
-                    issuer.to_string(),
-                    resource.map(str::to_string),
-                    scope.map(str::to_string),
-                )
-                .await
-                .and_then(|a| {
-                    if a.expose().is_empty() {
-                        Err(errors::auth_error(
-                            ErrorKind::AssertionError,
-                            "The assertion callback returned an empty assertion",
-                            Value::Null,
-                        ))
-                    } else {
-                        Ok(a)
-                    }
-                }),
-            AssertionSource::IdJag {
-                token_endpoint,
-                id_token,
-                idp_client,
-            } => {
-                let request =
-                    tokens::id_jag_exchange_request(idp_client, id_token, issuer, resource, scope)?;
-                let response = fetched(
-                    self.host
-                        .fetch(post_request(
-                            token_endpoint,
-                            tokens::CONTENT_TYPE,
-                            request,
-                            None,
-                        ))
-                        .await,
-                    "token exchange at ",
-                    token_endpoint,
-                )?;
-                tokens::parse_exchange_response(response.status, &response.body).map_err(|e| {
-                    e.with_context("The identity provider refused the ID-JAG exchange")
-                })
-            }
-        }
     }
 
     /// A `private_key_jwt` client assertion for the AS `audience`, signed by the host.
