@@ -495,7 +495,57 @@ impl<H: AuthHost> Authorizer<H> {
         method: &str,
         url: &str,
     ) -> Result<Ticket, McpError> {
-        let mut ticket = self.ticket_for(op).await?;
+        self.load().await?;
+        let static_grant = !matches!(self.config.grant, GrantConfig::AuthorizationCode);
+        // A grant without a user gets its next token before the old one lapses: no refresh
+        // token needed, no 401 round trip.
+        let renew = static_grant && !op.refreshed && self.renewal_due();
+        let decide = || {
+            let st = self.state.borrow();
+            tokens::before_request(
+                st.stored.grant.as_ref().map(|g| &g.tokens),
+                self.host.now_ms(),
+                tokens::DEFAULT_SKEW_MS,
+            )
+        };
+        if renew || !matches!(decide(), BeforeRequest::Anonymous | BeforeRequest::Send) {
+            let _busy = self.busy.lock().await;
+            if renew {
+                if self.renewal_due() {
+                    op.refreshed = true;
+                    self.budget(op).authorize()?;
+                    let scope = self
+                        .state
+                        .borrow()
+                        .stored
+                        .grant
+                        .as_ref()
+                        .and_then(|g| g.tokens.scope.clone());
+                    self.obtain_by_grant(&self.config.grant, scope.as_deref())
+                        .await?;
+                }
+            } else {
+                match decide() {
+                    BeforeRequest::Refresh if !op.refreshed => {
+                        op.refreshed = true;
+                        if let Err(e) = self.refresh().await {
+                            // A dead refresh token leaves no grant: the server's 401 starts a
+                            // sign-in.
+                            if self.state.borrow().stored.grant.is_some() {
+                                return Err(e);
+                            }
+                        }
+                    }
+                    BeforeRequest::Authorize => {
+                        // Expired and not refreshable: send without it; the 401 signs in again.
+                        self.set_grant(None);
+                        self.persist().await?;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut ticket = self.ticket();
         let bound = {
             let st = self.state.borrow();
             st.stored
@@ -508,60 +558,6 @@ impl<H: AuthHost> Authorizer<H> {
             ticket.dpop = Some(self.dpop_proof(method, url, Some(&token)).await?);
         }
         Ok(ticket)
-    }
-
-    async fn ticket_for(&self, op: &mut Operation) -> Result<Ticket, McpError> {
-        self.load().await?;
-        let static_grant = !matches!(self.config.grant, GrantConfig::AuthorizationCode);
-        if static_grant && !op.refreshed && self.renewal_due() {
-            // A grant without a user gets its next token before the old one lapses: no
-            // refresh token needed, no 401 round trip.
-            let _busy = self.busy.lock().await;
-            if self.renewal_due() {
-                op.refreshed = true;
-                self.budget(op).authorize()?;
-                let scope = self
-                    .state
-                    .borrow()
-                    .stored
-                    .grant
-                    .as_ref()
-                    .and_then(|g| g.tokens.scope.clone());
-                self.obtain_by_grant(&self.config.grant, scope.as_deref())
-                    .await?;
-            }
-            return Ok(self.ticket());
-        }
-        let decide = || {
-            let st = self.state.borrow();
-            tokens::before_request(
-                st.stored.grant.as_ref().map(|g| &g.tokens),
-                self.host.now_ms(),
-                tokens::DEFAULT_SKEW_MS,
-            )
-        };
-        if matches!(decide(), BeforeRequest::Anonymous | BeforeRequest::Send) {
-            return Ok(self.ticket());
-        }
-        let _busy = self.busy.lock().await;
-        match decide() {
-            BeforeRequest::Refresh if !op.refreshed => {
-                op.refreshed = true;
-                if let Err(e) = self.refresh().await {
-                    // A dead refresh token leaves no grant: the server's 401 starts a sign-in.
-                    if self.state.borrow().stored.grant.is_some() {
-                        return Err(e);
-                    }
-                }
-            }
-            BeforeRequest::Authorize => {
-                // Expired and not refreshable: send without it; the 401 signs in again.
-                self.set_grant(None);
-                self.persist().await?;
-            }
-            _ => {}
-        }
-        Ok(self.ticket())
     }
 
     /// True when the token of a grant without a user expires within the refresh skew and
