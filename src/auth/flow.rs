@@ -741,76 +741,77 @@ impl<H: AuthHost> Authorizer<H> {
     /// Fetches PRM (unless known) and the AS metadata, checking `resource` and `issuer`.
     async fn discover(&self, hint: &AuthHint) -> Result<(), McpError> {
         let server_url = self.config.server_url.as_str();
-        let known_prm = self.state.borrow().prm.clone();
-        let prm = match known_prm {
-            Some(p) => Some(p),
-            None => {
-                let urls = prm_url_list(server_url, hint)?;
-                let (found, _) = self.first_document(&urls).await?;
-                match found {
-                    Some(body) => Some(metadata::parse_resource_metadata(&body, server_url)?),
-                    None => None,
-                }
-            }
-        };
-        // 2025-03-26 (no PRM): the AS is the server's origin, else default endpoints.
-        let issuer = match &prm {
-            Some(prm) => prm.issuer().to_string(),
-            None => legacy_issuer(server_url)?,
-        };
-        let urls = discovery::as_metadata_urls(&issuer)?;
-        let (found, tried) = self.first_document(&urls).await?;
-        let meta = server_metadata(found, &tried, &issuer, prm.is_none(), server_url)?;
-        let mut st = self.state.borrow_mut();
-        st.prm = prm;
-        st.meta = Some(meta);
-        Ok(())
-    }
-
-    /// GETs `urls` in order until one reads as a document; `Ok(None)` when none exists. A
-    /// document that exists but fails its checks is the error; so is a 5xx or 3xx; and when
-    /// every fetch failed for CORS, that `auth_cors` error.
-    async fn first_document(&self, urls: &[String]) -> Result<(Option<String>, Tried), McpError> {
-        let mut tried: Tried = Vec::new();
-        let mut cors: Option<McpError> = None;
-        for url in urls {
-            let response = self
-                .host
-                .fetch(AuthRequest::new(
-                    "GET",
-                    url,
-                    None,
-                    None,
-                    None,
-                    metadata::MAX_DOCUMENT_BYTES,
-                ))
-                .await;
-            let status = match &response {
-                Ok(r) => Some(r.status),
-                Err(e) => {
-                    if e.kind == Some(ErrorKind::AuthCors) && cors.is_none() {
-                        cors = Some(e.clone());
-                    }
-                    None
-                }
+        let mut prm = self.state.borrow().prm.clone();
+        // First the PRM (unless known), then the AS metadata: one document search each.
+        let mut find_prm = prm.is_none();
+        let mut issuer = String::new();
+        loop {
+            let urls = if find_prm {
+                prm_url_list(server_url, hint)?
+            } else {
+                // 2025-03-26 (no PRM): the AS is the server's origin, else default endpoints.
+                issuer = match &prm {
+                    Some(prm) => prm.issuer().to_string(),
+                    None => legacy_issuer(server_url)?,
+                };
+                discovery::as_metadata_urls(&issuer)?
             };
-            tried.push((url.clone(), status));
-            match discovery::verdict(status) {
-                Verdict::Use => {
-                    let body = response.map(|r| r.body).unwrap_or_default();
-                    return Ok((Some(body), tried));
-                }
-                Verdict::Next => continue,
-                Verdict::Fail => {
-                    return Err(not_found("usable metadata", &tried)
-                        .with_context(format!("{url} answered HTTP {}", status.unwrap_or(0))))
+            // GETs `urls` in order until one reads as a document; none when none exists. A
+            // document that exists but fails its checks is the error; so is a 5xx or 3xx;
+            // and when every fetch failed for CORS, that `auth_cors` error.
+            let mut tried: Tried = Vec::new();
+            let mut cors: Option<McpError> = None;
+            let mut found = None;
+            for url in &urls {
+                let response = self
+                    .host
+                    .fetch(AuthRequest::new(
+                        "GET",
+                        url,
+                        None,
+                        None,
+                        None,
+                        metadata::MAX_DOCUMENT_BYTES,
+                    ))
+                    .await;
+                let status = match &response {
+                    Ok(r) => Some(r.status),
+                    Err(e) => {
+                        if e.kind == Some(ErrorKind::AuthCors) && cors.is_none() {
+                            cors = Some(e.clone());
+                        }
+                        None
+                    }
+                };
+                tried.push((url.clone(), status));
+                match discovery::verdict(status) {
+                    Verdict::Use => {
+                        found = Some(response.map(|r| r.body).unwrap_or_default());
+                        break;
+                    }
+                    Verdict::Next => continue,
+                    Verdict::Fail => {
+                        return Err(not_found("usable metadata", &tried)
+                            .with_context(format!("{url} answered HTTP {}", status.unwrap_or(0))))
+                    }
                 }
             }
+            if let (None, Some(e), true) = (&found, cors, tried.iter().all(|(_, s)| s.is_none())) {
+                return Err(e);
+            }
+            if find_prm {
+                find_prm = false;
+                if let Some(body) = found {
+                    prm = Some(metadata::parse_resource_metadata(&body, server_url)?);
+                }
+                continue;
+            }
+            let meta = server_metadata(found, &tried, &issuer, prm.is_none(), server_url)?;
+            let mut st = self.state.borrow_mut();
+            st.prm = prm;
+            st.meta = Some(meta);
+            return Ok(());
         }
-        if let (Some(e), true) = (cors, tried.iter().all(|(_, s)| s.is_none())) {
-            return Err(e);
-        }
-        Ok((None, tried))
     }
 
     /// `client_credentials` or `jwt_bearer` at the AS of the discovered metadata. A failure
