@@ -821,65 +821,72 @@ impl<H: AuthHost> Authorizer<H> {
         grant: &GrantConfig,
         challenge_scope: Option<&str>,
     ) -> Result<(), McpError> {
-        let (prm, meta) = {
+        // What the request needs of the known PRM and AS metadata, checked.
+        let (client, issuer, token_endpoint, auth_methods, resource, scope) = {
             let st = self.state.borrow();
-            (st.prm.clone(), st.meta.clone())
-        };
-        let meta = meta.ok_or_else(|| errors::metadata("No authorization server is known"))?;
-        let client = match grant {
-            GrantConfig::ClientCredentials(c) | GrantConfig::JwtBearer(c, _) => c,
-            GrantConfig::AuthorizationCode => {
-                return Err(McpError::input("obtain_by_grant: no grant configured"))
+            let meta = st
+                .meta
+                .as_ref()
+                .ok_or_else(|| errors::metadata("No authorization server is known"))?;
+            let client = match grant {
+                GrantConfig::ClientCredentials(c) | GrantConfig::JwtBearer(c, _) => c,
+                GrantConfig::AuthorizationCode => {
+                    return Err(McpError::input("obtain_by_grant: no grant configured"))
+                }
+            };
+            if !client.info.usable_with(&meta.issuer) {
+                return Err(errors::issuer_mismatch(
+                    "of the configured credentials",
+                    client.info.issuer.as_deref().unwrap_or_default(),
+                    Some(&meta.issuer),
+                )
+                .with_context("The credentials belong to another authorization server; not sent"));
             }
-        };
-        if !client.info.usable_with(&meta.issuer) {
-            return Err(errors::issuer_mismatch(
-                "of the configured credentials",
-                client.info.issuer.as_deref().unwrap_or_default(),
-                Some(&meta.issuer),
-            )
-            .with_context("The credentials belong to another authorization server; not sent"));
-        }
-        let wanted = if matches!(grant, GrantConfig::ClientCredentials(_)) {
-            "client_credentials"
-        } else {
-            tokens::JWT_BEARER_GRANT
-        };
-        if let Some(types) = &meta.grant_types_supported {
-            if !types.iter().any(|t| t == wanted) {
-                return Err(errors::auth_error(
-                    ErrorKind::UnsupportedGrant,
-                    format!(
-                        "The authorization server {} does not offer the {wanted} grant (grant_types_supported)",
-                        errors::clean_text(&meta.issuer)
-                    ),
-                    json!({ "grant": wanted }),
-                ));
+            let wanted = if matches!(grant, GrantConfig::ClientCredentials(_)) {
+                "client_credentials"
+            } else {
+                tokens::JWT_BEARER_GRANT
+            };
+            if let Some(types) = &meta.grant_types_supported {
+                if !types.iter().any(|t| t == wanted) {
+                    return Err(errors::auth_error(
+                        ErrorKind::UnsupportedGrant,
+                        format!(
+                            "The authorization server {} does not offer the {wanted} grant (grant_types_supported)",
+                            errors::clean_text(&meta.issuer)
+                        ),
+                        json!({ "grant": wanted }),
+                    ));
+                }
             }
-        }
-        let method = choose_static_method(
-            client.method,
-            &meta.auth_methods(),
-            client.info.client_secret.is_some(),
-            client.signing.is_some(),
-        );
-        let client_assertion = match (method, client.signing) {
-            (AuthMethod::PrivateKeyJwt, Some(alg)) => Some(
-                self.client_assertion(&client.info.client_id, &meta.issuer, alg)
-                    .await?,
-            ),
-            _ => None,
-        };
-        let resource = prm.as_ref().map(|p| p.resource.clone());
-        let scope = {
-            let st = self.state.borrow();
-            scopes::select(
+            let scope = scopes::select(
                 challenge_scope,
                 st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
                 self.config.scope.as_deref(),
                 meta.scopes_supported.as_deref(),
                 false,
+            );
+            (
+                client,
+                meta.issuer.clone(),
+                meta.token_endpoint.clone(),
+                meta.auth_methods(),
+                st.prm.as_ref().map(|p| p.resource.clone()),
+                scope,
             )
+        };
+        let method = choose_static_method(
+            client.method,
+            &auth_methods,
+            client.info.client_secret.is_some(),
+            client.signing.is_some(),
+        );
+        let client_assertion = match (method, client.signing) {
+            (AuthMethod::PrivateKeyJwt, Some(alg)) => Some(
+                self.client_assertion(&client.info.client_id, &issuer, alg)
+                    .await?,
+            ),
+            _ => None,
         };
         let request = match grant {
             GrantConfig::JwtBearer(_, source) => {
@@ -887,7 +894,7 @@ impl<H: AuthHost> Authorizer<H> {
                 let assertion = match source {
                     AssertionSource::Callback => self
                         .host
-                        .assertion(meta.issuer.clone(), resource.clone(), scope.clone())
+                        .assertion(issuer.clone(), resource.clone(), scope.clone())
                         .await
                         .and_then(|a| {
                             if a.expose().is_empty() {
@@ -908,7 +915,7 @@ impl<H: AuthHost> Authorizer<H> {
                         let request = tokens::id_jag_exchange_request(
                             idp_client,
                             id_token,
-                            &meta.issuer,
+                            &issuer,
                             resource.as_deref(),
                             scope.as_deref(),
                         )?;
@@ -952,13 +959,13 @@ impl<H: AuthHost> Authorizer<H> {
         };
         self.grant_tokens(
             TokenCall {
-                endpoint: meta.token_endpoint.clone(),
+                endpoint: token_endpoint,
                 request,
                 scope: scope.as_deref(),
-                issuer: &meta.issuer,
+                issuer: &issuer,
                 signer,
                 resource,
-                auth_methods: meta.auth_methods(),
+                auth_methods,
                 previous: None,
             },
             &mut RefreshFailure::Fail,
