@@ -106,20 +106,6 @@ fn method(obj: &JsValue, name: &str) -> Option<Function> {
         .and_then(|f| f.dyn_into().ok())
 }
 
-/// Signs `input` with `key` by `alg`; a failure is a `kind` error naming `what`.
-async fn sign(
-    key: &JsValue,
-    alg: &str,
-    input: &[u8],
-    kind: ErrorKind,
-    what: &str,
-) -> Result<Vec<u8>, McpError> {
-    let sig = call_promise(sign_bytes(key, alg, &Uint8Array::from(input)))
-        .await
-        .map_err(|e| key_error(kind, what, &e))?;
-    Ok(Uint8Array::new(&sig).to_vec())
-}
-
 fn storage_error(op: &str, e: &JsValue) -> McpError {
     McpError::input(format!("auth.storage.{op} failed: {}", error_text(e)))
 }
@@ -274,6 +260,32 @@ impl JsAuthHost {
         Ok(imported)
     }
 
+    /// Signs `input` with the DPoP key (`dpop`: ES256) or the client's key; a failure is an
+    /// error naming which.
+    async fn sign(&self, dpop: bool, input: Vec<u8>) -> Result<Vec<u8>, McpError> {
+        let (key, alg, kind, what) = if dpop {
+            let pair = self.dpop_keys().await?;
+            let private = Reflect::get(&pair, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED);
+            (
+                private,
+                "ES256",
+                ErrorKind::DpopError,
+                "Signing a DPoP proof",
+            )
+        } else {
+            (
+                self.signing_key().await?,
+                self.client_alg,
+                ErrorKind::Input,
+                "Signing the client assertion",
+            )
+        };
+        let sig = call_promise(sign_bytes(&key, alg, &Uint8Array::from(&input[..])))
+            .await
+            .map_err(|e| key_error(kind, what, &e))?;
+        Ok(Uint8Array::new(&sig).to_vec())
+    }
+
     async fn dpop_keys(&self) -> Result<JsValue, McpError> {
         if let Some(p) = self.dpop_pair.borrow().clone() {
             return Ok(p);
@@ -380,17 +392,7 @@ impl AuthHost for JsAuthHost {
     }
 
     fn sign_client(&self, input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
-        Box::pin(async move {
-            let key = self.signing_key().await?;
-            sign(
-                &key,
-                self.client_alg,
-                &input,
-                ErrorKind::Input,
-                "Signing the client assertion",
-            )
-            .await
-        })
+        Box::pin(self.sign(false, input))
     }
 
     fn assertion(
@@ -450,17 +452,6 @@ impl AuthHost for JsAuthHost {
     }
 
     fn sign_dpop(&self, input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
-        Box::pin(async move {
-            let pair = self.dpop_keys().await?;
-            let private = Reflect::get(&pair, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED);
-            sign(
-                &private,
-                "ES256",
-                &input,
-                ErrorKind::DpopError,
-                "Signing a DPoP proof",
-            )
-            .await
-        })
+        Box::pin(self.sign(true, input))
     }
 }
