@@ -1002,21 +1002,6 @@ impl<H: AuthHost> Authorizer<H> {
         }
     }
 
-    /// The DPoP key's public JWK and thumbprint (asked of the host once).
-    async fn dpop_key(&self) -> Result<(Value, String), McpError> {
-        if let Some(k) = self.state.borrow().dpop_key.clone() {
-            return Ok(k);
-        }
-        let jwk = jose::public_jwk(&self.host.dpop_public_jwk().await?)?;
-        let digest = self
-            .host
-            .sha256(jose::thumbprint_input(&jwk)?.into_bytes())
-            .await?;
-        let key = (jwk, jose::thumbprint(&digest));
-        self.state.borrow_mut().dpop_key = Some(key.clone());
-        Ok(key)
-    }
-
     /// A DPoP proof for `method` `url` (with `ath` for an access token), carrying the
     /// newest nonce of that origin.
     async fn dpop_proof(
@@ -1025,7 +1010,25 @@ impl<H: AuthHost> Authorizer<H> {
         url: &str,
         access_token: Option<&Secret>,
     ) -> Result<String, McpError> {
-        let (jwk, _) = self.dpop_key().await?;
+        // The DPoP key's public JWK, and its thumbprint, are asked of the host once.
+        let known = self
+            .state
+            .borrow()
+            .dpop_key
+            .as_ref()
+            .map(|(jwk, _)| jwk.clone());
+        let jwk = match known {
+            Some(jwk) => jwk,
+            None => {
+                let jwk = jose::public_jwk(&self.host.dpop_public_jwk().await?)?;
+                let digest = self
+                    .host
+                    .sha256(jose::thumbprint_input(&jwk)?.into_bytes())
+                    .await?;
+                self.state.borrow_mut().dpop_key = Some((jwk.clone(), jose::thumbprint(&digest)));
+                jwk
+            }
+        };
         let jti = pkce::base64url(&self.host.random(16)?);
         let ath = match access_token {
             Some(t) => Some(jose::ath(
@@ -1264,9 +1267,11 @@ impl<H: AuthHost> Authorizer<H> {
             if self.config.dpop && tokens.is_dpop() {
                 // A DPoP-bound token that is a readable JWT must name our key (`cnf.jkt`);
                 // an opaque one is trusted on the AS's `token_type`.
+                // This request's proof made (or found) the key, so its thumbprint is known.
                 if let Some(jkt) = jose::cnf_jkt(tokens.access_token.expose()) {
-                    let (_, ours) = self.dpop_key().await?;
-                    if jkt != ours {
+                    let other = (self.state.borrow().dpop_key.as_ref())
+                        .is_none_or(|(_, ours)| *ours != jkt);
+                    if other {
                         return Err(errors::auth_error(
                             ErrorKind::DpopError,
                             "The access token is bound to another DPoP key (cnf.jkt differs from this client's key thumbprint)",
