@@ -584,7 +584,20 @@ impl<H: AuthHost> Authorizer<H> {
 
     /// Handles a 401 or `403 insufficient_scope` met by a request sent with `ticket`:
     /// `Ok(())` means the request should be sent again (with a fresh `before_request`).
-    pub async fn recover(
+    /// Boxed: a rare path, kept out of every request's future.
+    pub fn recover<'a>(
+        &'a self,
+        ticket: &'a Ticket,
+        status: u16,
+        www_authenticate: Option<&'a str>,
+        dpop_nonce: Option<&'a str>,
+        url: &'a str,
+        op: &'a mut Operation,
+    ) -> LocalBoxFuture<'a, Result<(), McpError>> {
+        Box::pin(self.recover_inner(ticket, status, www_authenticate, dpop_nonce, url, op))
+    }
+
+    async fn recover_inner(
         &self,
         ticket: &Ticket,
         status: u16,
