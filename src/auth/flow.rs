@@ -1412,25 +1412,32 @@ impl<H: AuthHost> Authorizer<H> {
 
     /// Redirect mode: checks the callback against the stored pending authorization and
     /// redeems its code. A callback without a pending authorization is `state_mismatch`.
-    pub async fn finish(&self, callback: &str) -> Result<(), McpError> {
-        self.load().await?;
-        let _busy = self.busy.lock().await;
-        let issuer = match &self.state.borrow().stored.pending {
-            Some(p) => p.request.issuer.clone(),
-            None => return Err(no_pending()),
-        };
-        let client = self.held_client(&issuer).ok_or_else(|| {
-            errors::registration_rejected(
-                "The client registration of the pending authorization is gone",
-            )
-        })?;
-        self.redeem(client, callback).await
+    pub fn finish<'a>(&'a self, callback: &'a str) -> LocalBoxFuture<'a, Result<(), McpError>> {
+        Box::pin(self.settle(Some(callback), false))
     }
 
     /// Forgets the tokens (and with `all`, the registrations and any pending request).
-    pub async fn sign_out(&self, all: bool) -> Result<(), McpError> {
+    pub fn sign_out(&self, all: bool) -> LocalBoxFuture<'_, Result<(), McpError>> {
+        Box::pin(self.settle(None, all))
+    }
+
+    /// [`Self::finish`] with the `callback`, else [`Self::sign_out`]: storage read, and no
+    /// recovery under way.
+    async fn settle(&self, callback: Option<&str>, all: bool) -> Result<(), McpError> {
         self.load().await?;
         let _busy = self.busy.lock().await;
+        if let Some(callback) = callback {
+            let issuer = match &self.state.borrow().stored.pending {
+                Some(p) => p.request.issuer.clone(),
+                None => return Err(no_pending()),
+            };
+            let client = self.held_client(&issuer).ok_or_else(|| {
+                errors::registration_rejected(
+                    "The client registration of the pending authorization is gone",
+                )
+            })?;
+            return self.redeem(client, callback).await;
+        }
         self.set_grant(None);
         if all {
             let mut st = self.state.borrow_mut();
