@@ -1359,39 +1359,43 @@ impl<H: AuthHost> Authorizer<H> {
             return Err(errors::unauthorized("No refresh token"));
         };
         let issuer = grant.tokens.issuer.clone();
-        let Some(client) = self.held_client(&issuer) else {
-            self.set_grant(None);
-            self.persist().await?;
-            return Err(errors::unauthorized(
-                "No client credentials for the issuer of the tokens",
-            ));
-        };
-        let method = choose_auth_method(
-            client.token_endpoint_auth_method.as_deref(),
-            &grant.auth_methods,
-            client.client_secret.is_some(),
-        );
-        let request =
-            tokens::refresh_request(&client, method, &refresh_token, grant.resource.as_deref())?;
-        let mut failure = RefreshFailure::Fail;
-        match self
-            .grant_tokens(
-                TokenCall {
-                    endpoint: grant.token_endpoint.clone(),
-                    request,
-                    scope: grant.tokens.scope.as_deref(),
-                    issuer: &issuer,
-                    signer: None,
-                    resource: grant.resource.clone(),
-                    auth_methods: grant.auth_methods.clone(),
-                    previous: Some(&grant.tokens),
-                },
-                &mut failure,
-            )
-            .await
-        {
-            Ok(()) => Ok(()),
-            Err(e) => {
+        // The error, after the state it leaves is stored.
+        let error = match self.held_client(&issuer) {
+            None => {
+                self.set_grant(None);
+                errors::unauthorized("No client credentials for the issuer of the tokens")
+            }
+            Some(client) => {
+                let method = choose_auth_method(
+                    client.token_endpoint_auth_method.as_deref(),
+                    &grant.auth_methods,
+                    client.client_secret.is_some(),
+                );
+                let request = tokens::refresh_request(
+                    &client,
+                    method,
+                    &refresh_token,
+                    grant.resource.as_deref(),
+                )?;
+                let mut failure = RefreshFailure::Fail;
+                let Err(e) = self
+                    .grant_tokens(
+                        TokenCall {
+                            endpoint: grant.token_endpoint.clone(),
+                            request,
+                            scope: grant.tokens.scope.as_deref(),
+                            issuer: &issuer,
+                            signer: None,
+                            resource: grant.resource.clone(),
+                            auth_methods: grant.auth_methods.clone(),
+                            previous: Some(&grant.tokens),
+                        },
+                        &mut failure,
+                    )
+                    .await
+                else {
+                    return Ok(());
+                };
                 match failure {
                     RefreshFailure::DropTokens => self.set_grant(None),
                     RefreshFailure::DropClient => {
@@ -1404,10 +1408,11 @@ impl<H: AuthHost> Authorizer<H> {
                     }
                     RefreshFailure::Fail => return Err(e),
                 }
-                self.persist().await?;
-                Err(e)
+                e
             }
-        }
+        };
+        self.persist().await?;
+        Err(error)
     }
 
     /// Redirect mode: checks the callback against the stored pending authorization and
