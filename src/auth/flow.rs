@@ -344,6 +344,7 @@ fn not_found(what: &str, tried: &Tried) -> McpError {
     )
 }
 
+/// The `state_mismatch` of a callback without a pending authorization.
 fn no_pending() -> McpError {
     errors::state_mismatch(
         "No authorization is pending for this server (already finished, or started by another client configuration)",
