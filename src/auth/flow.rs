@@ -522,8 +522,7 @@ impl<H: AuthHost> Authorizer<H> {
                         .grant
                         .as_ref()
                         .and_then(|g| g.tokens.scope.clone());
-                    self.obtain_by_grant(&self.config.grant, scope.as_deref())
-                        .await?;
+                    self.obtain_by_grant(scope.as_deref()).await?;
                 }
             } else {
                 match decide() {
@@ -721,11 +720,11 @@ impl<H: AuthHost> Authorizer<H> {
                         self.config.wants_refresh(),
                     )
                 }
-                grant => {
+                _ => {
                     // A token just obtained is not renewed again within this operation,
                     // however short its life.
                     op.refreshed = true;
-                    return self.obtain_by_grant(grant, hint.scope.as_deref()).await;
+                    return self.obtain_by_grant(hint.scope.as_deref()).await;
                 }
             }
         };
@@ -830,11 +829,8 @@ impl<H: AuthHost> Authorizer<H> {
 
     /// `client_credentials` or `jwt_bearer` at the AS of the discovered metadata. A failure
     /// is final for this operation: a refused assertion is never sent again.
-    async fn obtain_by_grant(
-        &self,
-        grant: &GrantConfig,
-        challenge_scope: Option<&str>,
-    ) -> Result<(), McpError> {
+    async fn obtain_by_grant(&self, challenge_scope: Option<&str>) -> Result<(), McpError> {
+        let grant = &self.config.grant;
         // What the request needs of the known PRM and AS metadata, checked.
         let (client, issuer, token_endpoint, auth_methods, resource, scope) = {
             let st = self.state.borrow();
