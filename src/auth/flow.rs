@@ -30,9 +30,7 @@ use super::registration::{self, RegistrationPath};
 use super::scopes::{self, Budget, StepUpPolicy};
 use super::secret::Secret;
 use super::store::{self, Grant, Pending, Stored};
-use super::tokens::{
-    self, BeforeRequest, OAuthError, Recovery, RefreshFailure, SentToken, TokenRequest,
-};
+use super::tokens::{self, BeforeRequest, Recovery, RefreshFailure, SentToken, TokenRequest};
 
 /// Recoveries (401/403 handled) allowed within one operation before it fails.
 pub const MAX_RECOVERIES: u32 = 4;
@@ -346,6 +344,41 @@ fn not_found(what: &str, tried: &Tried) -> McpError {
     )
 }
 
+/// The `state_mismatch` of a callback without a pending authorization.
+fn no_pending() -> McpError {
+    errors::state_mismatch(
+        "No authorization is pending for this server (already finished, or started by another client configuration)",
+    )
+}
+
+/// A POST of `request` (a body of `content_type`, with its `Authorization`) to `url`.
+fn post_request(
+    url: &str,
+    content_type: &'static str,
+    request: TokenRequest,
+    dpop: Option<String>,
+) -> AuthRequest {
+    let mut req = AuthRequest::new(
+        "POST",
+        url,
+        Some(content_type),
+        Some(request.body),
+        request.authorization,
+        tokens::MAX_RESPONSE_BYTES,
+    );
+    req.dpop = dpop;
+    req
+}
+
+/// A fetch's outcome; a failed fetch names `what` and the URL.
+fn fetched(
+    response: Result<AuthResponse, McpError>,
+    what: &str,
+    url: &str,
+) -> Result<AuthResponse, McpError> {
+    response.map_err(|e| e.with_context([what, url].concat()))
+}
+
 /// The PRM URLs to try: a challenge's `resource_metadata` first, then the well-known ones.
 fn prm_url_list(server_url: &str, hint: &AuthHint) -> Result<Vec<String>, McpError> {
     let mut urls = discovery::prm_urls(server_url, hint.resource_metadata.as_deref())?;
@@ -463,7 +496,56 @@ impl<H: AuthHost> Authorizer<H> {
         method: &str,
         url: &str,
     ) -> Result<Ticket, McpError> {
-        let mut ticket = self.ticket_for(op).await?;
+        self.load().await?;
+        let static_grant = !matches!(self.config.grant, GrantConfig::AuthorizationCode);
+        // A grant without a user gets its next token before the old one lapses: no refresh
+        // token needed, no 401 round trip.
+        let renew = static_grant && !op.refreshed && self.renewal_due();
+        let decide = || {
+            let st = self.state.borrow();
+            tokens::before_request(
+                st.stored.grant.as_ref().map(|g| &g.tokens),
+                self.host.now_ms(),
+                tokens::DEFAULT_SKEW_MS,
+            )
+        };
+        if renew || !matches!(decide(), BeforeRequest::Anonymous | BeforeRequest::Send) {
+            let _busy = self.busy.lock().await;
+            if renew {
+                if self.renewal_due() {
+                    op.refreshed = true;
+                    self.budget(op).authorize()?;
+                    let scope = self
+                        .state
+                        .borrow()
+                        .stored
+                        .grant
+                        .as_ref()
+                        .and_then(|g| g.tokens.scope.clone());
+                    self.obtain_by_grant(scope.as_deref()).await?;
+                }
+            } else {
+                match decide() {
+                    BeforeRequest::Refresh if !op.refreshed => {
+                        op.refreshed = true;
+                        if let Err(e) = self.refresh().await {
+                            // A dead refresh token leaves no grant: the server's 401 starts a
+                            // sign-in.
+                            if self.state.borrow().stored.grant.is_some() {
+                                return Err(e);
+                            }
+                        }
+                    }
+                    BeforeRequest::Authorize => {
+                        // Expired and not refreshable: send without it; the 401 signs in again.
+                        self.set_grant(None);
+                        self.persist().await?;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut ticket = self.ticket();
         let bound = {
             let st = self.state.borrow();
             st.stored
@@ -476,60 +558,6 @@ impl<H: AuthHost> Authorizer<H> {
             ticket.dpop = Some(self.dpop_proof(method, url, Some(&token)).await?);
         }
         Ok(ticket)
-    }
-
-    async fn ticket_for(&self, op: &mut Operation) -> Result<Ticket, McpError> {
-        self.load().await?;
-        let static_grant = !matches!(self.config.grant, GrantConfig::AuthorizationCode);
-        if static_grant && !op.refreshed && self.renewal_due() {
-            // A grant without a user gets its next token before the old one lapses: no
-            // refresh token needed, no 401 round trip.
-            let _busy = self.busy.lock().await;
-            if self.renewal_due() {
-                op.refreshed = true;
-                self.budget(op).authorize()?;
-                let scope = self
-                    .state
-                    .borrow()
-                    .stored
-                    .grant
-                    .as_ref()
-                    .and_then(|g| g.tokens.scope.clone());
-                self.obtain_by_grant(&self.config.grant, scope.as_deref())
-                    .await?;
-            }
-            return Ok(self.ticket());
-        }
-        let decide = || {
-            let st = self.state.borrow();
-            tokens::before_request(
-                st.stored.grant.as_ref().map(|g| &g.tokens),
-                self.host.now_ms(),
-                tokens::DEFAULT_SKEW_MS,
-            )
-        };
-        if matches!(decide(), BeforeRequest::Anonymous | BeforeRequest::Send) {
-            return Ok(self.ticket());
-        }
-        let _busy = self.busy.lock().await;
-        match decide() {
-            BeforeRequest::Refresh if !op.refreshed => {
-                op.refreshed = true;
-                if let Err(e) = self.refresh().await {
-                    // A dead refresh token leaves no grant: the server's 401 starts a sign-in.
-                    if self.state.borrow().stored.grant.is_some() {
-                        return Err(e);
-                    }
-                }
-            }
-            BeforeRequest::Authorize => {
-                // Expired and not refreshable: send without it; the 401 signs in again.
-                self.set_grant(None);
-                self.persist().await?;
-            }
-            _ => {}
-        }
-        Ok(self.ticket())
     }
 
     /// True when the token of a grant without a user expires within the refresh skew and
@@ -556,7 +584,20 @@ impl<H: AuthHost> Authorizer<H> {
 
     /// Handles a 401 or `403 insufficient_scope` met by a request sent with `ticket`:
     /// `Ok(())` means the request should be sent again (with a fresh `before_request`).
-    pub async fn recover(
+    /// Boxed: a rare path, kept out of every request's future.
+    pub fn recover<'a>(
+        &'a self,
+        ticket: &'a Ticket,
+        status: u16,
+        www_authenticate: Option<&'a str>,
+        dpop_nonce: Option<&'a str>,
+        url: &'a str,
+        op: &'a mut Operation,
+    ) -> LocalBoxFuture<'a, Result<(), McpError>> {
+        Box::pin(self.recover_inner(ticket, status, www_authenticate, dpop_nonce, url, op))
+    }
+
+    async fn recover_inner(
         &self,
         ticket: &Ticket,
         status: u16,
@@ -589,59 +630,105 @@ impl<H: AuthHost> Authorizer<H> {
             // Another request changed the tokens meanwhile: try with those.
             return Ok(());
         }
+        // A 403's step-up scope: the union of the granted scope and the challenge's.
+        let mut step_up = None;
+        let mut has_refresh = false;
+        let mut rediscover = false;
+        let mut old_issuer = None;
         if status == 403 {
-            return self.step_up(&hint, op).await;
-        }
-        let (sent, has_refresh) = {
-            let st = self.state.borrow();
-            let grant = st.stored.grant.as_ref();
-            let sent = match (&ticket.authorization, st.accepted) {
-                (None, _) => SentToken::None,
-                (Some(_), true) => SentToken::Accepted,
-                (Some(_), false) => SentToken::Unproven,
-            };
-            (
-                sent,
-                grant.is_some_and(|g| g.tokens.refresh_token.is_some()),
-            )
-        };
-        let recovery = tokens::on_unauthorized(sent, has_refresh, op.refreshed);
-        if recovery == Recovery::Refresh {
-            op.refreshed = true;
-            match self.refresh().await {
-                Ok(()) => return Ok(()),
-                // A dead refresh token leaves no grant: discover and obtain new tokens.
-                Err(e) if self.state.borrow().stored.grant.is_some() => return Err(e),
-                Err(_) => {}
-            }
-        }
-        let rediscover = matches!(recovery, Recovery::Rediscover | Recovery::Authorize);
-        let old_issuer = if rediscover {
-            let mut st = self.state.borrow_mut();
-            st.prm = None;
-            st.stored.grant.as_ref().map(|g| g.tokens.issuer.clone())
+            let granted = self
+                .state
+                .borrow()
+                .stored
+                .grant
+                .as_ref()
+                .and_then(|g| g.tokens.scope.clone())
+                .unwrap_or_default();
+            step_up = Some(self.budget(op).step_up(
+                self.config.step_up,
+                &granted,
+                hint.scope.as_deref(),
+            )?);
         } else {
-            None
-        };
-        self.discover(&hint).await?;
-        if rediscover {
-            let after = match (old_issuer, self.state.borrow().meta.as_ref()) {
-                (Some(old), Some(new)) => {
-                    tokens::after_rediscovery(&old, &new.issuer, has_refresh, op.refreshed)
-                }
-                _ => tokens::AfterRediscovery::Authorize,
+            let sent;
+            (sent, has_refresh) = {
+                let st = self.state.borrow();
+                let grant = st.stored.grant.as_ref();
+                let sent = match (&ticket.authorization, st.accepted) {
+                    (None, _) => SentToken::None,
+                    (Some(_), true) => SentToken::Accepted,
+                    (Some(_), false) => SentToken::Unproven,
+                };
+                (
+                    sent,
+                    grant.is_some_and(|g| g.tokens.refresh_token.is_some()),
+                )
             };
-            if after == tokens::AfterRediscovery::Refresh {
+            let recovery = tokens::on_unauthorized(sent, has_refresh, op.refreshed);
+            if recovery == Recovery::Refresh {
                 op.refreshed = true;
-                if self.refresh().await.is_ok() {
-                    return Ok(());
+                match self.refresh().await {
+                    Ok(()) => return Ok(()),
+                    // A dead refresh token leaves no grant: discover and obtain new tokens.
+                    Err(e) if self.state.borrow().stored.grant.is_some() => return Err(e),
+                    Err(_) => {}
                 }
             }
-            // Another AS (SEP-2352): its own registration; old credentials stay bound to
-            // the old issuer and are never sent to the new one.
-            self.set_grant(None);
+            rediscover = matches!(recovery, Recovery::Rediscover | Recovery::Authorize);
+            if rediscover {
+                let mut st = self.state.borrow_mut();
+                st.prm = None;
+                old_issuer = st.stored.grant.as_ref().map(|g| g.tokens.issuer.clone());
+            }
         }
-        self.obtain(hint.scope.as_deref(), op).await
+        // A 401 always (re)discovers; a step-up only when no AS is known yet.
+        if step_up.is_none() || self.state.borrow().meta.is_none() {
+            self.discover(&hint).await?;
+        }
+        let scope = if step_up.is_some() {
+            step_up
+        } else {
+            if rediscover {
+                let after = match (old_issuer, self.state.borrow().meta.as_ref()) {
+                    (Some(old), Some(new)) => {
+                        tokens::after_rediscovery(&old, &new.issuer, has_refresh, op.refreshed)
+                    }
+                    _ => tokens::AfterRediscovery::Authorize,
+                };
+                if after == tokens::AfterRediscovery::Refresh {
+                    op.refreshed = true;
+                    if self.refresh().await.is_ok() {
+                        return Ok(());
+                    }
+                }
+                // Another AS (SEP-2352): its own registration; old credentials stay bound to
+                // the old issuer and are never sent to the new one.
+                self.set_grant(None);
+            }
+            // New tokens by the configured grant, counted against the per-operation budget.
+            self.budget(op).authorize()?;
+            match &self.config.grant {
+                // A sign-in.
+                GrantConfig::AuthorizationCode => {
+                    let st = self.state.borrow();
+                    let meta = st.meta.as_ref();
+                    scopes::select(
+                        hint.scope.as_deref(),
+                        st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
+                        self.config.scope.as_deref(),
+                        meta.and_then(|m| m.scopes_supported.as_deref()),
+                        self.config.wants_refresh(),
+                    )
+                }
+                _ => {
+                    // A token just obtained is not renewed again within this operation,
+                    // however short its life.
+                    op.refreshed = true;
+                    return self.obtain_by_grant(hint.scope.as_deref()).await;
+                }
+            }
+        };
+        self.authorize_with(scope).await
     }
 
     /// The operation's authorization budget (`maxStepUp`, and the per-operation cap).
@@ -664,215 +751,201 @@ impl<H: AuthHost> Authorizer<H> {
         )
     }
 
-    async fn step_up(&self, hint: &AuthHint, op: &mut Operation) -> Result<(), McpError> {
-        let granted = self
-            .state
-            .borrow()
-            .stored
-            .grant
-            .as_ref()
-            .and_then(|g| g.tokens.scope.clone())
-            .unwrap_or_default();
-        let scope =
-            self.budget(op)
-                .step_up(self.config.step_up, &granted, hint.scope.as_deref())?;
-        if self.state.borrow().meta.is_none() {
-            self.discover(hint).await?;
-        }
-        self.authorize_with(Some(scope)).await
-    }
-
     /// Fetches PRM (unless known) and the AS metadata, checking `resource` and `issuer`.
     async fn discover(&self, hint: &AuthHint) -> Result<(), McpError> {
         let server_url = self.config.server_url.as_str();
-        let known_prm = self.state.borrow().prm.clone();
-        let prm = match known_prm {
-            Some(p) => Some(p),
-            None => {
-                let urls = prm_url_list(server_url, hint)?;
-                let (found, _) = self.first_document(&urls).await?;
-                match found {
-                    Some(body) => Some(metadata::parse_resource_metadata(&body, server_url)?),
-                    None => None,
-                }
-            }
-        };
-        // 2025-03-26 (no PRM): the AS is the server's origin, else default endpoints.
-        let issuer = match &prm {
-            Some(prm) => prm.issuer().to_string(),
-            None => legacy_issuer(server_url)?,
-        };
-        let urls = discovery::as_metadata_urls(&issuer)?;
-        let (found, tried) = self.first_document(&urls).await?;
-        let meta = server_metadata(found, &tried, &issuer, prm.is_none(), server_url)?;
-        let mut st = self.state.borrow_mut();
-        st.prm = prm;
-        st.meta = Some(meta);
-        Ok(())
-    }
-
-    /// POSTs `request` (a body of `content_type`, with its `Authorization`) to `url`; a failed
-    /// fetch names `what` and the URL.
-    async fn post(
-        &self,
-        url: &str,
-        content_type: &'static str,
-        request: TokenRequest,
-        dpop: Option<String>,
-        what: &str,
-    ) -> Result<AuthResponse, McpError> {
-        let mut req = AuthRequest::new(
-            "POST",
-            url,
-            Some(content_type),
-            Some(request.body),
-            request.authorization,
-            tokens::MAX_RESPONSE_BYTES,
-        );
-        req.dpop = dpop;
-        self.host
-            .fetch(req)
-            .await
-            .map_err(|e| e.with_context([what, url].concat()))
-    }
-
-    /// GETs `urls` in order until one reads as a document; `Ok(None)` when none exists. A
-    /// document that exists but fails its checks is the error; so is a 5xx or 3xx; and when
-    /// every fetch failed for CORS, that `auth_cors` error.
-    async fn first_document(&self, urls: &[String]) -> Result<(Option<String>, Tried), McpError> {
-        let mut tried: Tried = Vec::new();
-        let mut cors: Option<McpError> = None;
-        for url in urls {
-            let response = self
-                .host
-                .fetch(AuthRequest::new(
-                    "GET",
-                    url,
-                    None,
-                    None,
-                    None,
-                    metadata::MAX_DOCUMENT_BYTES,
-                ))
-                .await;
-            let status = match &response {
-                Ok(r) => Some(r.status),
-                Err(e) => {
-                    if e.kind == Some(ErrorKind::AuthCors) && cors.is_none() {
-                        cors = Some(e.clone());
-                    }
-                    None
-                }
+        let mut prm = self.state.borrow().prm.clone();
+        // First the PRM (unless known), then the AS metadata: one document search each.
+        let mut find_prm = prm.is_none();
+        let mut issuer = String::new();
+        loop {
+            let urls = if find_prm {
+                prm_url_list(server_url, hint)?
+            } else {
+                // 2025-03-26 (no PRM): the AS is the server's origin, else default endpoints.
+                issuer = match &prm {
+                    Some(prm) => prm.issuer().to_string(),
+                    None => legacy_issuer(server_url)?,
+                };
+                discovery::as_metadata_urls(&issuer)?
             };
-            tried.push((url.clone(), status));
-            match discovery::verdict(status) {
-                Verdict::Use => {
-                    let body = response.map(|r| r.body).unwrap_or_default();
-                    return Ok((Some(body), tried));
-                }
-                Verdict::Next => continue,
-                Verdict::Fail => {
-                    return Err(not_found("usable metadata", &tried)
-                        .with_context(format!("{url} answered HTTP {}", status.unwrap_or(0))))
+            // GETs `urls` in order until one reads as a document; none when none exists. A
+            // document that exists but fails its checks is the error; so is a 5xx or 3xx;
+            // and when every fetch failed for CORS, that `auth_cors` error.
+            let mut tried: Tried = Vec::new();
+            let mut cors: Option<McpError> = None;
+            let mut found = None;
+            for url in &urls {
+                let response = self
+                    .host
+                    .fetch(AuthRequest::new(
+                        "GET",
+                        url,
+                        None,
+                        None,
+                        None,
+                        metadata::MAX_DOCUMENT_BYTES,
+                    ))
+                    .await;
+                let status = match &response {
+                    Ok(r) => Some(r.status),
+                    Err(e) => {
+                        if e.kind == Some(ErrorKind::AuthCors) && cors.is_none() {
+                            cors = Some(e.clone());
+                        }
+                        None
+                    }
+                };
+                tried.push((url.clone(), status));
+                match discovery::verdict(status) {
+                    Verdict::Use => {
+                        found = Some(response.map(|r| r.body).unwrap_or_default());
+                        break;
+                    }
+                    Verdict::Next => continue,
+                    Verdict::Fail => {
+                        return Err(not_found("usable metadata", &tried)
+                            .with_context(format!("{url} answered HTTP {}", status.unwrap_or(0))))
+                    }
                 }
             }
-        }
-        if let (Some(e), true) = (cors, tried.iter().all(|(_, s)| s.is_none())) {
-            return Err(e);
-        }
-        Ok((None, tried))
-    }
-
-    /// New tokens by the configured grant: a sign-in for the authorization code, else the
-    /// grant's token request (counted against the same per-operation budget).
-    async fn obtain(
-        &self,
-        challenge_scope: Option<&str>,
-        op: &mut Operation,
-    ) -> Result<(), McpError> {
-        match &self.config.grant {
-            GrantConfig::AuthorizationCode => self.sign_in(challenge_scope, op).await,
-            grant => {
-                self.budget(op).authorize()?;
-                // A token just obtained is not renewed again within this operation, however
-                // short its life.
-                op.refreshed = true;
-                self.obtain_by_grant(grant, challenge_scope).await
+            if let (None, Some(e), true) = (&found, cors, tried.iter().all(|(_, s)| s.is_none())) {
+                return Err(e);
             }
+            if find_prm {
+                find_prm = false;
+                if let Some(body) = found {
+                    prm = Some(metadata::parse_resource_metadata(&body, server_url)?);
+                }
+                continue;
+            }
+            let meta = server_metadata(found, &tried, &issuer, prm.is_none(), server_url)?;
+            let mut st = self.state.borrow_mut();
+            st.prm = prm;
+            st.meta = Some(meta);
+            return Ok(());
         }
     }
 
     /// `client_credentials` or `jwt_bearer` at the AS of the discovered metadata. A failure
     /// is final for this operation: a refused assertion is never sent again.
-    async fn obtain_by_grant(
-        &self,
-        grant: &GrantConfig,
-        challenge_scope: Option<&str>,
-    ) -> Result<(), McpError> {
-        let (prm, meta) = {
+    async fn obtain_by_grant(&self, challenge_scope: Option<&str>) -> Result<(), McpError> {
+        let grant = &self.config.grant;
+        // What the request needs of the known PRM and AS metadata, checked.
+        let (client, issuer, token_endpoint, auth_methods, resource, scope) = {
             let st = self.state.borrow();
-            (st.prm.clone(), st.meta.clone())
-        };
-        let meta = meta.ok_or_else(|| errors::metadata("No authorization server is known"))?;
-        let client = match grant {
-            GrantConfig::ClientCredentials(c) | GrantConfig::JwtBearer(c, _) => c,
-            GrantConfig::AuthorizationCode => {
-                return Err(McpError::input("obtain_by_grant: no grant configured"))
+            let meta = st
+                .meta
+                .as_ref()
+                .ok_or_else(|| errors::metadata("No authorization server is known"))?;
+            let client = match grant {
+                GrantConfig::ClientCredentials(c) | GrantConfig::JwtBearer(c, _) => c,
+                GrantConfig::AuthorizationCode => {
+                    return Err(McpError::input("obtain_by_grant: no grant configured"))
+                }
+            };
+            if !client.info.usable_with(&meta.issuer) {
+                return Err(errors::issuer_mismatch(
+                    "of the configured credentials",
+                    client.info.issuer.as_deref().unwrap_or_default(),
+                    Some(&meta.issuer),
+                )
+                .with_context("The credentials belong to another authorization server; not sent"));
             }
-        };
-        if !client.info.usable_with(&meta.issuer) {
-            return Err(errors::issuer_mismatch(
-                "of the configured credentials",
-                client.info.issuer.as_deref().unwrap_or_default(),
-                Some(&meta.issuer),
-            )
-            .with_context("The credentials belong to another authorization server; not sent"));
-        }
-        let wanted = if matches!(grant, GrantConfig::ClientCredentials(_)) {
-            "client_credentials"
-        } else {
-            tokens::JWT_BEARER_GRANT
-        };
-        if let Some(types) = &meta.grant_types_supported {
-            if !types.iter().any(|t| t == wanted) {
-                return Err(errors::auth_error(
-                    ErrorKind::UnsupportedGrant,
-                    format!(
-                        "The authorization server {} does not offer the {wanted} grant (grant_types_supported)",
-                        errors::clean_text(&meta.issuer)
-                    ),
-                    json!({ "grant": wanted }),
-                ));
+            let wanted = if matches!(grant, GrantConfig::ClientCredentials(_)) {
+                "client_credentials"
+            } else {
+                tokens::JWT_BEARER_GRANT
+            };
+            if let Some(types) = &meta.grant_types_supported {
+                if !types.iter().any(|t| t == wanted) {
+                    return Err(errors::auth_error(
+                        ErrorKind::UnsupportedGrant,
+                        format!(
+                            "The authorization server {} does not offer the {wanted} grant (grant_types_supported)",
+                            errors::clean_text(&meta.issuer)
+                        ),
+                        json!({ "grant": wanted }),
+                    ));
+                }
             }
-        }
-        let method = choose_static_method(
-            client.method,
-            &meta.auth_methods(),
-            client.info.client_secret.is_some(),
-            client.signing.is_some(),
-        );
-        let client_assertion = match (method, client.signing) {
-            (AuthMethod::PrivateKeyJwt, Some(alg)) => Some(
-                self.client_assertion(&client.info.client_id, &meta.issuer, alg)
-                    .await?,
-            ),
-            _ => None,
-        };
-        let resource = prm.as_ref().map(|p| p.resource.clone());
-        let scope = {
-            let st = self.state.borrow();
-            scopes::select(
+            let scope = scopes::select(
                 challenge_scope,
                 st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
                 self.config.scope.as_deref(),
                 meta.scopes_supported.as_deref(),
                 false,
+            );
+            (
+                client,
+                meta.issuer.clone(),
+                meta.token_endpoint.clone(),
+                meta.auth_methods(),
+                st.prm.as_ref().map(|p| p.resource.clone()),
+                scope,
             )
+        };
+        let method = choose_static_method(
+            client.method,
+            &auth_methods,
+            client.info.client_secret.is_some(),
+            client.signing.is_some(),
+        );
+        let client_assertion = match (method, client.signing) {
+            (AuthMethod::PrivateKeyJwt, Some(alg)) => Some(
+                self.client_assertion(&client.info.client_id, &issuer, alg)
+                    .await?,
+            ),
+            _ => None,
         };
         let request = match grant {
             GrantConfig::JwtBearer(_, source) => {
-                let assertion = self
-                    .grant_assertion(source, &meta.issuer, resource.as_deref(), scope.as_deref())
-                    .await?;
+                // The application's callback, or an ID-JAG from the enterprise IdP.
+                let assertion = match source {
+                    AssertionSource::Callback => self
+                        .host
+                        .assertion(issuer.clone(), resource.clone(), scope.clone())
+                        .await
+                        .and_then(|a| {
+                            if a.expose().is_empty() {
+                                Err(errors::auth_error(
+                                    ErrorKind::AssertionError,
+                                    "The assertion callback returned an empty assertion",
+                                    Value::Null,
+                                ))
+                            } else {
+                                Ok(a)
+                            }
+                        }),
+                    AssertionSource::IdJag {
+                        token_endpoint,
+                        id_token,
+                        idp_client,
+                    } => {
+                        let request = tokens::id_jag_exchange_request(
+                            idp_client,
+                            id_token,
+                            &issuer,
+                            resource.as_deref(),
+                            scope.as_deref(),
+                        )?;
+                        let response = fetched(
+                            self.host
+                                .fetch(post_request(
+                                    token_endpoint,
+                                    tokens::CONTENT_TYPE,
+                                    request,
+                                    None,
+                                ))
+                                .await,
+                            "token exchange at ",
+                            token_endpoint,
+                        )?;
+                        tokens::parse_exchange_response(response.status, &response.body).map_err(
+                            |e| e.with_context("The identity provider refused the ID-JAG exchange"),
+                        )
+                    }
+                }?;
                 tokens::jwt_bearer_request(
                     &client.info,
                     method,
@@ -894,70 +967,20 @@ impl<H: AuthHost> Authorizer<H> {
             (Some(_), Some(alg)) => Some((client.info.client_id.as_str(), alg)),
             _ => None,
         };
-        self.grant_tokens(TokenCall {
-            endpoint: meta.token_endpoint.clone(),
-            request,
-            scope: scope.as_deref(),
-            issuer: &meta.issuer,
-            signer,
-            resource,
-            auth_methods: meta.auth_methods(),
-            previous: None,
-        })
+        self.grant_tokens(
+            TokenCall {
+                endpoint: token_endpoint,
+                request,
+                scope: scope.as_deref(),
+                issuer: &issuer,
+                signer,
+                resource,
+                auth_methods,
+                previous: None,
+            },
+            &mut RefreshFailure::Fail,
+        )
         .await
-        .map_err(|(e, _)| e)
-    }
-
-    /// The assertion of a `jwt_bearer` grant: the application's callback, or an ID-JAG from
-    /// the enterprise IdP.
-    async fn grant_assertion(
-        &self,
-        source: &AssertionSource,
-        issuer: &str,
-        resource: Option<&str>,
-        scope: Option<&str>,
-    ) -> Result<Secret, McpError> {
-        match source {
-            AssertionSource::Callback => self
-                .host
-                .assertion(
-                    issuer.to_string(),
-                    resource.map(str::to_string),
-                    scope.map(str::to_string),
-                )
-                .await
-                .and_then(|a| {
-                    if a.expose().is_empty() {
-                        Err(errors::auth_error(
-                            ErrorKind::AssertionError,
-                            "The assertion callback returned an empty assertion",
-                            Value::Null,
-                        ))
-                    } else {
-                        Ok(a)
-                    }
-                }),
-            AssertionSource::IdJag {
-                token_endpoint,
-                id_token,
-                idp_client,
-            } => {
-                let request =
-                    tokens::id_jag_exchange_request(idp_client, id_token, issuer, resource, scope)?;
-                let response = self
-                    .post(
-                        token_endpoint,
-                        tokens::CONTENT_TYPE,
-                        request,
-                        None,
-                        "token exchange at ",
-                    )
-                    .await?;
-                tokens::parse_exchange_response(response.status, &response.body).map_err(|e| {
-                    e.with_context("The identity provider refused the ID-JAG exchange")
-                })
-            }
-        }
     }
 
     /// A `private_key_jwt` client assertion for the AS `audience`, signed by the host.
@@ -971,21 +994,9 @@ impl<H: AuthHost> Authorizer<H> {
         let now_s = self.host.now_ms() / 1000;
         let header = jose::client_assertion_header(alg, None);
         let claims = jose::client_assertion_claims(client_id, audience, &jti, now_s, 300);
-        Ok(Secret::new(self.jws(&header, &claims, false).await?))
-    }
-
-    /// `header` and `claims` signed by the host (with the DPoP key, or the client's key) as
-    /// a compact JWS.
-    async fn jws(&self, header: &Value, claims: &Value, dpop: bool) -> Result<String, McpError> {
-        let input = jose::signing_input(header, claims);
-        let bytes = input.as_bytes().to_vec();
-        let signature = if dpop {
-            self.host.sign_dpop(bytes)
-        } else {
-            self.host.sign_client(bytes)
-        }
-        .await?;
-        Ok(jose::compact(&input, &signature))
+        let input = jose::signing_input(&header, &claims);
+        let signature = self.host.sign_client(input.as_bytes().to_vec()).await?;
+        Ok(Secret::new(jose::compact(&input, &signature)))
     }
 
     /// Keeps a `DPoP-Nonce` the server at `url` sent (on any response) for the next proof.
@@ -1001,21 +1012,6 @@ impl<H: AuthHost> Authorizer<H> {
         }
     }
 
-    /// The DPoP key's public JWK and thumbprint (asked of the host once).
-    async fn dpop_key(&self) -> Result<(Value, String), McpError> {
-        if let Some(k) = self.state.borrow().dpop_key.clone() {
-            return Ok(k);
-        }
-        let jwk = jose::public_jwk(&self.host.dpop_public_jwk().await?)?;
-        let digest = self
-            .host
-            .sha256(jose::thumbprint_input(&jwk)?.into_bytes())
-            .await?;
-        let key = (jwk, jose::thumbprint(&digest));
-        self.state.borrow_mut().dpop_key = Some(key.clone());
-        Ok(key)
-    }
-
     /// A DPoP proof for `method` `url` (with `ath` for an access token), carrying the
     /// newest nonce of that origin.
     async fn dpop_proof(
@@ -1024,7 +1020,25 @@ impl<H: AuthHost> Authorizer<H> {
         url: &str,
         access_token: Option<&Secret>,
     ) -> Result<String, McpError> {
-        let (jwk, _) = self.dpop_key().await?;
+        // The DPoP key's public JWK, and its thumbprint, are asked of the host once.
+        let known = self
+            .state
+            .borrow()
+            .dpop_key
+            .as_ref()
+            .map(|(jwk, _)| jwk.clone());
+        let jwk = match known {
+            Some(jwk) => jwk,
+            None => {
+                let jwk = jose::public_jwk(&self.host.dpop_public_jwk().await?)?;
+                let digest = self
+                    .host
+                    .sha256(jose::thumbprint_input(&jwk)?.into_bytes())
+                    .await?;
+                self.state.borrow_mut().dpop_key = Some((jwk.clone(), jose::thumbprint(&digest)));
+                jwk
+            }
+        };
         let jti = pkce::base64url(&self.host.random(16)?);
         let ath = match access_token {
             Some(t) => Some(jose::ath(
@@ -1044,33 +1058,20 @@ impl<H: AuthHost> Authorizer<H> {
             ath.as_deref(),
             nonce.as_deref(),
         );
-        self.jws(&header, &claims, true).await
+        let input = jose::signing_input(&header, &claims);
+        let signature = self.host.sign_dpop(input.as_bytes().to_vec()).await?;
+        Ok(jose::compact(&input, &signature))
     }
 
-    /// Counts an authorization request against the operation's budget, then signs in.
-    async fn sign_in(
-        &self,
-        challenge_scope: Option<&str>,
-        op: &mut Operation,
-    ) -> Result<(), McpError> {
-        self.budget(op).authorize()?;
-        let scope = {
+    /// One authorization request with `scope`, its callback, and the code redeemed.
+    async fn authorize_with(&self, scope: Option<String>) -> Result<(), McpError> {
+        let (resource, meta) = {
             let st = self.state.borrow();
-            let meta = st.meta.as_ref();
-            scopes::select(
-                challenge_scope,
-                st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
-                self.config.scope.as_deref(),
-                meta.and_then(|m| m.scopes_supported.as_deref()),
-                self.config.wants_refresh(),
-            )
+            (st.prm.as_ref().map(|p| p.resource.clone()), st.meta.clone())
         };
-        self.authorize_with(scope).await
-    }
-
-    /// The client's credentials at the AS of `meta`: held ones bound to it, a CIMD URL, or a
-    /// new dynamic registration (stored).
-    async fn client_for(&self, meta: &ServerMetadata) -> Result<ClientInformation, McpError> {
+        let meta = meta.ok_or_else(|| errors::metadata("No authorization server is known"))?;
+        // The client's credentials at this AS: held ones bound to it, a CIMD URL, or a new
+        // dynamic registration (stored).
         let configured = self.configured_client();
         let path = {
             let st = self.state.borrow();
@@ -1079,9 +1080,10 @@ impl<H: AuthHost> Authorizer<H> {
                 known.push(c);
             }
             known.extend(st.stored.clients.iter());
-            registration::choose(&known, self.config.client_metadata_url.as_deref(), meta)?
+            registration::choose(&known, self.config.client_metadata_url.as_deref(), &meta)?
         };
-        match path {
+        let mut save = false;
+        let client = match path {
             RegistrationPath::Known(c) => {
                 if configured.is_some_and(|k| k.issuer.is_none() && k.client_id == c.client_id) {
                     // First use of clientInformation given without an issuer: remember the
@@ -1094,11 +1096,11 @@ impl<H: AuthHost> Authorizer<H> {
                             client_secret: None,
                             ..c.clone()
                         });
-                    self.persist().await?;
+                    save = true;
                 }
-                Ok(c)
+                c
             }
-            RegistrationPath::MetadataDocument(c) => Ok(c),
+            RegistrationPath::MetadataDocument(c) => c,
             RegistrationPath::Dynamic { endpoint } => {
                 let body = registration::registration_body(
                     self.config.client_metadata.as_ref(),
@@ -1109,39 +1111,28 @@ impl<H: AuthHost> Authorizer<H> {
                     body: Secret::new(body),
                     authorization: None,
                 };
-                let response = self
-                    .post(
-                        &endpoint,
-                        "application/json",
-                        request,
-                        None,
-                        "registering at ",
-                    )
-                    .await?;
+                let response = fetched(
+                    self.host
+                        .fetch(post_request(&endpoint, "application/json", request, None))
+                        .await,
+                    "registering at ",
+                    &endpoint,
+                )?;
                 let client = registration::parse_registration_response(
                     response.status,
                     &response.body,
                     &meta.issuer,
                 )?;
-                {
-                    let mut st = self.state.borrow_mut();
-                    st.stored.clients.retain(|c| !c.usable_with(&meta.issuer));
-                    st.stored.clients.push(client.clone());
-                }
-                self.persist().await?;
-                Ok(client)
+                let mut st = self.state.borrow_mut();
+                st.stored.clients.retain(|c| !c.usable_with(&meta.issuer));
+                st.stored.clients.push(client.clone());
+                save = true;
+                client
             }
-        }
-    }
-
-    /// One authorization request with `scope`, its callback, and the code redeemed.
-    async fn authorize_with(&self, scope: Option<String>) -> Result<(), McpError> {
-        let (resource, meta) = {
-            let st = self.state.borrow();
-            (st.prm.as_ref().map(|p| p.resource.clone()), st.meta.clone())
         };
-        let meta = meta.ok_or_else(|| errors::metadata("No authorization server is known"))?;
-        let client = self.client_for(&meta).await?;
+        if save {
+            self.persist().await?;
+        }
         let verifier = pkce::verifier_from_random(&self.host.random(32)?)?;
         let digest = self
             .host
@@ -1172,14 +1163,14 @@ impl<H: AuthHost> Authorizer<H> {
             token_endpoint: meta.token_endpoint.clone(),
             auth_methods: meta.auth_methods(),
         };
-        self.state.borrow_mut().stored.pending = Some(pending.clone());
+        self.state.borrow_mut().stored.pending = Some(pending);
         self.persist().await?;
         match self
             .host
             .authorize(url, state, self.config.redirect_uri.clone())
             .await?
         {
-            Authorized::Callback(callback) => self.redeem(pending, client, &callback).await,
+            Authorized::Callback(callback) => self.redeem(client, &callback).await,
             Authorized::Redirected => Err(errors::auth_error(
                 ErrorKind::AuthRedirect,
                 "The page went to the authorization server; on the callback page call finishAuthorization(location.href), then connect()",
@@ -1188,15 +1179,13 @@ impl<H: AuthHost> Authorizer<H> {
         }
     }
 
-    /// Checks `callback` against `pending` and redeems its code for tokens (stored).
-    async fn redeem(
-        &self,
-        mut pending: Pending,
-        client: ClientInformation,
-        callback: &str,
-    ) -> Result<(), McpError> {
+    /// Checks `callback` against the pending authorization and redeems its code for tokens
+    /// (stored). A callback without a pending authorization is `state_mismatch`.
+    async fn redeem(&self, client: ClientInformation, callback: &str) -> Result<(), McpError> {
         // The pending request is used up whatever the callback says.
-        self.state.borrow_mut().stored.pending = None;
+        let Some(mut pending) = self.state.borrow_mut().stored.pending.take() else {
+            return Err(no_pending());
+        };
         self.persist().await?;
         let code = pending.request.accept_callback(callback)?;
         let method = choose_auth_method(
@@ -1212,79 +1201,53 @@ impl<H: AuthHost> Authorizer<H> {
             &pending.request.redirect_uri,
             pending.request.resource.as_deref(),
         )?;
-        self.grant_tokens(TokenCall {
-            endpoint: pending.token_endpoint,
-            request,
-            scope: pending.request.scope.as_deref(),
-            issuer: &pending.request.issuer,
-            signer: None,
-            resource: pending.request.resource,
-            auth_methods: pending.auth_methods,
-            previous: None,
-        })
+        self.grant_tokens(
+            TokenCall {
+                endpoint: pending.token_endpoint,
+                request,
+                scope: pending.request.scope.as_deref(),
+                issuer: &pending.request.issuer,
+                signer: None,
+                resource: pending.request.resource,
+                auth_methods: pending.auth_methods,
+                previous: None,
+            },
+            &mut RefreshFailure::Fail,
+        )
         .await
-        .map_err(|(e, _)| e)
     }
 
-    /// The token request of `call`, and its tokens stored as the grant.
+    /// The token request of `call`, and its tokens stored as the grant. The request is POSTed
+    /// with a DPoP proof when configured, and retried once with the AS's nonce on
+    /// `use_dpop_nonce`; the call's `signer` (client id, algorithm) re-signs the
+    /// `private_key_jwt` client assertion for the retry: the AS may have used up the first
+    /// one's `jti` (RFC 7523 §3). An OAuth error response also sets `failure` to what a
+    /// refresh does about it (see [`tokens::on_refresh_error`]).
     async fn grant_tokens(
         &self,
-        call: TokenCall<'_>,
-    ) -> Result<(), (McpError, Option<OAuthError>)> {
-        let fresh = self
-            .token_request(
-                &call.endpoint,
-                call.request,
-                call.scope,
-                call.issuer,
-                call.signer,
-            )
-            .await?;
-        self.set_grant(Some(Grant {
-            tokens: match call.previous {
-                Some(p) => fresh.refreshed(p),
-                None => fresh,
-            },
-            token_endpoint: call.endpoint,
-            resource: call.resource,
-            auth_methods: call.auth_methods,
-        }));
-        self.persist().await.map_err(|e| (e, None))
-    }
-
-    /// POSTs a token request (with a DPoP proof when configured, retried once with the AS's
-    /// nonce on `use_dpop_nonce`); the tokens, or the error with the AS's OAuth error if any.
-    /// `signer` (client id, algorithm) re-signs the `private_key_jwt` client assertion for
-    /// the retry: the AS may have used up the first one's `jti` (RFC 7523 §3).
-    async fn token_request(
-        &self,
-        endpoint: &str,
-        mut request: TokenRequest,
-        requested_scope: Option<&str>,
-        issuer: &str,
-        signer: Option<(&str, Alg)>,
-    ) -> Result<tokens::TokenSet, (McpError, Option<tokens::OAuthError>)> {
+        mut call: TokenCall<'_>,
+        failure: &mut RefreshFailure,
+    ) -> Result<(), McpError> {
+        let endpoint = call.endpoint.as_str();
         let mut nonce_retried = false;
-        loop {
+        let fresh = loop {
             let dpop = if self.config.dpop {
-                Some(
-                    self.dpop_proof("POST", endpoint, None)
-                        .await
-                        .map_err(|e| (e, None))?,
-                )
+                Some(self.dpop_proof("POST", endpoint, None).await?)
             } else {
                 None
             };
-            let response = self
-                .post(
-                    endpoint,
-                    tokens::CONTENT_TYPE,
-                    request.clone(),
-                    dpop,
-                    "token request to ",
-                )
-                .await
-                .map_err(|e| (e, None))?;
+            let response = fetched(
+                self.host
+                    .fetch(post_request(
+                        endpoint,
+                        tokens::CONTENT_TYPE,
+                        call.request.clone(),
+                        dpop,
+                    ))
+                    .await,
+                "token request to ",
+                endpoint,
+            )?;
             if let Some(n) = &response.dpop_nonce {
                 self.remember_nonce(endpoint, n);
             }
@@ -1296,50 +1259,53 @@ impl<H: AuthHost> Authorizer<H> {
                     && !nonce_retried
                 {
                     nonce_retried = true;
-                    if let Some((client_id, alg)) = signer {
-                        let fresh = self
-                            .client_assertion(client_id, issuer, alg)
-                            .await
-                            .map_err(|e| (e, None))?;
-                        request.body = with_client_assertion(&request.body, &fresh);
+                    if let Some((client_id, alg)) = call.signer {
+                        let fresh = self.client_assertion(client_id, call.issuer, alg).await?;
+                        call.request.body = with_client_assertion(&call.request.body, &fresh);
                     }
                     continue;
                 }
-                return Err((oauth.to_error(), Some(oauth)));
+                *failure = tokens::on_refresh_error(Some(&oauth));
+                return Err(oauth.to_error());
             }
             let tokens = tokens::parse_token_response(
                 &response.body,
                 self.host.now_ms(),
-                requested_scope,
-                issuer,
-            )
-            .map_err(|e| (e, None))?;
+                call.scope,
+                call.issuer,
+            )?;
             if self.config.dpop && tokens.is_dpop() {
-                self.check_binding(&tokens).await.map_err(|e| (e, None))?;
+                // A DPoP-bound token that is a readable JWT must name our key (`cnf.jkt`);
+                // an opaque one is trusted on the AS's `token_type`.
+                // This request's proof made (or found) the key, so its thumbprint is known.
+                if let Some(jkt) = jose::cnf_jkt(tokens.access_token.expose()) {
+                    let other = (self.state.borrow().dpop_key.as_ref())
+                        .is_none_or(|(_, ours)| *ours != jkt);
+                    if other {
+                        return Err(errors::auth_error(
+                            ErrorKind::DpopError,
+                            "The access token is bound to another DPoP key (cnf.jkt differs from this client's key thumbprint)",
+                            Value::Null,
+                        ));
+                    }
+                }
             }
-            return Ok(tokens);
-        }
-    }
-
-    /// A DPoP-bound token that is a readable JWT must name our key (`cnf.jkt`); an opaque
-    /// one is trusted on the AS's `token_type`.
-    async fn check_binding(&self, tokens: &tokens::TokenSet) -> Result<(), McpError> {
-        let Some(jkt) = jose::cnf_jkt(tokens.access_token.expose()) else {
-            return Ok(());
+            break tokens;
         };
-        let (_, ours) = self.dpop_key().await?;
-        if jkt != ours {
-            return Err(errors::auth_error(
-                ErrorKind::DpopError,
-                "The access token is bound to another DPoP key (cnf.jkt differs from this client's key thumbprint)",
-                Value::Null,
-            ));
-        }
-        Ok(())
+        self.set_grant(Some(Grant {
+            tokens: match call.previous {
+                Some(p) => fresh.refreshed(p),
+                None => fresh,
+            },
+            token_endpoint: call.endpoint,
+            resource: call.resource,
+            auth_methods: call.auth_methods,
+        }));
+        self.persist().await
     }
 
     /// The application's `clientInformation`; given without an issuer, it is bound to the AS
-    /// it was first used with (recorded among the stored clients by [`Self::client_for`]).
+    /// it was first used with (recorded among the stored clients by [`Self::authorize_with`]).
     fn configured_client(&self) -> Option<ClientInformation> {
         let mut c = self.config.client_information.clone()?;
         if c.issuer.is_none() {
@@ -1390,36 +1356,44 @@ impl<H: AuthHost> Authorizer<H> {
             return Err(errors::unauthorized("No refresh token"));
         };
         let issuer = grant.tokens.issuer.clone();
-        let Some(client) = self.held_client(&issuer) else {
-            self.set_grant(None);
-            self.persist().await?;
-            return Err(errors::unauthorized(
-                "No client credentials for the issuer of the tokens",
-            ));
-        };
-        let method = choose_auth_method(
-            client.token_endpoint_auth_method.as_deref(),
-            &grant.auth_methods,
-            client.client_secret.is_some(),
-        );
-        let request =
-            tokens::refresh_request(&client, method, &refresh_token, grant.resource.as_deref())?;
-        match self
-            .grant_tokens(TokenCall {
-                endpoint: grant.token_endpoint.clone(),
-                request,
-                scope: grant.tokens.scope.as_deref(),
-                issuer: &issuer,
-                signer: None,
-                resource: grant.resource.clone(),
-                auth_methods: grant.auth_methods.clone(),
-                previous: Some(&grant.tokens),
-            })
-            .await
-        {
-            Ok(()) => Ok(()),
-            Err((e, oauth)) => {
-                match tokens::on_refresh_error(oauth.as_ref()) {
+        // The error, after the state it leaves is stored.
+        let error = match self.held_client(&issuer) {
+            None => {
+                self.set_grant(None);
+                errors::unauthorized("No client credentials for the issuer of the tokens")
+            }
+            Some(client) => {
+                let method = choose_auth_method(
+                    client.token_endpoint_auth_method.as_deref(),
+                    &grant.auth_methods,
+                    client.client_secret.is_some(),
+                );
+                let request = tokens::refresh_request(
+                    &client,
+                    method,
+                    &refresh_token,
+                    grant.resource.as_deref(),
+                )?;
+                let mut failure = RefreshFailure::Fail;
+                let Err(e) = self
+                    .grant_tokens(
+                        TokenCall {
+                            endpoint: grant.token_endpoint.clone(),
+                            request,
+                            scope: grant.tokens.scope.as_deref(),
+                            issuer: &issuer,
+                            signer: None,
+                            resource: grant.resource.clone(),
+                            auth_methods: grant.auth_methods.clone(),
+                            previous: Some(&grant.tokens),
+                        },
+                        &mut failure,
+                    )
+                    .await
+                else {
+                    return Ok(());
+                };
+                match failure {
                     RefreshFailure::DropTokens => self.set_grant(None),
                     RefreshFailure::DropClient => {
                         self.set_grant(None);
@@ -1431,34 +1405,41 @@ impl<H: AuthHost> Authorizer<H> {
                     }
                     RefreshFailure::Fail => return Err(e),
                 }
-                self.persist().await?;
-                Err(e)
+                e
             }
-        }
+        };
+        self.persist().await?;
+        Err(error)
     }
 
     /// Redirect mode: checks the callback against the stored pending authorization and
     /// redeems its code. A callback without a pending authorization is `state_mismatch`.
-    pub async fn finish(&self, callback: &str) -> Result<(), McpError> {
-        self.load().await?;
-        let _busy = self.busy.lock().await;
-        let Some(pending) = self.state.borrow().stored.pending.clone() else {
-            return Err(errors::state_mismatch(
-                "No authorization is pending for this server (already finished, or started by another client configuration)",
-            ));
-        };
-        let client = self.held_client(&pending.request.issuer).ok_or_else(|| {
-            errors::registration_rejected(
-                "The client registration of the pending authorization is gone",
-            )
-        })?;
-        self.redeem(pending, client, callback).await
+    pub fn finish<'a>(&'a self, callback: &'a str) -> LocalBoxFuture<'a, Result<(), McpError>> {
+        Box::pin(self.settle(Some(callback), false))
     }
 
     /// Forgets the tokens (and with `all`, the registrations and any pending request).
-    pub async fn sign_out(&self, all: bool) -> Result<(), McpError> {
+    pub fn sign_out(&self, all: bool) -> LocalBoxFuture<'_, Result<(), McpError>> {
+        Box::pin(self.settle(None, all))
+    }
+
+    /// [`Self::finish`] with the `callback`, else [`Self::sign_out`]: storage read, and no
+    /// recovery under way.
+    async fn settle(&self, callback: Option<&str>, all: bool) -> Result<(), McpError> {
         self.load().await?;
         let _busy = self.busy.lock().await;
+        if let Some(callback) = callback {
+            let issuer = match &self.state.borrow().stored.pending {
+                Some(p) => p.request.issuer.clone(),
+                None => return Err(no_pending()),
+            };
+            let client = self.held_client(&issuer).ok_or_else(|| {
+                errors::registration_rejected(
+                    "The client registration of the pending authorization is gone",
+                )
+            })?;
+            return self.redeem(client, callback).await;
+        }
         self.set_grant(None);
         if all {
             let mut st = self.state.borrow_mut();

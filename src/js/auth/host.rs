@@ -76,16 +76,18 @@ fn key_error(kind: ErrorKind, what: &str, e: &JsValue) -> McpError {
     )
 }
 
-async fn call_promise(p: Result<Promise, JsValue>) -> Result<JsValue, JsValue> {
-    JsFuture::from(p?).await
-}
-
 fn set(o: &Object, k: &str, v: &JsValue) {
     let _ = Reflect::set(o, &JsValue::from_str(k), v);
 }
 
-async fn settle(v: JsValue) -> Result<JsValue, JsValue> {
-    JsFuture::from(Promise::resolve(&v)).await
+/// What a call returned, settled: its error, or the value (a promise's outcome).
+async fn settle(v: Result<JsValue, JsValue>) -> Result<JsValue, JsValue> {
+    JsFuture::from(Promise::resolve(&v?)).await
+}
+
+/// A helper's promise, settled.
+async fn call_promise(p: Result<Promise, JsValue>) -> Result<JsValue, JsValue> {
+    settle(p.map(JsValue::from)).await
 }
 
 fn crypto() -> Result<JsValue, McpError> {
@@ -102,20 +104,6 @@ fn method(obj: &JsValue, name: &str) -> Option<Function> {
     Reflect::get(obj, &name.into())
         .ok()
         .and_then(|f| f.dyn_into().ok())
-}
-
-/// Signs `input` with `key` by `alg`; a failure is a `kind` error naming `what`.
-async fn sign(
-    key: &JsValue,
-    alg: &str,
-    input: &[u8],
-    kind: ErrorKind,
-    what: &str,
-) -> Result<Vec<u8>, McpError> {
-    let sig = call_promise(sign_bytes(key, alg, &Uint8Array::from(input)))
-        .await
-        .map_err(|e| key_error(kind, what, &e))?;
-    Ok(Uint8Array::new(&sig).to_vec())
 }
 
 fn storage_error(op: &str, e: &JsValue) -> McpError {
@@ -173,15 +161,15 @@ impl JsAuthHost {
         if let Some(b) = &body {
             set(&init, "body", &b.expose().into());
         }
-        let response = self
-            .fetch
-            .call2(&JsValue::UNDEFINED, &url.as_str().into(), &init)
-            .map_err(|e| self.fetch_error(&url, &e))?;
-        let response: web_sys::Response = settle(response)
-            .await
-            .map_err(|e| self.fetch_error(&url, &e))?
-            .dyn_into()
-            .map_err(|_| McpError::input("auth.fetch must resolve with a Response"))?;
+        let response: web_sys::Response = settle(self.fetch.call2(
+            &JsValue::UNDEFINED,
+            &url.as_str().into(),
+            &init,
+        ))
+        .await
+        .map_err(|e| self.fetch_error(&url, &e))?
+        .dyn_into()
+        .map_err(|_| McpError::input("auth.fetch must resolve with a Response"))?;
         if response.type_() == web_sys::ResponseType::Opaqueredirect {
             return Ok(AuthResponse {
                 status: 302,
@@ -191,8 +179,7 @@ impl JsAuthHost {
         }
         let status = response.status();
         let dpop_nonce = response.headers().get("dpop-nonce").ok().flatten();
-        let text = response.text().map_err(|e| self.fetch_error(&url, &e))?;
-        let body = settle(text.into())
+        let body = settle(response.text().map(JsValue::from))
             .await
             .map_err(|e| self.fetch_error(&url, &e))?
             .as_string()
@@ -237,11 +224,9 @@ impl JsAuthHost {
                 json!({ "reason": Reflect::get(e, &"name".into()).ok().and_then(|n| n.as_string()) }),
             )
         };
-        let out = self
-            .authorize
-            .call1(&JsValue::UNDEFINED, &arg)
+        let out = settle(self.authorize.call1(&JsValue::UNDEFINED, &arg))
+            .await
             .map_err(|e| refused(&e))?;
-        let out = settle(out).await.map_err(|e| refused(&e))?;
         guard.disarm();
         match crate::js::options::url_text(&out) {
             Some(s) if s == "redirected" => Ok(Authorized::Redirected),
@@ -275,6 +260,32 @@ impl JsAuthHost {
         Ok(imported)
     }
 
+    /// Signs `input` with the DPoP key (`dpop`: ES256) or the client's key; a failure is an
+    /// error naming which.
+    async fn sign(&self, dpop: bool, input: Vec<u8>) -> Result<Vec<u8>, McpError> {
+        let (key, alg, kind, what) = if dpop {
+            let pair = self.dpop_keys().await?;
+            let private = Reflect::get(&pair, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED);
+            (
+                private,
+                "ES256",
+                ErrorKind::DpopError,
+                "Signing a DPoP proof",
+            )
+        } else {
+            (
+                self.signing_key().await?,
+                self.client_alg,
+                ErrorKind::Input,
+                "Signing the client assertion",
+            )
+        };
+        let sig = call_promise(sign_bytes(&key, alg, &Uint8Array::from(&input[..])))
+            .await
+            .map_err(|e| key_error(kind, what, &e))?;
+        Ok(Uint8Array::new(&sig).to_vec())
+    }
+
     async fn dpop_keys(&self) -> Result<JsValue, McpError> {
         if let Some(p) = self.dpop_pair.borrow().clone() {
             return Ok(p);
@@ -294,15 +305,17 @@ impl JsAuthHost {
         Ok(pair)
     }
 
-    fn storage_call(&self, op: &str, args: &[JsValue]) -> Result<JsValue, McpError> {
+    /// `storage[op](...args)`, settled; a failure names `op`.
+    async fn storage_call(&self, op: &str, args: &[JsValue]) -> Result<JsValue, McpError> {
         let f = method(&self.storage, op)
             .ok_or_else(|| McpError::input(format!("auth.storage.{op} is not a function")))?;
         let this = &self.storage;
-        match args {
+        settle(match args {
             [a] => f.call1(this, a),
             [a, b] => f.call2(this, a, b),
             _ => f.call0(this),
-        }
+        })
+        .await
         .map_err(|e| storage_error(op, &e))
     }
 }
@@ -340,10 +353,9 @@ impl AuthHost for JsAuthHost {
             let failed =
                 |e: JsValue| McpError::input(format!("SHA-256 failed: {}", error_text(&e)));
             let bytes = Uint8Array::from(data.as_slice());
-            let p = digest
-                .call2(&subtle, &"SHA-256".into(), &bytes)
+            let buf = settle(digest.call2(&subtle, &"SHA-256".into(), &bytes))
+                .await
                 .map_err(failed)?;
-            let buf = settle(p).await.map_err(failed)?;
             let v = Uint8Array::new(&buf).to_vec();
             v.try_into()
                 .map_err(|_| McpError::input("SHA-256 gave other than 32 bytes"))
@@ -352,19 +364,20 @@ impl AuthHost for JsAuthHost {
 
     fn load(&self, key: String) -> LocalBoxFuture<'_, Result<Option<String>, McpError>> {
         Box::pin(async move {
-            let v = self.storage_call("get", &[key.into()])?;
-            let v = settle(v).await.map_err(|e| storage_error("get", &e))?;
+            let v = self.storage_call("get", &[key.into()]).await?;
             Ok(v.as_string())
         })
     }
 
     fn save(&self, key: String, value: Option<String>) -> LocalBoxFuture<'_, Result<(), McpError>> {
         Box::pin(async move {
-            let (op, v) = match value {
-                Some(text) => ("set", self.storage_call("set", &[key.into(), text.into()])?),
-                None => ("delete", self.storage_call("delete", &[key.into()])?),
+            let (op, n) = if value.is_some() {
+                ("set", 2)
+            } else {
+                ("delete", 1)
             };
-            settle(v).await.map_err(|e| storage_error(op, &e))?;
+            let args = [key.into(), value.map_or(JsValue::UNDEFINED, JsValue::from)];
+            self.storage_call(op, &args[..n]).await?;
             Ok(())
         })
     }
@@ -379,17 +392,7 @@ impl AuthHost for JsAuthHost {
     }
 
     fn sign_client(&self, input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
-        Box::pin(async move {
-            let key = self.signing_key().await?;
-            sign(
-                &key,
-                self.client_alg,
-                &input,
-                ErrorKind::Input,
-                "Signing the client assertion",
-            )
-            .await
-        })
+        Box::pin(self.sign(false, input))
     }
 
     fn assertion(
@@ -422,8 +425,9 @@ impl AuthHost for JsAuthHost {
                 "scope",
                 &scope.map_or(JsValue::UNDEFINED, JsValue::from),
             );
-            let out = f.call1(&JsValue::UNDEFINED, &arg).map_err(|e| failed(&e))?;
-            let out = settle(out).await.map_err(|e| failed(&e))?;
+            let out = settle(f.call1(&JsValue::UNDEFINED, &arg))
+                .await
+                .map_err(|e| failed(&e))?;
             match out.as_string().filter(|s| !s.is_empty()) {
                 Some(a) => Ok(Secret::new(a)),
                 None => Err(McpError::local(
@@ -448,17 +452,6 @@ impl AuthHost for JsAuthHost {
     }
 
     fn sign_dpop(&self, input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
-        Box::pin(async move {
-            let pair = self.dpop_keys().await?;
-            let private = Reflect::get(&pair, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED);
-            sign(
-                &private,
-                "ES256",
-                &input,
-                ErrorKind::DpopError,
-                "Signing a DPoP proof",
-            )
-            .await
-        })
+        Box::pin(self.sign(true, input))
     }
 }
