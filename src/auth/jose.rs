@@ -85,7 +85,8 @@ pub fn b64url_json(v: &Value) -> String {
 
 /// The JWS Signing Input: `b64url(header) + "." + b64url(claims)`, the bytes the host signs.
 pub fn signing_input(header: &Value, claims: &Value) -> String {
-    [b64url_json(header), b64url_json(claims)].join(".")
+    let (header, claims) = (b64url_json(header), b64url_json(claims));
+    [header.as_str(), ".", claims.as_str()].concat()
 }
 
 /// The JWS Compact Serialization: `signing_input + "." + b64url(signature)`.

@@ -37,7 +37,8 @@ pub struct TokenRequest {
 /// The `Authorization: Basic` value of RFC 6749 §2.3.1: id and secret form-urlencoded, joined
 /// with `:`, base64.
 pub fn basic_authorization(client_id: &str, secret: &Secret) -> Secret {
-    let pair = [form::encode(client_id), form::encode(secret.expose())].join(":");
+    let (id, secret) = (form::encode(client_id), form::encode(secret.expose()));
+    let pair = [id.as_str(), ":", secret.as_str()].concat();
     Secret::new(["Basic ", &encode(pair, Alphabet::Standard)].concat())
 }
 

@@ -170,7 +170,7 @@ impl JsAuthHost {
         .map_err(|e| self.fetch_error(&url, &e))?
         .dyn_into()
         .map_err(|_| McpError::input("auth.fetch must resolve with a Response"))?;
-        if response.type_() == web_sys::ResponseType::Opaqueredirect {
+        if crate::js::http::is_opaque_redirect(&response) {
             return Ok(AuthResponse {
                 status: 302,
                 body: String::new(),
