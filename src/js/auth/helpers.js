@@ -298,3 +298,18 @@ export function idJag(config) {
   Object.defineProperty(f, "mcpWasmClientIdJag", { value: config });
   return tag(f, "id-jag");
 }
+
+// The init of an authorization request's fetch: no redirects followed; JSON accepted when
+// there is a body.
+export function fetchInit(method, contentType, authorization, dpop, body) {
+  const headers = {};
+  if (contentType !== undefined) {
+    headers["content-type"] = contentType;
+    headers.accept = "application/json";
+  }
+  if (authorization !== undefined) headers.authorization = authorization;
+  if (dpop !== undefined) headers.dpop = dpop;
+  const init = { method, headers, redirect: "manual" };
+  if (body !== undefined) init.body = body;
+  return init;
+}

@@ -63,6 +63,14 @@ extern "C" {
     ) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = publicJwkText, catch)]
     fn public_jwk_text(pair: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = fetchInit)]
+    fn fetch_init(
+        method: &str,
+        content_type: Option<&str>,
+        authorization: Option<&str>,
+        dpop: Option<&str>,
+        body: Option<&str>,
+    ) -> Object;
     #[wasm_bindgen(js_name = storageKind)]
     pub fn storage_kind(storage: &JsValue) -> String;
 }
@@ -143,24 +151,13 @@ impl JsAuthHost {
             max_bytes,
             dpop,
         } = request;
-        let headers = Object::new();
-        if let Some(t) = content_type {
-            set(&headers, "content-type", &t.into());
-            set(&headers, "accept", &"application/json".into());
-        }
-        if let Some(a) = &authorization {
-            set(&headers, "authorization", &a.expose().into());
-        }
-        if let Some(p) = &dpop {
-            set(&headers, "dpop", &p.as_str().into());
-        }
-        let init = Object::new();
-        set(&init, "method", &method.into());
-        set(&init, "headers", &headers);
-        set(&init, "redirect", &"manual".into());
-        if let Some(b) = &body {
-            set(&init, "body", &b.expose().into());
-        }
+        let init = fetch_init(
+            method,
+            content_type,
+            authorization.as_ref().map(Secret::expose),
+            dpop.as_deref(),
+            body.as_ref().map(Secret::expose),
+        );
         let response: web_sys::Response = settle(self.fetch.call2(
             &JsValue::UNDEFINED,
             &url.as_str().into(),
