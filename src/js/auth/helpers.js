@@ -313,3 +313,13 @@ export function fetchInit(method, contentType, authorization, dpop, body) {
   if (body !== undefined) init.body = body;
   return init;
 }
+
+// The argument of auth.authorize.
+export function authorizeArg(url, state, redirectUri, signal) {
+  return { url, state, redirectUri, signal };
+}
+
+// The argument of grant.assertion.
+export function assertionArg(issuer, resource, scope) {
+  return { issuer, resource, scope };
+}

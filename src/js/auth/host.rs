@@ -71,6 +71,10 @@ extern "C" {
         dpop: Option<&str>,
         body: Option<&str>,
     ) -> Object;
+    #[wasm_bindgen(js_name = authorizeArg)]
+    fn authorize_arg(url: &str, state: &str, redirect_uri: &str, signal: &JsValue) -> Object;
+    #[wasm_bindgen(js_name = assertionArg)]
+    fn assertion_arg(issuer: &str, resource: Option<&str>, scope: Option<&str>) -> Object;
     #[wasm_bindgen(js_name = storageKind)]
     pub fn storage_kind(storage: &JsValue) -> String;
 }
@@ -82,10 +86,6 @@ fn key_error(kind: ErrorKind, what: &str, e: &JsValue) -> McpError {
         format!("{what}: {}", error_text(e)),
         Value::Null,
     )
-}
-
-fn set(o: &Object, k: &str, v: &JsValue) {
-    let _ = Reflect::set(o, &JsValue::from_str(k), v);
 }
 
 /// What a call returned, settled: its error, or the value (a promise's outcome).
@@ -203,11 +203,7 @@ impl JsAuthHost {
         redirect_uri: String,
     ) -> Result<Authorized, McpError> {
         let guard = AbortOnDrop::new(new_controller()?);
-        let arg = Object::new();
-        set(&arg, "url", &url.into());
-        set(&arg, "state", &state.into());
-        set(&arg, "redirectUri", &redirect_uri.into());
-        set(&arg, "signal", &guard.signal().into());
+        let arg = authorize_arg(&url, &state, &redirect_uri, &guard.signal().into());
         let waits = self.waits.borrow().clone();
         if let Some(c) = &waits {
             c.set(c.get() + 1);
@@ -410,18 +406,7 @@ impl AuthHost for JsAuthHost {
                     e,
                 )
             };
-            let arg = Object::new();
-            set(&arg, "issuer", &issuer.into());
-            set(
-                &arg,
-                "resource",
-                &resource.map_or(JsValue::UNDEFINED, JsValue::from),
-            );
-            set(
-                &arg,
-                "scope",
-                &scope.map_or(JsValue::UNDEFINED, JsValue::from),
-            );
+            let arg = assertion_arg(&issuer, resource.as_deref(), scope.as_deref());
             let out = settle(f.call1(&JsValue::UNDEFINED, &arg))
                 .await
                 .map_err(|e| failed(&e))?;
