@@ -323,3 +323,24 @@ export function authorizeArg(url, state, redirectUri, signal) {
 export function assertionArg(issuer, resource, scope) {
   return { issuer, resource, scope };
 }
+
+// SHA-256 of `bytes` by Web Crypto: the digest's promise, or 1 when globalThis.crypto is
+// missing, 2 when crypto.subtle.digest is (not a secure context).
+export function sha256(bytes) {
+  let c, s, d;
+  try {
+    c = globalThis.crypto;
+  } catch {
+    return 1;
+  }
+  if (c === null || typeof c !== "object") return 1;
+  try {
+    s = c.subtle;
+    if (s === null || typeof s !== "object") return 2;
+    d = s.digest;
+  } catch {
+    return 2;
+  }
+  if (typeof d !== "function") return 2;
+  return d.call(s, "SHA-256", bytes);
+}

@@ -75,6 +75,8 @@ extern "C" {
     fn authorize_arg(url: &str, state: &str, redirect_uri: &str, signal: &JsValue) -> Object;
     #[wasm_bindgen(js_name = assertionArg)]
     fn assertion_arg(issuer: &str, resource: Option<&str>, scope: Option<&str>) -> Object;
+    #[wasm_bindgen(js_name = sha256, catch)]
+    fn web_sha256(bytes: &Uint8Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = storageKind)]
     pub fn storage_kind(storage: &JsValue) -> String;
 }
@@ -102,9 +104,11 @@ fn crypto() -> Result<JsValue, McpError> {
     Reflect::get(&js_sys::global(), &"crypto".into())
         .ok()
         .filter(JsValue::is_object)
-        .ok_or_else(|| {
-            McpError::input("globalThis.crypto is missing: authorization needs Web Crypto")
-        })
+        .ok_or_else(crypto_missing)
+}
+
+fn crypto_missing() -> McpError {
+    McpError::input("globalThis.crypto is missing: authorization needs Web Crypto")
 }
 
 /// `obj[name]`, if it is a function.
@@ -335,20 +339,15 @@ impl AuthHost for JsAuthHost {
 
     fn sha256(&self, data: Vec<u8>) -> LocalBoxFuture<'_, Result<[u8; 32], McpError>> {
         Box::pin(async move {
-            let unavailable = || {
-                McpError::input("crypto.subtle is unavailable: pages must be a secure context (https, or http on localhost) to sign in")
-            };
-            let subtle = Reflect::get(&crypto()?, &"subtle".into())
-                .ok()
-                .filter(JsValue::is_object)
-                .ok_or_else(unavailable)?;
-            let digest = method(&subtle, "digest").ok_or_else(unavailable)?;
-            let failed =
-                |e: JsValue| McpError::input(format!("SHA-256 failed: {}", error_text(&e)));
-            let bytes = Uint8Array::from(data.as_slice());
-            let buf = settle(digest.call2(&subtle, &"SHA-256".into(), &bytes))
+            let started = web_sha256(&Uint8Array::from(data.as_slice()));
+            match started.as_ref().ok().and_then(JsValue::as_f64) {
+                Some(1.0) => return Err(crypto_missing()),
+                Some(_) => return Err(McpError::input("crypto.subtle is unavailable: pages must be a secure context (https, or http on localhost) to sign in")),
+                None => {}
+            }
+            let buf = settle(started)
                 .await
-                .map_err(failed)?;
+                .map_err(|e| McpError::input(format!("SHA-256 failed: {}", error_text(&e))))?;
             let v = Uint8Array::new(&buf).to_vec();
             v.try_into()
                 .map_err(|_| McpError::input("SHA-256 gave other than 32 bytes"))
