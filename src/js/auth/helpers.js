@@ -344,3 +344,25 @@ export function sha256(bytes) {
   if (typeof d !== "function") return 2;
   return d.call(s, "SHA-256", bytes);
 }
+
+// An authorization request's fetch, read: [status, body, DPoP-Nonce] (a manual redirect the
+// browser hides is [302, "", undefined]). It throws [error] when the fetch or the body
+// failed, and 0 when `fetch` did not resolve with a Response.
+export async function authFetch(fetch, url, init) {
+  let r;
+  try {
+    r = await fetch.call(undefined, url, init);
+  } catch (e) {
+    throw [e];
+  }
+  if (!(r instanceof Response)) throw 0;
+  if (r.type === "opaqueredirect") return [302, "", undefined];
+  const nonce = r.headers.get("dpop-nonce") ?? undefined;
+  let body;
+  try {
+    body = await r.text();
+  } catch (e) {
+    throw [e];
+  }
+  return [r.status, body, nonce];
+}

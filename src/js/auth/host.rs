@@ -9,7 +9,7 @@ use crate::js::abort::AbortOnDrop;
 use crate::js::http::{error_text, new_controller};
 use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTION_CLOSED};
 use futures::future::LocalBoxFuture;
-use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use serde_json::json;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
@@ -77,6 +77,8 @@ extern "C" {
     fn assertion_arg(issuer: &str, resource: Option<&str>, scope: Option<&str>) -> Object;
     #[wasm_bindgen(js_name = sha256, catch)]
     fn web_sha256(bytes: &Uint8Array) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = authFetch, catch)]
+    fn auth_fetch(fetch: &Function, url: &str, init: &Object) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = storageKind)]
     pub fn storage_kind(storage: &JsValue) -> String;
 }
@@ -162,29 +164,16 @@ impl JsAuthHost {
             dpop.as_deref(),
             body.as_ref().map(Secret::expose),
         );
-        let response: web_sys::Response = settle(self.fetch.call2(
-            &JsValue::UNDEFINED,
-            &url.as_str().into(),
-            &init,
-        ))
-        .await
-        .map_err(|e| self.fetch_error(&url, &e))?
-        .dyn_into()
-        .map_err(|_| McpError::input("auth.fetch must resolve with a Response"))?;
-        if crate::js::http::is_opaque_redirect(&response) {
-            return Ok(AuthResponse {
-                status: 302,
-                body: String::new(),
-                dpop_nonce: None,
-            });
-        }
-        let status = response.status();
-        let dpop_nonce = response.headers().get("dpop-nonce").ok().flatten();
-        let body = settle(response.text().map(JsValue::from))
+        let read = call_promise(auth_fetch(&self.fetch, &url, &init))
             .await
-            .map_err(|e| self.fetch_error(&url, &e))?
-            .as_string()
-            .unwrap_or_default();
+            .map_err(|e| match e.dyn_ref::<Array>() {
+                Some(a) => self.fetch_error(&url, &a.get(0)),
+                None => McpError::input("auth.fetch must resolve with a Response"),
+            })?;
+        let read: Array = read.unchecked_into();
+        let status = read.get(0).as_f64().unwrap_or_default() as u16;
+        let body = read.get(1).as_string().unwrap_or_default();
+        let dpop_nonce = read.get(2).as_string();
         if body.len() > max_bytes {
             return Err(McpError::local(
                 AUTHORIZATION_FAILED,
