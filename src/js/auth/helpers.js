@@ -366,3 +366,20 @@ export async function authFetch(fetch, url, init) {
   }
   return [r.status, body, nonce];
 }
+
+// `storage[op](key)` (with `value`: `(key, value)`), settled. It throws 0 when storage[op] is
+// not a function, and [error] when the call failed.
+export async function storageCall(storage, op, key, value) {
+  let f;
+  try {
+    f = Reflect.get(storage, op);
+  } catch {
+    throw 0;
+  }
+  if (typeof f !== "function") throw 0;
+  try {
+    return await (value === undefined ? f.call(storage, key) : f.call(storage, key, value));
+  } catch (e) {
+    throw [e];
+  }
+}

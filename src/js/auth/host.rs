@@ -79,6 +79,13 @@ extern "C" {
     fn web_sha256(bytes: &Uint8Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = authFetch, catch)]
     fn auth_fetch(fetch: &Function, url: &str, init: &Object) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = storageCall, catch)]
+    fn storage_call(
+        storage: &JsValue,
+        op: &str,
+        key: &str,
+        value: Option<&str>,
+    ) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = storageKind)]
     pub fn storage_kind(storage: &JsValue) -> String;
 }
@@ -292,17 +299,18 @@ impl JsAuthHost {
     }
 
     /// `storage[op](...args)`, settled; a failure names `op`.
-    async fn storage_call(&self, op: &str, args: &[JsValue]) -> Result<JsValue, McpError> {
-        let f = method(&self.storage, op)
-            .ok_or_else(|| McpError::input(format!("auth.storage.{op} is not a function")))?;
-        let this = &self.storage;
-        settle(match args {
-            [a] => f.call1(this, a),
-            [a, b] => f.call2(this, a, b),
-            _ => f.call0(this),
-        })
-        .await
-        .map_err(|e| storage_error(op, &e))
+    async fn storage_call(
+        &self,
+        op: &str,
+        key: &str,
+        value: Option<&str>,
+    ) -> Result<JsValue, McpError> {
+        call_promise(storage_call(&self.storage, op, key, value))
+            .await
+            .map_err(|e| match e.dyn_ref::<Array>() {
+                Some(a) => storage_error(op, &a.get(0)),
+                None => McpError::input(format!("auth.storage.{op} is not a function")),
+            })
     }
 }
 
@@ -344,21 +352,13 @@ impl AuthHost for JsAuthHost {
     }
 
     fn load(&self, key: String) -> LocalBoxFuture<'_, Result<Option<String>, McpError>> {
-        Box::pin(async move {
-            let v = self.storage_call("get", &[key.into()]).await?;
-            Ok(v.as_string())
-        })
+        Box::pin(async move { Ok(self.storage_call("get", &key, None).await?.as_string()) })
     }
 
     fn save(&self, key: String, value: Option<String>) -> LocalBoxFuture<'_, Result<(), McpError>> {
         Box::pin(async move {
-            let (op, n) = if value.is_some() {
-                ("set", 2)
-            } else {
-                ("delete", 1)
-            };
-            let args = [key.into(), value.map_or(JsValue::UNDEFINED, JsValue::from)];
-            self.storage_call(op, &args[..n]).await?;
+            let op = if value.is_some() { "set" } else { "delete" };
+            self.storage_call(op, &key, value.as_deref()).await?;
             Ok(())
         })
     }
