@@ -1021,24 +1021,14 @@ impl<H: AuthHost> Authorizer<H> {
         access_token: Option<&Secret>,
     ) -> Result<String, McpError> {
         // The DPoP key's public JWK, and its thumbprint, are asked of the host once.
-        let known = self
-            .state
-            .borrow()
-            .dpop_key
-            .as_ref()
-            .map(|(jwk, _)| jwk.clone());
-        let jwk = match known {
-            Some(jwk) => jwk,
-            None => {
-                let jwk = jose::public_jwk(&self.host.dpop_public_jwk().await?)?;
-                let digest = self
-                    .host
-                    .sha256(jose::thumbprint_input(&jwk)?.into_bytes())
-                    .await?;
-                self.state.borrow_mut().dpop_key = Some((jwk.clone(), jose::thumbprint(&digest)));
-                jwk
-            }
-        };
+        if self.state.borrow().dpop_key.is_none() {
+            let jwk = jose::public_jwk(&self.host.dpop_public_jwk().await?)?;
+            let digest = self
+                .host
+                .sha256(jose::thumbprint_input(&jwk)?.into_bytes())
+                .await?;
+            self.state.borrow_mut().dpop_key = Some((jwk, jose::thumbprint(&digest)));
+        }
         let jti = pkce::base64url(&self.host.random(16)?);
         let ath = match access_token {
             Some(t) => Some(jose::ath(
@@ -1046,19 +1036,23 @@ impl<H: AuthHost> Authorizer<H> {
             )),
             None => None,
         };
-        let nonce = super::url::split(url)
-            .map(|u| u.origin_key())
-            .and_then(|o| self.state.borrow().dpop_nonces.get(&o).cloned());
-        let header = jose::dpop_header(Alg::Es256, &jwk);
-        let claims = jose::dpop_claims(
-            &jti,
-            method,
-            url,
-            self.host.now_ms() / 1000,
-            ath.as_deref(),
-            nonce.as_deref(),
-        );
-        let input = jose::signing_input(&header, &claims);
+        let origin = super::url::split(url).map(|u| u.origin_key());
+        let input = {
+            let st = self.state.borrow();
+            let jwk = st.dpop_key.as_ref().map_or(&Value::Null, |(jwk, _)| jwk);
+            let nonce = origin.and_then(|o| st.dpop_nonces.get(&o));
+            jose::signing_input(
+                &jose::dpop_header(Alg::Es256, jwk),
+                &jose::dpop_claims(
+                    &jti,
+                    method,
+                    url,
+                    self.host.now_ms() / 1000,
+                    ath.as_deref(),
+                    nonce.map(String::as_str),
+                ),
+            )
+        };
         let signature = self.host.sign_dpop(input.as_bytes().to_vec()).await?;
         Ok(jose::compact(&input, &signature))
     }
