@@ -635,6 +635,7 @@ impl<H: AuthHost> Authorizer<H> {
         let mut has_refresh = false;
         let mut rediscover = false;
         let mut old_issuer = None;
+        let mut recovery = Recovery::Authorize;
         if status == 403 {
             let granted = self
                 .state
@@ -664,43 +665,54 @@ impl<H: AuthHost> Authorizer<H> {
                     grant.is_some_and(|g| g.tokens.refresh_token.is_some()),
                 )
             };
-            let recovery = tokens::on_unauthorized(sent, has_refresh, op.refreshed);
-            if recovery == Recovery::Refresh {
+            recovery = tokens::on_unauthorized(sent, has_refresh, op.refreshed);
+            rediscover = matches!(recovery, Recovery::Rediscover | Recovery::Authorize);
+        }
+        // A refresh first (401), or after a rediscovery that found the same AS; one await
+        // for both.
+        let mut refresh_now = recovery == Recovery::Refresh;
+        let mut discovered = false;
+        loop {
+            if refresh_now {
                 op.refreshed = true;
                 match self.refresh().await {
                     Ok(()) => return Ok(()),
                     // A dead refresh token leaves no grant: discover and obtain new tokens.
-                    Err(e) if self.state.borrow().stored.grant.is_some() => return Err(e),
+                    Err(e) if !discovered && self.state.borrow().stored.grant.is_some() => {
+                        return Err(e)
+                    }
                     Err(_) => {}
                 }
             }
-            rediscover = matches!(recovery, Recovery::Rediscover | Recovery::Authorize);
+            if discovered {
+                break;
+            }
             if rediscover {
                 let mut st = self.state.borrow_mut();
                 st.prm = None;
                 old_issuer = st.stored.grant.as_ref().map(|g| g.tokens.issuer.clone());
             }
-        }
-        // A 401 always (re)discovers; a step-up only when no AS is known yet.
-        if step_up.is_none() || self.state.borrow().meta.is_none() {
-            self.discover(&hint).await?;
+            // A 401 always (re)discovers; a step-up only when no AS is known yet.
+            if step_up.is_none() || self.state.borrow().meta.is_none() {
+                self.discover(&hint).await?;
+            }
+            discovered = true;
+            refresh_now = rediscover
+                && match (&old_issuer, self.state.borrow().meta.as_ref()) {
+                    (Some(old), Some(new)) => {
+                        tokens::after_rediscovery(old, &new.issuer, has_refresh, op.refreshed)
+                            == tokens::AfterRediscovery::Refresh
+                    }
+                    _ => false,
+                };
+            if !refresh_now {
+                break;
+            }
         }
         let scope = if step_up.is_some() {
             step_up
         } else {
             if rediscover {
-                let after = match (old_issuer, self.state.borrow().meta.as_ref()) {
-                    (Some(old), Some(new)) => {
-                        tokens::after_rediscovery(&old, &new.issuer, has_refresh, op.refreshed)
-                    }
-                    _ => tokens::AfterRediscovery::Authorize,
-                };
-                if after == tokens::AfterRediscovery::Refresh {
-                    op.refreshed = true;
-                    if self.refresh().await.is_ok() {
-                        return Ok(());
-                    }
-                }
                 // Another AS (SEP-2352): its own registration; old credentials stay bound to
                 // the old issuer and are never sent to the new one.
                 self.set_grant(None);
