@@ -609,7 +609,10 @@ impl<H: AuthHost> Authorizer<H> {
         let hint = AuthHint::from_header(www_authenticate);
         if let (Some(nonce), true) = (dpop_nonce, self.config.dpop) {
             self.remember_nonce(url, nonce);
-            if hint.error == Some(super::challenge::ChallengeError::UseDpopNonce) {
+            if matches!(
+                hint.error,
+                Some(super::challenge::ChallengeError::UseDpopNonce)
+            ) {
                 if op.nonce_retried {
                     return Err(errors::auth_error(
                         ErrorKind::DpopError,

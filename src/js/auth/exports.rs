@@ -168,20 +168,7 @@ pub fn id_jag_assertion(
         need("idToken")?;
         need("idpClientId")?;
         options::string(&options, "idpClientSecret", W)?;
-        let config = js_sys::Object::new();
-        for k in [
-            "idpTokenEndpoint",
-            "idToken",
-            "idpClientId",
-            "idpClientSecret",
-        ] {
-            let _ = Reflect::set(
-                &config,
-                &k.into(),
-                &Reflect::get(&options, &k.into()).unwrap_or(JsValue::UNDEFINED),
-            );
-        }
-        Ok(id_jag(&config))
+        Ok(id_jag(&options))
     })()
     .map_err(jserr::to_js)
 }

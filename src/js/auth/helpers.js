@@ -292,7 +292,9 @@ export function storageKind(storage) {
   return storage?.mcpWasmClientKind ?? "";
 }
 
-export function idJag(config) {
+// The four fields of the checked `idJagAssertion` options are its config.
+export function idJag({ idpTokenEndpoint, idToken, idpClientId, idpClientSecret }) {
+  const config = { idpTokenEndpoint, idToken, idpClientId, idpClientSecret };
   const f = () =>
     Promise.reject(failure("AssertionError", "idJagAssertion(...) is used as auth.grant.assertion, not called"));
   Object.defineProperty(f, "mcpWasmClientIdJag", { value: config });
