@@ -235,39 +235,20 @@ impl JsAuthHost {
         self.dpop_on && self.dpop_given.is_none() && storage_kind(&self.storage) == "web"
     }
 
-    async fn signing_key(&self) -> Result<JsValue, McpError> {
-        let key = self
-            .client_key
-            .borrow()
-            .clone()
-            .ok_or_else(|| McpError::input("No grant.privateKey to sign with"))?;
-        if !key.is_string() {
-            return Ok(key);
-        }
-        // The PEM goes from JS to WebCrypto without being copied into wasm memory.
-        let imported = call_promise(import_pem(&key, self.client_alg))
-            .await
-            .map_err(|e| key_error(ErrorKind::Input, "options.auth.grant.privateKey", &e))?;
-        // The PEM is dropped: from now on only the non-extractable CryptoKey is held.
-        *self.client_key.borrow_mut() = Some(imported.clone());
-        Ok(imported)
-    }
-
     /// Signs `input` with the DPoP key (`dpop`: ES256) or the client's key; a failure is an
     /// error naming which.
     async fn sign(&self, dpop: bool, input: Vec<u8>) -> Result<Vec<u8>, McpError> {
+        let key = self.key(dpop).await?;
         let (key, alg, kind, what) = if dpop {
-            let pair = self.dpop_keys().await?;
-            let private = Reflect::get(&pair, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED);
             (
-                private,
+                Reflect::get(&key, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED),
                 "ES256",
                 ErrorKind::DpopError,
                 "Signing a DPoP proof",
             )
         } else {
             (
-                self.signing_key().await?,
+                key,
                 self.client_alg,
                 ErrorKind::Input,
                 "Signing the client assertion",
@@ -279,23 +260,45 @@ impl JsAuthHost {
         Ok(Uint8Array::new(&sig).to_vec())
     }
 
-    async fn dpop_keys(&self) -> Result<JsValue, McpError> {
-        if let Some(p) = self.dpop_pair.borrow().clone() {
-            return Ok(p);
-        }
-        // Web Storage holds strings only; a storage of the app's own may hold objects.
-        let persist = storage_kind(&self.storage) != "web";
-        let given = self.dpop_given.clone().unwrap_or(JsValue::UNDEFINED);
-        let pair = call_promise(dpop_key_pair(
-            &given,
-            &self.storage,
-            &self.dpop_storage_key,
-            persist,
-        ))
-        .await
-        .map_err(|e| key_error(ErrorKind::DpopError, "DPoP key", &e))?;
-        *self.dpop_pair.borrow_mut() = Some(pair.clone());
-        Ok(pair)
+    /// The DPoP key pair (`dpop`), or the client's signing key, made or imported on first
+    /// use (one await for both).
+    async fn key(&self, dpop: bool) -> Result<JsValue, McpError> {
+        let (cell, made, kind, what) = if dpop {
+            if let Some(p) = self.dpop_pair.borrow().clone() {
+                return Ok(p);
+            }
+            // Web Storage holds strings only; a storage of the app's own may hold objects.
+            let persist = storage_kind(&self.storage) != "web";
+            let given = self.dpop_given.clone().unwrap_or(JsValue::UNDEFINED);
+            (
+                &self.dpop_pair,
+                dpop_key_pair(&given, &self.storage, &self.dpop_storage_key, persist),
+                ErrorKind::DpopError,
+                "DPoP key",
+            )
+        } else {
+            let key = self
+                .client_key
+                .borrow()
+                .clone()
+                .ok_or_else(|| McpError::input("No grant.privateKey to sign with"))?;
+            if !key.is_string() {
+                return Ok(key);
+            }
+            // The PEM goes from JS to WebCrypto without being copied into wasm memory; then
+            // it is dropped: from now on only the non-extractable CryptoKey is held.
+            (
+                &self.client_key,
+                import_pem(&key, self.client_alg),
+                ErrorKind::Input,
+                "options.auth.grant.privateKey",
+            )
+        };
+        let made = call_promise(made)
+            .await
+            .map_err(|e| key_error(kind, what, &e))?;
+        *cell.borrow_mut() = Some(made.clone());
+        Ok(made)
     }
 
     /// `storage[op](...args)`, settled; a failure names `op`.
@@ -412,7 +415,7 @@ impl AuthHost for JsAuthHost {
 
     fn dpop_public_jwk(&self) -> LocalBoxFuture<'_, Result<Value, McpError>> {
         Box::pin(async move {
-            let pair = self.dpop_keys().await?;
+            let pair = self.key(true).await?;
             let text = call_promise(public_jwk_text(&pair)).await.map_err(|e| {
                 key_error(ErrorKind::DpopError, "Exporting the DPoP public key", &e)
             })?;
