@@ -316,14 +316,14 @@ export function fetchInit(method, contentType, authorization, dpop, body) {
   return init;
 }
 
-// The argument of auth.authorize.
-export function authorizeArg(url, state, redirectUri, signal) {
-  return { url, state, redirectUri, signal };
+// auth.authorize({ url, state, redirectUri, signal }), settled.
+export async function callAuthorize(f, url, state, redirectUri, signal) {
+  return await f.call(undefined, { url, state, redirectUri, signal });
 }
 
-// The argument of grant.assertion.
-export function assertionArg(issuer, resource, scope) {
-  return { issuer, resource, scope };
+// grant.assertion({ issuer, resource, scope }), settled.
+export async function callAssertion(f, issuer, resource, scope) {
+  return await f.call(undefined, { issuer, resource, scope });
 }
 
 // SHA-256 of `bytes` by Web Crypto: the digest's promise, or 1 when globalThis.crypto is

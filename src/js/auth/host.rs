@@ -71,10 +71,21 @@ extern "C" {
         dpop: Option<&str>,
         body: Option<&str>,
     ) -> Object;
-    #[wasm_bindgen(js_name = authorizeArg)]
-    fn authorize_arg(url: &str, state: &str, redirect_uri: &str, signal: &JsValue) -> Object;
-    #[wasm_bindgen(js_name = assertionArg)]
-    fn assertion_arg(issuer: &str, resource: Option<&str>, scope: Option<&str>) -> Object;
+    #[wasm_bindgen(js_name = callAuthorize)]
+    fn call_authorize(
+        f: &Function,
+        url: &str,
+        state: &str,
+        redirect_uri: &str,
+        signal: &JsValue,
+    ) -> Promise;
+    #[wasm_bindgen(js_name = callAssertion)]
+    fn call_assertion(
+        f: &Function,
+        issuer: &str,
+        resource: Option<&str>,
+        scope: Option<&str>,
+    ) -> Promise;
     #[wasm_bindgen(js_name = sha256, catch)]
     fn web_sha256(bytes: &Uint8Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = authFetch, catch)]
@@ -203,7 +214,6 @@ impl JsAuthHost {
         redirect_uri: String,
     ) -> Result<Authorized, McpError> {
         let guard = AbortOnDrop::new(new_controller()?);
-        let arg = authorize_arg(&url, &state, &redirect_uri, &guard.signal().into());
         let waits = self.waits.borrow().clone();
         if let Some(c) = &waits {
             c.set(c.get() + 1);
@@ -217,9 +227,15 @@ impl JsAuthHost {
                 json!({ "reason": Reflect::get(e, &"name".into()).ok().and_then(|n| n.as_string()) }),
             )
         };
-        let out = settle(self.authorize.call1(&JsValue::UNDEFINED, &arg))
-            .await
-            .map_err(|e| refused(&e))?;
+        let out = JsFuture::from(call_authorize(
+            &self.authorize,
+            &url,
+            &state,
+            &redirect_uri,
+            &guard.signal().into(),
+        ))
+        .await
+        .map_err(|e| refused(&e))?;
         guard.disarm();
         match crate::js::options::url_text(&out) {
             Some(s) if s == "redirected" => Ok(Authorized::Redirected),
@@ -397,10 +413,14 @@ impl AuthHost for JsAuthHost {
                     e,
                 )
             };
-            let arg = assertion_arg(&issuer, resource.as_deref(), scope.as_deref());
-            let out = settle(f.call1(&JsValue::UNDEFINED, &arg))
-                .await
-                .map_err(|e| failed(&e))?;
+            let out = JsFuture::from(call_assertion(
+                f,
+                &issuer,
+                resource.as_deref(),
+                scope.as_deref(),
+            ))
+            .await
+            .map_err(|e| failed(&e))?;
             match out.as_string().filter(|s| !s.is_empty()) {
                 Some(a) => Ok(Secret::new(a)),
                 None => Err(McpError::local(
