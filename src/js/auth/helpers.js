@@ -385,3 +385,24 @@ export async function storageCall(storage, op, key, value) {
     throw [e];
   }
 }
+
+// `len` random bytes from Web Crypto, or 1 when globalThis.crypto is missing, 2 when its
+// getRandomValues is.
+export function randomBytes(len) {
+  let c, f;
+  try {
+    c = globalThis.crypto;
+  } catch {
+    return 1;
+  }
+  if (c === null || typeof c !== "object") return 1;
+  try {
+    f = c.getRandomValues;
+  } catch {
+    return 2;
+  }
+  if (typeof f !== "function") return 2;
+  const buf = new Uint8Array(len);
+  f.call(c, buf);
+  return buf;
+}

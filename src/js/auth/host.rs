@@ -97,6 +97,8 @@ extern "C" {
         key: &str,
         value: Option<&str>,
     ) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = randomBytes, catch)]
+    fn random_bytes(len: u32) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = storageKind)]
     pub fn storage_kind(storage: &JsValue) -> String;
 }
@@ -120,22 +122,8 @@ async fn call_promise(p: Result<Promise, JsValue>) -> Result<JsValue, JsValue> {
     settle(p.map(JsValue::from)).await
 }
 
-fn crypto() -> Result<JsValue, McpError> {
-    Reflect::get(&js_sys::global(), &"crypto".into())
-        .ok()
-        .filter(JsValue::is_object)
-        .ok_or_else(crypto_missing)
-}
-
 fn crypto_missing() -> McpError {
     McpError::input("globalThis.crypto is missing: authorization needs Web Crypto")
-}
-
-/// `obj[name]`, if it is a function.
-fn method(obj: &JsValue, name: &str) -> Option<Function> {
-    Reflect::get(obj, &name.into())
-        .ok()
-        .and_then(|f| f.dyn_into().ok())
 }
 
 fn storage_error(op: &str, e: &JsValue) -> McpError {
@@ -343,14 +331,14 @@ impl AuthHost for JsAuthHost {
     }
 
     fn random(&self, len: usize) -> Result<Vec<u8>, McpError> {
-        let c = crypto()?;
-        let buf = Uint8Array::new_with_length(len as u32);
-        let f = method(&c, "getRandomValues")
-            .ok_or_else(|| McpError::input("crypto.getRandomValues is missing"))?;
-        f.call1(&c, &buf).map_err(|e| {
+        let v = random_bytes(len as u32).map_err(|e| {
             McpError::input(format!("crypto.getRandomValues failed: {}", error_text(&e)))
         })?;
-        Ok(buf.to_vec())
+        match v.as_f64() {
+            Some(1.0) => Err(crypto_missing()),
+            Some(_) => Err(McpError::input("crypto.getRandomValues is missing")),
+            None => Ok(Uint8Array::new(&v).to_vec()),
+        }
     }
 
     fn sha256(&self, data: Vec<u8>) -> LocalBoxFuture<'_, Result<[u8; 32], McpError>> {
