@@ -114,15 +114,13 @@ pub fn memory_storage() -> JsValue {
 pub fn web_storage(
     #[wasm_bindgen(unchecked_param_type = "Storage")] storage: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let ok = ["getItem", "setItem", "removeItem"].iter().all(|k| {
-        storage.is_object() && Reflect::get(&storage, &(*k).into()).is_ok_and(|f| f.is_function())
-    });
-    if !ok {
+    let store = web_store(&storage);
+    if store.is_undefined() {
         return Err(jserr::to_js(McpError::input(
             "webStorage: pass a Storage object (sessionStorage or localStorage)",
         )));
     }
-    Ok(web_store(&storage))
+    Ok(store)
 }
 
 /// `indexedDbStorage(name)`: an IndexedDB database of that name as auth storage.

@@ -193,7 +193,18 @@ export function memoryStore() {
   }, "memory");
 }
 
+// A Web Storage area as auth storage; undefined when `storage` is not one.
 export function webStore(storage) {
+  try {
+    if (
+      storage === null ||
+      typeof storage !== "object" ||
+      !["getItem", "setItem", "removeItem"].every((k) => typeof storage[k] === "function")
+    )
+      return undefined;
+  } catch {
+    return undefined;
+  }
   return tag({
     get: (k) => storage.getItem(k),
     set: (k, v) => storage.setItem(k, v),
@@ -326,9 +337,9 @@ export async function callAssertion(f, issuer, resource, scope) {
   return await f.call(undefined, { issuer, resource, scope });
 }
 
-// SHA-256 of `bytes` by Web Crypto: the digest's promise, or 1 when globalThis.crypto is
+// SHA-256 of `bytes` by Web Crypto: the digest's bytes, or 1 when globalThis.crypto is
 // missing, 2 when crypto.subtle.digest is (not a secure context).
-export function sha256(bytes) {
+export async function sha256(bytes) {
   let c, s, d;
   try {
     c = globalThis.crypto;
@@ -344,7 +355,7 @@ export function sha256(bytes) {
     return 2;
   }
   if (typeof d !== "function") return 2;
-  return d.call(s, "SHA-256", bytes);
+  return new Uint8Array(await d.call(s, "SHA-256", bytes));
 }
 
 // An authorization request's fetch, read: [status, body, DPoP-Nonce] (a manual redirect the

@@ -86,8 +86,8 @@ extern "C" {
         resource: Option<&str>,
         scope: Option<&str>,
     ) -> Promise;
-    #[wasm_bindgen(js_name = sha256, catch)]
-    fn web_sha256(bytes: &Uint8Array) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = sha256)]
+    fn web_sha256(bytes: &Uint8Array) -> Promise;
     #[wasm_bindgen(js_name = authFetch, catch)]
     fn auth_fetch(fetch: &Function, url: &str, init: &Object) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = storageCall, catch)]
@@ -343,15 +343,14 @@ impl AuthHost for JsAuthHost {
 
     fn sha256(&self, data: Vec<u8>) -> LocalBoxFuture<'_, Result<[u8; 32], McpError>> {
         Box::pin(async move {
-            let started = web_sha256(&Uint8Array::from(data.as_slice()));
-            match started.as_ref().ok().and_then(JsValue::as_f64) {
+            let buf = JsFuture::from(web_sha256(&Uint8Array::from(data.as_slice())))
+                .await
+                .map_err(|e| McpError::input(format!("SHA-256 failed: {}", error_text(&e))))?;
+            match buf.as_f64() {
                 Some(1.0) => return Err(crypto_missing()),
                 Some(_) => return Err(McpError::input("crypto.subtle is unavailable: pages must be a secure context (https, or http on localhost) to sign in")),
                 None => {}
             }
-            let buf = settle(started)
-                .await
-                .map_err(|e| McpError::input(format!("SHA-256 failed: {}", error_text(&e))))?;
             let v = Uint8Array::new(&buf).to_vec();
             v.try_into()
                 .map_err(|_| McpError::input("SHA-256 gave other than 32 bytes"))
