@@ -212,7 +212,16 @@ export function webStore(storage) {
   }, "web");
 }
 
+// An IndexedDB database as auth storage; undefined when this host has no indexedDB.
 export function idbStore(name) {
+  let has;
+  try {
+    const idb = globalThis.indexedDB;
+    has = idb !== null && typeof idb === "object";
+  } catch {
+    has = false;
+  }
+  if (!has) return undefined;
   let db = null;
   const open = () =>
     (db ??= new Promise((resolve, reject) => {
@@ -297,6 +306,15 @@ export async function dpopKeyPair(given, storage, name, persist) {
 
 export async function publicJwkText(pair) {
   return JSON.stringify(await subtle().exportKey("jwk", pair.publicKey));
+}
+
+// True when `s` is an object with get, set and delete functions.
+export function isStorage(s) {
+  try {
+    return s !== null && typeof s === "object" && ["get", "set", "delete"].every((k) => typeof s[k] === "function");
+  } catch {
+    return false;
+  }
 }
 
 export function storageKind(storage) {
