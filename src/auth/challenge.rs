@@ -123,7 +123,7 @@ impl AuthHint {
 
     /// True for `error="insufficient_scope"`.
     pub fn is_insufficient_scope(&self) -> bool {
-        self.error == Some(ChallengeError::InsufficientScope)
+        matches!(self.error, Some(ChallengeError::InsufficientScope))
     }
 }
 

@@ -609,7 +609,10 @@ impl<H: AuthHost> Authorizer<H> {
         let hint = AuthHint::from_header(www_authenticate);
         if let (Some(nonce), true) = (dpop_nonce, self.config.dpop) {
             self.remember_nonce(url, nonce);
-            if hint.error == Some(super::challenge::ChallengeError::UseDpopNonce) {
+            if matches!(
+                hint.error,
+                Some(super::challenge::ChallengeError::UseDpopNonce)
+            ) {
                 if op.nonce_retried {
                     return Err(errors::auth_error(
                         ErrorKind::DpopError,
@@ -635,6 +638,7 @@ impl<H: AuthHost> Authorizer<H> {
         let mut has_refresh = false;
         let mut rediscover = false;
         let mut old_issuer = None;
+        let mut recovery = Recovery::Authorize;
         if status == 403 {
             let granted = self
                 .state
@@ -664,43 +668,54 @@ impl<H: AuthHost> Authorizer<H> {
                     grant.is_some_and(|g| g.tokens.refresh_token.is_some()),
                 )
             };
-            let recovery = tokens::on_unauthorized(sent, has_refresh, op.refreshed);
-            if recovery == Recovery::Refresh {
+            recovery = tokens::on_unauthorized(sent, has_refresh, op.refreshed);
+            rediscover = matches!(recovery, Recovery::Rediscover | Recovery::Authorize);
+        }
+        // A refresh first (401), or after a rediscovery that found the same AS; one await
+        // for both.
+        let mut refresh_now = recovery == Recovery::Refresh;
+        let mut discovered = false;
+        loop {
+            if refresh_now {
                 op.refreshed = true;
                 match self.refresh().await {
                     Ok(()) => return Ok(()),
                     // A dead refresh token leaves no grant: discover and obtain new tokens.
-                    Err(e) if self.state.borrow().stored.grant.is_some() => return Err(e),
+                    Err(e) if !discovered && self.state.borrow().stored.grant.is_some() => {
+                        return Err(e)
+                    }
                     Err(_) => {}
                 }
             }
-            rediscover = matches!(recovery, Recovery::Rediscover | Recovery::Authorize);
+            if discovered {
+                break;
+            }
             if rediscover {
                 let mut st = self.state.borrow_mut();
                 st.prm = None;
                 old_issuer = st.stored.grant.as_ref().map(|g| g.tokens.issuer.clone());
             }
-        }
-        // A 401 always (re)discovers; a step-up only when no AS is known yet.
-        if step_up.is_none() || self.state.borrow().meta.is_none() {
-            self.discover(&hint).await?;
+            // A 401 always (re)discovers; a step-up only when no AS is known yet.
+            if step_up.is_none() || self.state.borrow().meta.is_none() {
+                self.discover(&hint).await?;
+            }
+            discovered = true;
+            refresh_now = rediscover
+                && match (&old_issuer, self.state.borrow().meta.as_ref()) {
+                    (Some(old), Some(new)) => {
+                        tokens::after_rediscovery(old, &new.issuer, has_refresh, op.refreshed)
+                            == tokens::AfterRediscovery::Refresh
+                    }
+                    _ => false,
+                };
+            if !refresh_now {
+                break;
+            }
         }
         let scope = if step_up.is_some() {
             step_up
         } else {
             if rediscover {
-                let after = match (old_issuer, self.state.borrow().meta.as_ref()) {
-                    (Some(old), Some(new)) => {
-                        tokens::after_rediscovery(&old, &new.issuer, has_refresh, op.refreshed)
-                    }
-                    _ => tokens::AfterRediscovery::Authorize,
-                };
-                if after == tokens::AfterRediscovery::Refresh {
-                    op.refreshed = true;
-                    if self.refresh().await.is_ok() {
-                        return Ok(());
-                    }
-                }
                 // Another AS (SEP-2352): its own registration; old credentials stay bound to
                 // the old issuer and are never sent to the new one.
                 self.set_grant(None);
@@ -1021,24 +1036,14 @@ impl<H: AuthHost> Authorizer<H> {
         access_token: Option<&Secret>,
     ) -> Result<String, McpError> {
         // The DPoP key's public JWK, and its thumbprint, are asked of the host once.
-        let known = self
-            .state
-            .borrow()
-            .dpop_key
-            .as_ref()
-            .map(|(jwk, _)| jwk.clone());
-        let jwk = match known {
-            Some(jwk) => jwk,
-            None => {
-                let jwk = jose::public_jwk(&self.host.dpop_public_jwk().await?)?;
-                let digest = self
-                    .host
-                    .sha256(jose::thumbprint_input(&jwk)?.into_bytes())
-                    .await?;
-                self.state.borrow_mut().dpop_key = Some((jwk.clone(), jose::thumbprint(&digest)));
-                jwk
-            }
-        };
+        if self.state.borrow().dpop_key.is_none() {
+            let jwk = jose::public_jwk(&self.host.dpop_public_jwk().await?)?;
+            let digest = self
+                .host
+                .sha256(jose::thumbprint_input(&jwk)?.into_bytes())
+                .await?;
+            self.state.borrow_mut().dpop_key = Some((jwk, jose::thumbprint(&digest)));
+        }
         let jti = pkce::base64url(&self.host.random(16)?);
         let ath = match access_token {
             Some(t) => Some(jose::ath(
@@ -1046,19 +1051,23 @@ impl<H: AuthHost> Authorizer<H> {
             )),
             None => None,
         };
-        let nonce = super::url::split(url)
-            .map(|u| u.origin_key())
-            .and_then(|o| self.state.borrow().dpop_nonces.get(&o).cloned());
-        let header = jose::dpop_header(Alg::Es256, &jwk);
-        let claims = jose::dpop_claims(
-            &jti,
-            method,
-            url,
-            self.host.now_ms() / 1000,
-            ath.as_deref(),
-            nonce.as_deref(),
-        );
-        let input = jose::signing_input(&header, &claims);
+        let origin = super::url::split(url).map(|u| u.origin_key());
+        let input = {
+            let st = self.state.borrow();
+            let jwk = st.dpop_key.as_ref().map_or(&Value::Null, |(jwk, _)| jwk);
+            let nonce = origin.and_then(|o| st.dpop_nonces.get(&o));
+            jose::signing_input(
+                &jose::dpop_header(Alg::Es256, jwk),
+                &jose::dpop_claims(
+                    &jti,
+                    method,
+                    url,
+                    self.host.now_ms() / 1000,
+                    ath.as_deref(),
+                    nonce.map(String::as_str),
+                ),
+            )
+        };
         let signature = self.host.sign_dpop(input.as_bytes().to_vec()).await?;
         Ok(jose::compact(&input, &signature))
     }

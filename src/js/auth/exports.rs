@@ -5,7 +5,7 @@
 use crate::js::error as jserr;
 use crate::js::options;
 use crate::protocol::error::McpError;
-use js_sys::{Function, Reflect};
+use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/js/auth/helpers.js")]
@@ -24,6 +24,8 @@ extern "C" {
     fn web_store(storage: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = idbStore)]
     fn idb_store(name: &str) -> JsValue;
+    #[wasm_bindgen(js_name = isStorage)]
+    pub(super) fn is_storage(s: &JsValue) -> bool;
     #[wasm_bindgen(js_name = idJag)]
     fn id_jag(config: &JsValue) -> JsValue;
 }
@@ -114,15 +116,13 @@ pub fn memory_storage() -> JsValue {
 pub fn web_storage(
     #[wasm_bindgen(unchecked_param_type = "Storage")] storage: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let ok = ["getItem", "setItem", "removeItem"].iter().all(|k| {
-        storage.is_object() && Reflect::get(&storage, &(*k).into()).is_ok_and(|f| f.is_function())
-    });
-    if !ok {
+    let store = web_store(&storage);
+    if store.is_undefined() {
         return Err(jserr::to_js(McpError::input(
             "webStorage: pass a Storage object (sessionStorage or localStorage)",
         )));
     }
-    Ok(web_store(&storage))
+    Ok(store)
 }
 
 /// `indexedDbStorage(name)`: an IndexedDB database of that name as auth storage.
@@ -131,13 +131,13 @@ pub fn indexed_db_storage(
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
 ) -> Result<JsValue, JsValue> {
     let name = options::non_empty(&name, "indexedDbStorage", "name").map_err(jserr::to_js)?;
-    let has_idb = Reflect::get(&js_sys::global(), &"indexedDB".into()).is_ok_and(|v| v.is_object());
-    if !has_idb {
+    let store = idb_store(&name);
+    if store.is_undefined() {
         return Err(jserr::to_js(McpError::input(
             "indexedDbStorage: this host has no indexedDB (use memoryStorage() or your own { get, set, delete })",
         )));
     }
-    Ok(idb_store(&name))
+    Ok(store)
 }
 
 /// `idJagAssertion({ idpTokenEndpoint, idToken, idpClientId, idpClientSecret })`: the
@@ -168,20 +168,7 @@ pub fn id_jag_assertion(
         need("idToken")?;
         need("idpClientId")?;
         options::string(&options, "idpClientSecret", W)?;
-        let config = js_sys::Object::new();
-        for k in [
-            "idpTokenEndpoint",
-            "idToken",
-            "idpClientId",
-            "idpClientSecret",
-        ] {
-            let _ = Reflect::set(
-                &config,
-                &k.into(),
-                &Reflect::get(&options, &k.into()).unwrap_or(JsValue::UNDEFINED),
-            );
-        }
-        Ok(id_jag(&config))
+        Ok(id_jag(&options))
     })()
     .map_err(jserr::to_js)
 }

@@ -193,7 +193,18 @@ export function memoryStore() {
   }, "memory");
 }
 
+// A Web Storage area as auth storage; undefined when `storage` is not one.
 export function webStore(storage) {
+  try {
+    if (
+      storage === null ||
+      typeof storage !== "object" ||
+      !["getItem", "setItem", "removeItem"].every((k) => typeof storage[k] === "function")
+    )
+      return undefined;
+  } catch {
+    return undefined;
+  }
   return tag({
     get: (k) => storage.getItem(k),
     set: (k, v) => storage.setItem(k, v),
@@ -201,7 +212,16 @@ export function webStore(storage) {
   }, "web");
 }
 
+// An IndexedDB database as auth storage; undefined when this host has no indexedDB.
 export function idbStore(name) {
+  let has;
+  try {
+    const idb = globalThis.indexedDB;
+    has = idb !== null && typeof idb === "object";
+  } catch {
+    has = false;
+  }
+  if (!has) return undefined;
   let db = null;
   const open = () =>
     (db ??= new Promise((resolve, reject) => {
@@ -288,13 +308,130 @@ export async function publicJwkText(pair) {
   return JSON.stringify(await subtle().exportKey("jwk", pair.publicKey));
 }
 
+// True when `s` is an object with get, set and delete functions.
+export function isStorage(s) {
+  try {
+    return s !== null && typeof s === "object" && ["get", "set", "delete"].every((k) => typeof s[k] === "function");
+  } catch {
+    return false;
+  }
+}
+
 export function storageKind(storage) {
   return storage?.mcpWasmClientKind ?? "";
 }
 
-export function idJag(config) {
+// The four fields of the checked `idJagAssertion` options are its config.
+export function idJag({ idpTokenEndpoint, idToken, idpClientId, idpClientSecret }) {
+  const config = { idpTokenEndpoint, idToken, idpClientId, idpClientSecret };
   const f = () =>
     Promise.reject(failure("AssertionError", "idJagAssertion(...) is used as auth.grant.assertion, not called"));
   Object.defineProperty(f, "mcpWasmClientIdJag", { value: config });
   return tag(f, "id-jag");
+}
+
+// The init of an authorization request's fetch: no redirects followed; JSON accepted when
+// there is a body.
+export function fetchInit(method, contentType, authorization, dpop, body) {
+  const headers = {};
+  if (contentType !== undefined) {
+    headers["content-type"] = contentType;
+    headers.accept = "application/json";
+  }
+  if (authorization !== undefined) headers.authorization = authorization;
+  if (dpop !== undefined) headers.dpop = dpop;
+  const init = { method, headers, redirect: "manual" };
+  if (body !== undefined) init.body = body;
+  return init;
+}
+
+// auth.authorize({ url, state, redirectUri, signal }), settled.
+export async function callAuthorize(f, url, state, redirectUri, signal) {
+  return await f.call(undefined, { url, state, redirectUri, signal });
+}
+
+// grant.assertion({ issuer, resource, scope }), settled.
+export async function callAssertion(f, issuer, resource, scope) {
+  return await f.call(undefined, { issuer, resource, scope });
+}
+
+// SHA-256 of `bytes` by Web Crypto: the digest's bytes, or 1 when globalThis.crypto is
+// missing, 2 when crypto.subtle.digest is (not a secure context).
+export async function sha256(bytes) {
+  let c, s, d;
+  try {
+    c = globalThis.crypto;
+  } catch {
+    return 1;
+  }
+  if (c === null || typeof c !== "object") return 1;
+  try {
+    s = c.subtle;
+    if (s === null || typeof s !== "object") return 2;
+    d = s.digest;
+  } catch {
+    return 2;
+  }
+  if (typeof d !== "function") return 2;
+  return new Uint8Array(await d.call(s, "SHA-256", bytes));
+}
+
+// An authorization request's fetch, read: [status, body, DPoP-Nonce] (a manual redirect the
+// browser hides is [302, "", undefined]). It throws [error] when the fetch or the body
+// failed, and 0 when `fetch` did not resolve with a Response.
+export async function authFetch(fetch, url, init) {
+  let r;
+  try {
+    r = await fetch.call(undefined, url, init);
+  } catch (e) {
+    throw [e];
+  }
+  if (!(r instanceof Response)) throw 0;
+  if (r.type === "opaqueredirect") return [302, "", undefined];
+  const nonce = r.headers.get("dpop-nonce") ?? undefined;
+  let body;
+  try {
+    body = await r.text();
+  } catch (e) {
+    throw [e];
+  }
+  return [r.status, body, nonce];
+}
+
+// `storage[op](key)` (with `value`: `(key, value)`), settled. It throws 0 when storage[op] is
+// not a function, and [error] when the call failed.
+export async function storageCall(storage, op, key, value) {
+  let f;
+  try {
+    f = Reflect.get(storage, op);
+  } catch {
+    throw 0;
+  }
+  if (typeof f !== "function") throw 0;
+  try {
+    return await (value === undefined ? f.call(storage, key) : f.call(storage, key, value));
+  } catch (e) {
+    throw [e];
+  }
+}
+
+// `len` random bytes from Web Crypto, or 1 when globalThis.crypto is missing, 2 when its
+// getRandomValues is.
+export function randomBytes(len) {
+  let c, f;
+  try {
+    c = globalThis.crypto;
+  } catch {
+    return 1;
+  }
+  if (c === null || typeof c !== "object") return 1;
+  try {
+    f = c.getRandomValues;
+  } catch {
+    return 2;
+  }
+  if (typeof f !== "function") return 2;
+  const buf = new Uint8Array(len);
+  f.call(c, buf);
+  return buf;
 }

@@ -9,7 +9,7 @@ use crate::js::abort::AbortOnDrop;
 use crate::js::http::{error_text, new_controller};
 use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTION_CLOSED};
 use futures::future::LocalBoxFuture;
-use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use serde_json::json;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
@@ -63,6 +63,42 @@ extern "C" {
     ) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = publicJwkText, catch)]
     fn public_jwk_text(pair: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = fetchInit)]
+    fn fetch_init(
+        method: &str,
+        content_type: Option<&str>,
+        authorization: Option<&str>,
+        dpop: Option<&str>,
+        body: Option<&str>,
+    ) -> Object;
+    #[wasm_bindgen(js_name = callAuthorize)]
+    fn call_authorize(
+        f: &Function,
+        url: &str,
+        state: &str,
+        redirect_uri: &str,
+        signal: &JsValue,
+    ) -> Promise;
+    #[wasm_bindgen(js_name = callAssertion)]
+    fn call_assertion(
+        f: &Function,
+        issuer: &str,
+        resource: Option<&str>,
+        scope: Option<&str>,
+    ) -> Promise;
+    #[wasm_bindgen(js_name = sha256)]
+    fn web_sha256(bytes: &Uint8Array) -> Promise;
+    #[wasm_bindgen(js_name = authFetch, catch)]
+    fn auth_fetch(fetch: &Function, url: &str, init: &Object) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = storageCall, catch)]
+    fn storage_call(
+        storage: &JsValue,
+        op: &str,
+        key: &str,
+        value: Option<&str>,
+    ) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = randomBytes, catch)]
+    fn random_bytes(len: u32) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = storageKind)]
     pub fn storage_kind(storage: &JsValue) -> String;
 }
@@ -76,10 +112,6 @@ fn key_error(kind: ErrorKind, what: &str, e: &JsValue) -> McpError {
     )
 }
 
-fn set(o: &Object, k: &str, v: &JsValue) {
-    let _ = Reflect::set(o, &JsValue::from_str(k), v);
-}
-
 /// What a call returned, settled: its error, or the value (a promise's outcome).
 async fn settle(v: Result<JsValue, JsValue>) -> Result<JsValue, JsValue> {
     JsFuture::from(Promise::resolve(&v?)).await
@@ -90,20 +122,8 @@ async fn call_promise(p: Result<Promise, JsValue>) -> Result<JsValue, JsValue> {
     settle(p.map(JsValue::from)).await
 }
 
-fn crypto() -> Result<JsValue, McpError> {
-    Reflect::get(&js_sys::global(), &"crypto".into())
-        .ok()
-        .filter(JsValue::is_object)
-        .ok_or_else(|| {
-            McpError::input("globalThis.crypto is missing: authorization needs Web Crypto")
-        })
-}
-
-/// `obj[name]`, if it is a function.
-fn method(obj: &JsValue, name: &str) -> Option<Function> {
-    Reflect::get(obj, &name.into())
-        .ok()
-        .and_then(|f| f.dyn_into().ok())
+fn crypto_missing() -> McpError {
+    McpError::input("globalThis.crypto is missing: authorization needs Web Crypto")
 }
 
 fn storage_error(op: &str, e: &JsValue) -> McpError {
@@ -143,47 +163,23 @@ impl JsAuthHost {
             max_bytes,
             dpop,
         } = request;
-        let headers = Object::new();
-        if let Some(t) = content_type {
-            set(&headers, "content-type", &t.into());
-            set(&headers, "accept", &"application/json".into());
-        }
-        if let Some(a) = &authorization {
-            set(&headers, "authorization", &a.expose().into());
-        }
-        if let Some(p) = &dpop {
-            set(&headers, "dpop", &p.as_str().into());
-        }
-        let init = Object::new();
-        set(&init, "method", &method.into());
-        set(&init, "headers", &headers);
-        set(&init, "redirect", &"manual".into());
-        if let Some(b) = &body {
-            set(&init, "body", &b.expose().into());
-        }
-        let response: web_sys::Response = settle(self.fetch.call2(
-            &JsValue::UNDEFINED,
-            &url.as_str().into(),
-            &init,
-        ))
-        .await
-        .map_err(|e| self.fetch_error(&url, &e))?
-        .dyn_into()
-        .map_err(|_| McpError::input("auth.fetch must resolve with a Response"))?;
-        if crate::js::http::is_opaque_redirect(&response) {
-            return Ok(AuthResponse {
-                status: 302,
-                body: String::new(),
-                dpop_nonce: None,
-            });
-        }
-        let status = response.status();
-        let dpop_nonce = response.headers().get("dpop-nonce").ok().flatten();
-        let body = settle(response.text().map(JsValue::from))
+        let init = fetch_init(
+            method,
+            content_type,
+            authorization.as_ref().map(Secret::expose),
+            dpop.as_deref(),
+            body.as_ref().map(Secret::expose),
+        );
+        let read = call_promise(auth_fetch(&self.fetch, &url, &init))
             .await
-            .map_err(|e| self.fetch_error(&url, &e))?
-            .as_string()
-            .unwrap_or_default();
+            .map_err(|e| match e.dyn_ref::<Array>() {
+                Some(a) => self.fetch_error(&url, &a.get(0)),
+                None => McpError::input("auth.fetch must resolve with a Response"),
+            })?;
+        let read: Array = read.unchecked_into();
+        let status = read.get(0).as_f64().unwrap_or_default() as u16;
+        let body = read.get(1).as_string().unwrap_or_default();
+        let dpop_nonce = read.get(2).as_string();
         if body.len() > max_bytes {
             return Err(McpError::local(
                 AUTHORIZATION_FAILED,
@@ -206,11 +202,6 @@ impl JsAuthHost {
         redirect_uri: String,
     ) -> Result<Authorized, McpError> {
         let guard = AbortOnDrop::new(new_controller()?);
-        let arg = Object::new();
-        set(&arg, "url", &url.into());
-        set(&arg, "state", &state.into());
-        set(&arg, "redirectUri", &redirect_uri.into());
-        set(&arg, "signal", &guard.signal().into());
         let waits = self.waits.borrow().clone();
         if let Some(c) = &waits {
             c.set(c.get() + 1);
@@ -224,9 +215,15 @@ impl JsAuthHost {
                 json!({ "reason": Reflect::get(e, &"name".into()).ok().and_then(|n| n.as_string()) }),
             )
         };
-        let out = settle(self.authorize.call1(&JsValue::UNDEFINED, &arg))
-            .await
-            .map_err(|e| refused(&e))?;
+        let out = JsFuture::from(call_authorize(
+            &self.authorize,
+            &url,
+            &state,
+            &redirect_uri,
+            &guard.signal().into(),
+        ))
+        .await
+        .map_err(|e| refused(&e))?;
         guard.disarm();
         match crate::js::options::url_text(&out) {
             Some(s) if s == "redirected" => Ok(Authorized::Redirected),
@@ -242,39 +239,20 @@ impl JsAuthHost {
         self.dpop_on && self.dpop_given.is_none() && storage_kind(&self.storage) == "web"
     }
 
-    async fn signing_key(&self) -> Result<JsValue, McpError> {
-        let key = self
-            .client_key
-            .borrow()
-            .clone()
-            .ok_or_else(|| McpError::input("No grant.privateKey to sign with"))?;
-        if !key.is_string() {
-            return Ok(key);
-        }
-        // The PEM goes from JS to WebCrypto without being copied into wasm memory.
-        let imported = call_promise(import_pem(&key, self.client_alg))
-            .await
-            .map_err(|e| key_error(ErrorKind::Input, "options.auth.grant.privateKey", &e))?;
-        // The PEM is dropped: from now on only the non-extractable CryptoKey is held.
-        *self.client_key.borrow_mut() = Some(imported.clone());
-        Ok(imported)
-    }
-
     /// Signs `input` with the DPoP key (`dpop`: ES256) or the client's key; a failure is an
     /// error naming which.
     async fn sign(&self, dpop: bool, input: Vec<u8>) -> Result<Vec<u8>, McpError> {
+        let key = self.key(dpop).await?;
         let (key, alg, kind, what) = if dpop {
-            let pair = self.dpop_keys().await?;
-            let private = Reflect::get(&pair, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED);
             (
-                private,
+                Reflect::get(&key, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED),
                 "ES256",
                 ErrorKind::DpopError,
                 "Signing a DPoP proof",
             )
         } else {
             (
-                self.signing_key().await?,
+                key,
                 self.client_alg,
                 ErrorKind::Input,
                 "Signing the client assertion",
@@ -286,37 +264,60 @@ impl JsAuthHost {
         Ok(Uint8Array::new(&sig).to_vec())
     }
 
-    async fn dpop_keys(&self) -> Result<JsValue, McpError> {
-        if let Some(p) = self.dpop_pair.borrow().clone() {
-            return Ok(p);
-        }
-        // Web Storage holds strings only; a storage of the app's own may hold objects.
-        let persist = storage_kind(&self.storage) != "web";
-        let given = self.dpop_given.clone().unwrap_or(JsValue::UNDEFINED);
-        let pair = call_promise(dpop_key_pair(
-            &given,
-            &self.storage,
-            &self.dpop_storage_key,
-            persist,
-        ))
-        .await
-        .map_err(|e| key_error(ErrorKind::DpopError, "DPoP key", &e))?;
-        *self.dpop_pair.borrow_mut() = Some(pair.clone());
-        Ok(pair)
+    /// The DPoP key pair (`dpop`), or the client's signing key, made or imported on first
+    /// use (one await for both).
+    async fn key(&self, dpop: bool) -> Result<JsValue, McpError> {
+        let (cell, made, kind, what) = if dpop {
+            if let Some(p) = self.dpop_pair.borrow().clone() {
+                return Ok(p);
+            }
+            // Web Storage holds strings only; a storage of the app's own may hold objects.
+            let persist = storage_kind(&self.storage) != "web";
+            let given = self.dpop_given.clone().unwrap_or(JsValue::UNDEFINED);
+            (
+                &self.dpop_pair,
+                dpop_key_pair(&given, &self.storage, &self.dpop_storage_key, persist),
+                ErrorKind::DpopError,
+                "DPoP key",
+            )
+        } else {
+            let key = self
+                .client_key
+                .borrow()
+                .clone()
+                .ok_or_else(|| McpError::input("No grant.privateKey to sign with"))?;
+            if !key.is_string() {
+                return Ok(key);
+            }
+            // The PEM goes from JS to WebCrypto without being copied into wasm memory; then
+            // it is dropped: from now on only the non-extractable CryptoKey is held.
+            (
+                &self.client_key,
+                import_pem(&key, self.client_alg),
+                ErrorKind::Input,
+                "options.auth.grant.privateKey",
+            )
+        };
+        let made = call_promise(made)
+            .await
+            .map_err(|e| key_error(kind, what, &e))?;
+        *cell.borrow_mut() = Some(made.clone());
+        Ok(made)
     }
 
     /// `storage[op](...args)`, settled; a failure names `op`.
-    async fn storage_call(&self, op: &str, args: &[JsValue]) -> Result<JsValue, McpError> {
-        let f = method(&self.storage, op)
-            .ok_or_else(|| McpError::input(format!("auth.storage.{op} is not a function")))?;
-        let this = &self.storage;
-        settle(match args {
-            [a] => f.call1(this, a),
-            [a, b] => f.call2(this, a, b),
-            _ => f.call0(this),
-        })
-        .await
-        .map_err(|e| storage_error(op, &e))
+    async fn storage_call(
+        &self,
+        op: &str,
+        key: &str,
+        value: Option<&str>,
+    ) -> Result<JsValue, McpError> {
+        call_promise(storage_call(&self.storage, op, key, value))
+            .await
+            .map_err(|e| match e.dyn_ref::<Array>() {
+                Some(a) => storage_error(op, &a.get(0)),
+                None => McpError::input(format!("auth.storage.{op} is not a function")),
+            })
     }
 }
 
@@ -330,32 +331,26 @@ impl AuthHost for JsAuthHost {
     }
 
     fn random(&self, len: usize) -> Result<Vec<u8>, McpError> {
-        let c = crypto()?;
-        let buf = Uint8Array::new_with_length(len as u32);
-        let f = method(&c, "getRandomValues")
-            .ok_or_else(|| McpError::input("crypto.getRandomValues is missing"))?;
-        f.call1(&c, &buf).map_err(|e| {
+        let v = random_bytes(len as u32).map_err(|e| {
             McpError::input(format!("crypto.getRandomValues failed: {}", error_text(&e)))
         })?;
-        Ok(buf.to_vec())
+        match v.as_f64() {
+            Some(1.0) => Err(crypto_missing()),
+            Some(_) => Err(McpError::input("crypto.getRandomValues is missing")),
+            None => Ok(Uint8Array::new(&v).to_vec()),
+        }
     }
 
     fn sha256(&self, data: Vec<u8>) -> LocalBoxFuture<'_, Result<[u8; 32], McpError>> {
         Box::pin(async move {
-            let unavailable = || {
-                McpError::input("crypto.subtle is unavailable: pages must be a secure context (https, or http on localhost) to sign in")
-            };
-            let subtle = Reflect::get(&crypto()?, &"subtle".into())
-                .ok()
-                .filter(JsValue::is_object)
-                .ok_or_else(unavailable)?;
-            let digest = method(&subtle, "digest").ok_or_else(unavailable)?;
-            let failed =
-                |e: JsValue| McpError::input(format!("SHA-256 failed: {}", error_text(&e)));
-            let bytes = Uint8Array::from(data.as_slice());
-            let buf = settle(digest.call2(&subtle, &"SHA-256".into(), &bytes))
+            let buf = JsFuture::from(web_sha256(&Uint8Array::from(data.as_slice())))
                 .await
-                .map_err(failed)?;
+                .map_err(|e| McpError::input(format!("SHA-256 failed: {}", error_text(&e))))?;
+            match buf.as_f64() {
+                Some(1.0) => return Err(crypto_missing()),
+                Some(_) => return Err(McpError::input("crypto.subtle is unavailable: pages must be a secure context (https, or http on localhost) to sign in")),
+                None => {}
+            }
             let v = Uint8Array::new(&buf).to_vec();
             v.try_into()
                 .map_err(|_| McpError::input("SHA-256 gave other than 32 bytes"))
@@ -363,21 +358,13 @@ impl AuthHost for JsAuthHost {
     }
 
     fn load(&self, key: String) -> LocalBoxFuture<'_, Result<Option<String>, McpError>> {
-        Box::pin(async move {
-            let v = self.storage_call("get", &[key.into()]).await?;
-            Ok(v.as_string())
-        })
+        Box::pin(async move { Ok(self.storage_call("get", &key, None).await?.as_string()) })
     }
 
     fn save(&self, key: String, value: Option<String>) -> LocalBoxFuture<'_, Result<(), McpError>> {
         Box::pin(async move {
-            let (op, n) = if value.is_some() {
-                ("set", 2)
-            } else {
-                ("delete", 1)
-            };
-            let args = [key.into(), value.map_or(JsValue::UNDEFINED, JsValue::from)];
-            self.storage_call(op, &args[..n]).await?;
+            let op = if value.is_some() { "set" } else { "delete" };
+            self.storage_call(op, &key, value.as_deref()).await?;
             Ok(())
         })
     }
@@ -413,21 +400,14 @@ impl AuthHost for JsAuthHost {
                     e,
                 )
             };
-            let arg = Object::new();
-            set(&arg, "issuer", &issuer.into());
-            set(
-                &arg,
-                "resource",
-                &resource.map_or(JsValue::UNDEFINED, JsValue::from),
-            );
-            set(
-                &arg,
-                "scope",
-                &scope.map_or(JsValue::UNDEFINED, JsValue::from),
-            );
-            let out = settle(f.call1(&JsValue::UNDEFINED, &arg))
-                .await
-                .map_err(|e| failed(&e))?;
+            let out = JsFuture::from(call_assertion(
+                f,
+                &issuer,
+                resource.as_deref(),
+                scope.as_deref(),
+            ))
+            .await
+            .map_err(|e| failed(&e))?;
             match out.as_string().filter(|s| !s.is_empty()) {
                 Some(a) => Ok(Secret::new(a)),
                 None => Err(McpError::local(
@@ -442,7 +422,7 @@ impl AuthHost for JsAuthHost {
 
     fn dpop_public_jwk(&self) -> LocalBoxFuture<'_, Result<Value, McpError>> {
         Box::pin(async move {
-            let pair = self.dpop_keys().await?;
+            let pair = self.key(true).await?;
             let text = call_promise(public_jwk_text(&pair)).await.map_err(|e| {
                 key_error(ErrorKind::DpopError, "Exporting the DPoP public key", &e)
             })?;

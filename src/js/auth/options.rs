@@ -1,7 +1,7 @@
 //! Reading the `auth` option of `new Client(url, { auth })` into the flow's `AuthConfig` and
 //! its JS host, with errors that name the offending field.
 
-use super::exports::{authorize_headless, authorize_with_popup, memory_storage};
+use super::exports::{authorize_headless, authorize_with_popup, is_storage, memory_storage};
 use super::host::JsAuthHost;
 use crate::auth::client::AuthMethod;
 use crate::auth::client::ClientInformation;
@@ -65,11 +65,7 @@ fn storage(r: &mut Reader, auth: &JsValue) -> JsValue {
     if s.is_null_or_undefined() {
         return memory_storage();
     }
-    let ok = s.is_object()
-        && ["get", "set", "delete"]
-            .iter()
-            .all(|k| field(&s, k).is_function());
-    if !ok {
+    if !is_storage(&s) {
         r.fail_with("options.auth.storage must be an object with get, set and delete functions (memoryStorage(), webStorage(sessionStorage), indexedDbStorage(name))");
     }
     s
