@@ -162,14 +162,18 @@ impl Resumable<'_> {
             };
             let is_stream = (200..300).contains(&head.status)
                 && body_kind(head.content_type.as_deref()) == BodyKind::Sse;
+            if is_stream {
+                first = Some(head);
+                continue;
+            }
+            if mode == Resuming::Listen && (404..=406).contains(&head.status) {
+                return Ok(());
+            }
+            // One read of the refusal for both modes.
+            let e = status_error(http, &head, what, headers).await;
             match mode {
-                _ if is_stream => first = Some(head),
-                Resuming::Listen if (404..=406).contains(&head.status) => return Ok(()),
-                Resuming::Listen => {
-                    inbox.surface_error(status_error(http, &head, what, headers).await)
-                }
+                Resuming::Listen => inbox.surface_error(e),
                 Resuming::Request => {
-                    let e = status_error(http, &head, what, headers).await;
                     return Err(e.with_context(format!(
                         "Could not resume the stream of {what} from event {}",
                         last_id
