@@ -11,7 +11,6 @@ use crate::js::options::Reader;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
-use gloo_net::http::Method;
 use js_sys::{Function, Reflect};
 use serde_json::json;
 use serde_json::Value;
@@ -123,7 +122,7 @@ impl Http {
         let guard = AbortOnDrop::new(new_controller()?);
         let signal = guard.signal();
         let head = self
-            .send(Method::POST, Some(&out.body), &out.headers, &signal, what)
+            .send("POST", Some(&out.body), &out.headers, &signal, what)
             .await?;
         Ok((head, guard))
     }
@@ -173,9 +172,9 @@ impl Http {
 
     /// Where a request of `method` goes: the HTTP+SSE endpoint for POSTs once known, else
     /// the server URL.
-    fn target(&self, method: &Method) -> String {
+    fn target(&self, method: &str) -> String {
         match self.endpoint.borrow().as_ref() {
-            Some(endpoint) if *method == Method::POST => endpoint.clone(),
+            Some(endpoint) if method == "POST" => endpoint.clone(),
             _ => self.url.clone(),
         }
     }
@@ -185,7 +184,7 @@ impl Http {
     /// runs the authorization flow, then the request is sent again.
     pub async fn send(
         &self,
-        method: Method,
+        method: &str,
         body: Option<&str>,
         headers: &[(String, String)],
         signal: &AbortSignal,
@@ -197,13 +196,11 @@ impl Http {
                 .await;
         };
         let mut op = Operation::default();
-        let target = self.target(&method);
+        let target = self.target(method);
         loop {
-            let ticket = auth
-                .before_request(&mut op, method.as_ref(), &target)
-                .await?;
+            let ticket = auth.before_request(&mut op, method, &target).await?;
             let head = self
-                .send_once(method.clone(), body, headers, Some(&ticket), signal, what)
+                .send_once(method, body, headers, Some(&ticket), signal, what)
                 .await?;
             let challenge = || header(&head.response, "www-authenticate");
             let recover = match head.status {
@@ -242,14 +239,14 @@ impl Http {
 
     async fn send_once(
         &self,
-        method: Method,
+        method: &str,
         body: Option<&str>,
         headers: &[(String, String)],
         ticket: Option<&Ticket>,
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
-        let mut url = self.target(&method);
+        let mut url = self.target(method);
         let authorization = ticket.and_then(|t| t.authorization.as_ref());
         // In a browser a manual redirect is opaque (no Location); follow there unless the user
         // gave headers (credentials) that must not reach another origin.
@@ -281,7 +278,7 @@ impl Http {
                 sent_names.push("dpop".into());
             }
             let init = js_sys::Object::new();
-            set(&init, "method", method.as_ref());
+            set(&init, "method", method);
             let _ = Reflect::set(&init, &"headers".into(), &header_obj);
             if let Some(text) = body {
                 set(&init, "body", text);
@@ -318,7 +315,7 @@ impl Http {
                         .unwrap_or_default();
                     match redirect_policy(
                         status,
-                        method.as_ref(),
+                        method,
                         &from,
                         &target.origin(),
                         &target.href(),
