@@ -6,9 +6,36 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{AbortController, AbortSignal};
 
-/// Sleeps `ms` milliseconds on the JS event loop (cleared when dropped).
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(handler: &js_sys::Function, timeout: i32) -> JsValue;
+    #[wasm_bindgen(js_name = clearTimeout)]
+    fn clear_timeout(handle: &JsValue);
+}
+
+/// A `setTimeout` handle, cleared when dropped.
+struct Timer(JsValue);
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        clear_timeout(&self.0);
+    }
+}
+
+/// Sleeps `ms` milliseconds on the JS event loop (cleared when dropped). The timer wakes the
+/// crate's own oneshot channel: no gloo-timers, no futures channel.
 pub async fn sleep(ms: u64) {
-    gloo_timers::future::TimeoutFuture::new(ms.min(u32::MAX as u64) as u32).await;
+    let (tx, rx) = crate::session::inflight::oneshot::channel();
+    let fire = Closure::once(move || {
+        let _ = tx.send(Ok(serde_json::Value::Null));
+    });
+    // Declared after `fire`: dropped first, so the timer is cleared before its callback goes.
+    let _timer = Timer(set_timeout(
+        fire.as_ref().unchecked_ref(),
+        ms.min(u32::MAX as u64) as u32 as i32,
+    ));
+    let _ = rx.await;
 }
 
 /// Keeps a caller's `AbortSignal` linked to a [`Cancel`]; removes its listener when dropped,

@@ -17,7 +17,6 @@ use crate::transport::http::{accepted_for_request, body_kind, unexpected_content
 use crate::transport::sse::SseParser;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
-use gloo_net::http::Method;
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::{AbortController, AbortSignal};
@@ -141,7 +140,7 @@ impl Resumable<'_> {
             if let Resume::From(id) = &from {
                 with_id.push(("Last-Event-ID".into(), id.clone()));
             }
-            let head = match http.send(Method::GET, None, &with_id, signal, what).await {
+            let head = match http.send("GET", None, &with_id, signal, what).await {
                 Ok(h) => h,
                 Err(e) if e.kind() == Some(ErrorKind::Aborted) || signal.aborted() => {
                     return match mode {
@@ -162,14 +161,18 @@ impl Resumable<'_> {
             };
             let is_stream = (200..300).contains(&head.status)
                 && body_kind(head.content_type.as_deref()) == BodyKind::Sse;
+            if is_stream {
+                first = Some(head);
+                continue;
+            }
+            if mode == Resuming::Listen && (404..=406).contains(&head.status) {
+                return Ok(());
+            }
+            // One read of the refusal for both modes.
+            let e = status_error(http, &head, what, headers).await;
             match mode {
-                _ if is_stream => first = Some(head),
-                Resuming::Listen if (404..=406).contains(&head.status) => return Ok(()),
-                Resuming::Listen => {
-                    inbox.surface_error(status_error(http, &head, what, headers).await)
-                }
+                Resuming::Listen => inbox.surface_error(e),
                 Resuming::Request => {
-                    let e = status_error(http, &head, what, headers).await;
                     return Err(e.with_context(format!(
                         "Could not resume the stream of {what} from event {}",
                         last_id
@@ -380,9 +383,7 @@ impl Transport for StreamableHttp {
             let guard = AbortOnDrop::new(controller);
             let signal = guard.signal();
             let what = "session DELETE";
-            let send = self
-                .http
-                .send(Method::DELETE, None, &headers, &signal, what);
+            let send = self.http.send("DELETE", None, &headers, &signal, what);
             // Best effort: 405 and failures are fine, a hang is cut.
             let timer = sleep(DELETE_TIMEOUT_MS).boxed_local();
             let _ = within(timer, DELETE_TIMEOUT_MS, what, send).await;
