@@ -120,10 +120,10 @@ impl Resumable<'_> {
                 let e = failure.unwrap_or_else(|| McpError::protocol(INVALID_REQUEST, what));
                 return Err(e.with_suffix(format!(
                     " (gave up after {} attempts to resume from event {})",
+                    schedule.attempts(),
                     last_id
                         .as_deref()
-                        .map_or_else(|| "(none)".into(), crate::protocol::quote::quoted),
-                    schedule.attempts()
+                        .map_or_else(|| "(none)".into(), crate::protocol::quote::quoted)
                 )));
             };
             if delay > 0 && unless(sleep(delay), stopped.fired()).await.is_err() {

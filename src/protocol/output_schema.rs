@@ -338,8 +338,8 @@ impl OutputValidator {
                     at,
                     format!(
                         "{} does not match {}",
-                        crate::protocol::quote::quoted(p),
-                        short(&json!(text))
+                        short(&json!(text)),
+                        crate::protocol::quote::quoted(p)
                     ),
                 );
             }
@@ -974,7 +974,10 @@ mod own_tests {
             .contains("no regular-expression engine"));
         let v = OutputValidator::compile_with(&schema, Some(regex_stub)).unwrap();
         assert_eq!(v.validate(&json!("abc")), Ok(()));
-        assert!(v.validate(&json!("xab")).unwrap_err()[0].contains("does not match"));
+        assert_eq!(
+            v.validate(&json!("xab")).unwrap_err()[0],
+            r#"(root): "xab" does not match "^ab""#
+        );
         assert!(
             OutputValidator::compile_with(&json!({"pattern": "(("}), Some(regex_stub))
                 .unwrap_err()
