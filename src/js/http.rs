@@ -11,6 +11,7 @@ use crate::js::options::Reader;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
+use gloo_net::http::Method;
 use js_sys::{Function, Reflect};
 use serde_json::json;
 use serde_json::Value;
@@ -122,7 +123,7 @@ impl Http {
         let guard = AbortOnDrop::new(new_controller()?);
         let signal = guard.signal();
         let head = self
-            .send("POST", Some(&out.body), &out.headers, &signal, what)
+            .send(Method::POST, Some(&out.body), &out.headers, &signal, what)
             .await?;
         Ok((head, guard))
     }
@@ -172,9 +173,9 @@ impl Http {
 
     /// Where a request of `method` goes: the HTTP+SSE endpoint for POSTs once known, else
     /// the server URL.
-    fn target(&self, method: &str) -> String {
+    fn target(&self, method: &Method) -> String {
         match self.endpoint.borrow().as_ref() {
-            Some(endpoint) if method == "POST" => endpoint.clone(),
+            Some(endpoint) if *method == Method::POST => endpoint.clone(),
             _ => self.url.clone(),
         }
     }
@@ -184,7 +185,7 @@ impl Http {
     /// runs the authorization flow, then the request is sent again.
     pub async fn send(
         &self,
-        method: &str,
+        method: Method,
         body: Option<&str>,
         headers: &[(String, String)],
         signal: &AbortSignal,
@@ -196,11 +197,13 @@ impl Http {
                 .await;
         };
         let mut op = Operation::default();
-        let target = self.target(method);
+        let target = self.target(&method);
         loop {
-            let ticket = auth.before_request(&mut op, method, &target).await?;
+            let ticket = auth
+                .before_request(&mut op, method.as_ref(), &target)
+                .await?;
             let head = self
-                .send_once(method, body, headers, Some(&ticket), signal, what)
+                .send_once(method.clone(), body, headers, Some(&ticket), signal, what)
                 .await?;
             let challenge = || header(&head.response, "www-authenticate");
             let recover = match head.status {
@@ -239,14 +242,14 @@ impl Http {
 
     async fn send_once(
         &self,
-        method: &str,
+        method: Method,
         body: Option<&str>,
         headers: &[(String, String)],
         ticket: Option<&Ticket>,
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
-        let mut url = self.target(method);
+        let mut url = self.target(&method);
         let authorization = ticket.and_then(|t| t.authorization.as_ref());
         // In a browser a manual redirect is opaque (no Location); follow there unless the user
         // gave headers (credentials) that must not reach another origin.
@@ -278,7 +281,7 @@ impl Http {
                 sent_names.push("dpop".into());
             }
             let init = js_sys::Object::new();
-            set(&init, "method", method);
+            set(&init, "method", method.as_ref());
             let _ = Reflect::set(&init, &"headers".into(), &header_obj);
             if let Some(text) = body {
                 set(&init, "body", text);
@@ -315,7 +318,7 @@ impl Http {
                         .unwrap_or_default();
                     match redirect_policy(
                         status,
-                        method,
+                        method.as_ref(),
                         &from,
                         &target.origin(),
                         &target.href(),

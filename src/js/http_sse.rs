@@ -14,6 +14,7 @@ use crate::transport::http::{body_kind, BodyKind};
 use crate::transport::sse::SseParser;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
+use gloo_net::http::Method;
 use serde_json::Value;
 use std::rc::Rc;
 use web_sys::AbortController;
@@ -37,7 +38,7 @@ impl HttpSse {
         let controller = new_controller()?;
         let signal = controller.signal();
         let what = "the HTTP+SSE stream";
-        let send = http.send("GET", None, &[], &signal, what);
+        let send = http.send(Method::GET, None, &[], &signal, what);
         let head = within(sleep(timeout_ms).boxed_local(), timeout_ms, what, send)
             .await
             .inspect_err(|_| controller.abort())?;

@@ -17,6 +17,7 @@ use crate::transport::http::{accepted_for_request, body_kind, unexpected_content
 use crate::transport::sse::SseParser;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
+use gloo_net::http::Method;
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::{AbortController, AbortSignal};
@@ -140,7 +141,7 @@ impl Resumable<'_> {
             if let Resume::From(id) = &from {
                 with_id.push(("Last-Event-ID".into(), id.clone()));
             }
-            let head = match http.send("GET", None, &with_id, signal, what).await {
+            let head = match http.send(Method::GET, None, &with_id, signal, what).await {
                 Ok(h) => h,
                 Err(e) if e.kind() == Some(ErrorKind::Aborted) || signal.aborted() => {
                     return match mode {
@@ -383,7 +384,9 @@ impl Transport for StreamableHttp {
             let guard = AbortOnDrop::new(controller);
             let signal = guard.signal();
             let what = "session DELETE";
-            let send = self.http.send("DELETE", None, &headers, &signal, what);
+            let send = self
+                .http
+                .send(Method::DELETE, None, &headers, &signal, what);
             // Best effort: 405 and failures are fine, a hang is cut.
             let timer = sleep(DELETE_TIMEOUT_MS).boxed_local();
             let _ = within(timer, DELETE_TIMEOUT_MS, what, send).await;
