@@ -11,7 +11,7 @@ use crate::js::options::Reader;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
-use gloo_net::http::Method;
+use gloo_net::http::{Method, Response};
 use js_sys::{Function, Reflect};
 use serde_json::json;
 use serde_json::Value;
@@ -60,7 +60,7 @@ pub struct Head {
     /// `Mcp-Session-Id`, if present and readable (CORS must expose it).
     pub session_id: Option<String>,
     /// The raw response.
-    pub response: web_sys::Response,
+    pub response: Response,
 }
 
 /// True when running in a browser page or worker (not Node or Deno).
@@ -205,13 +205,13 @@ impl Http {
             let head = self
                 .send_once(method.clone(), body, headers, Some(&ticket), signal, what)
                 .await?;
-            let challenge = || header(&head.response, "www-authenticate");
+            let challenge = || head.response.headers().get("www-authenticate");
             let recover = match head.status {
                 401 => true,
                 403 => AuthHint::from_header(challenge().as_deref()).is_insufficient_scope(),
                 200..=299 => {
                     auth.accepted(&ticket);
-                    if let Some(nonce) = header(&head.response, "dpop-nonce") {
+                    if let Some(nonce) = head.response.headers().get("dpop-nonce") {
                         auth.remember_nonce(&target, &nonce);
                     }
                     false
@@ -222,7 +222,7 @@ impl Http {
                 return Ok(head);
             }
             let www_authenticate = challenge();
-            let nonce = header(&head.response, "dpop-nonce");
+            let nonce = head.response.headers().get("dpop-nonce");
             if let Some(b) = head.response.body() {
                 // The refusal's body is not read: release its connection.
                 let _ = b.cancel();
@@ -295,15 +295,18 @@ impl Http {
             let value = JsFuture::from(js_sys::Promise::resolve(&promise))
                 .await
                 .map_err(|e| self.network_error(&e, what, &sent_names))?;
-            let response: web_sys::Response = value.unchecked_into();
-            if is_opaque_redirect(&response) {
+            let raw: web_sys::Response = value.unchecked_into();
+            let opaque_redirect = is_opaque_redirect(&raw);
+            let response = Response::from(raw);
+            if opaque_redirect {
                 return Err(redirect_error(what, format!(
                     "the server redirected {url}; with custom headers set, a browser client does not follow redirects (the target is hidden): use the final URL"
                 )));
             }
+            let headers = response.headers();
             let status = response.status();
             if (300..400).contains(&status) && status != 304 {
-                if let Some(location) = header(&response, "location") {
+                if let Some(location) = headers.get("location") {
                     let target = web_sys::Url::new_with_base(&location, &url).map_err(|_| {
                         redirect_error(
                             what,
@@ -336,8 +339,8 @@ impl Http {
             return Ok(Head {
                 status,
                 status_text: response.status_text(),
-                content_type: header(&response, "content-type"),
-                session_id: header(&response, "mcp-session-id"),
+                content_type: headers.get("content-type"),
+                session_id: headers.get("mcp-session-id"),
                 response,
             });
         }
@@ -419,55 +422,46 @@ const MAX_ERROR_BODY: usize = 64 * 1024;
 
 /// Reads the whole body as text, refusing bodies larger than `max_bytes`.
 pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<String, McpError> {
+    let too_large = || {
+        McpError::local(
+            crate::protocol::error::INVALID_REQUEST,
+            crate::protocol::error::ErrorKind::Protocol,
+            format!("The response to {what} is larger than {max_bytes} bytes"),
+            json!({ "maxMessageBytes": max_bytes }),
+        )
+    };
     // A declared length within the cap: one native read (`text()`), no stream reader.
-    let declared =
-        header(&head.response, "content-length").and_then(|l| l.trim().parse::<usize>().ok());
+    let declared = head
+        .response
+        .headers()
+        .get("content-length")
+        .and_then(|l| l.trim().parse::<usize>().ok());
     match declared {
-        Some(n) if n <= max_bytes => {
-            // A failed read says what the error's `toString()` says.
-            let text = match head.response.text() {
-                Ok(p) => JsFuture::from(p).await,
-                Err(e) => Err(e),
-            };
-            return text
-                .map(|t| t.as_string().unwrap_or_default())
-                .map_err(|e| {
-                    McpError::local(
-                        CONNECTION_CLOSED,
-                        crate::protocol::error::ErrorKind::Network,
-                        format!(
-                            "The response body for {what} failed: {}",
-                            String::from(e.unchecked_ref::<js_sys::Error>().to_string())
-                        ),
-                        Value::Null,
-                    )
-                });
+        Some(n) if n > max_bytes => return Err(too_large()),
+        Some(_) => {
+            return head.response.text().await.map_err(|e| {
+                McpError::local(
+                    CONNECTION_CLOSED,
+                    crate::protocol::error::ErrorKind::Network,
+                    format!("The response body for {what} failed: {e}"),
+                    Value::Null,
+                )
+            })
         }
-        Some(_) => {}
-        None => {
-            let mut body = body_reader(head);
-            let mut buf: Vec<u8> = Vec::new();
-            loop {
-                let Some(chunk) = body.next(what).await else {
-                    // Valid UTF-8 (the usual case) becomes the String without a copy.
-                    return Ok(String::from_utf8(buf)
-                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
-                };
-                let chunk = chunk?;
-                if buf.len() + chunk.len() > max_bytes {
-                    break;
-                }
-                buf.extend_from_slice(&chunk);
-            }
-        }
+        None => {}
     }
-    // One exit for a body over the cap, declared or read.
-    Err(McpError::local(
-        crate::protocol::error::INVALID_REQUEST,
-        crate::protocol::error::ErrorKind::Protocol,
-        format!("The response to {what} is larger than {max_bytes} bytes"),
-        json!({ "maxMessageBytes": max_bytes }),
-    ))
+    let mut body = body_reader(head);
+    let mut buf: Vec<u8> = Vec::new();
+    while let Some(chunk) = body.next(what).await {
+        let chunk = chunk?;
+        if buf.len() + chunk.len() > max_bytes {
+            return Err(too_large());
+        }
+        buf.extend_from_slice(&chunk);
+    }
+    // Valid UTF-8 (the usual case) becomes the String without a copy.
+    Ok(String::from_utf8(buf)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// The body, read chunk by chunk with [`BodyReader::next`] (no chunks when the response has
@@ -582,7 +576,7 @@ pub async fn status_error(
 /// The error for a 401 the flow did not (or could not) resolve: `unauthorized`, with the
 /// challenge's `resource_metadata` and `scope` for a UI to act on.
 pub fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
-    let hint = AuthHint::from_header(header(&head.response, "www-authenticate").as_deref());
+    let hint = AuthHint::from_header(head.response.headers().get("www-authenticate").as_deref());
     let how = if has_auth {
         "authorization did not succeed"
     } else {
@@ -598,11 +592,6 @@ pub fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
             "scope": hint.scope,
         }),
     )
-}
-
-/// A response header's value (`None` when absent).
-fn header(response: &web_sys::Response, name: &str) -> Option<String> {
-    response.headers().get(name).ok().flatten()
 }
 
 /// Whether `response` is a manual redirect a browser hides (`type` "opaqueredirect"). Read as a
