@@ -596,7 +596,7 @@ pub fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
 
 /// Whether `response` is a manual redirect a browser hides (`type` "opaqueredirect"). Read as a
 /// string: web-sys's `ResponseType` enum brings a table of every type into the glue.
-pub(crate) fn is_opaque_redirect(response: &web_sys::Response) -> bool {
+fn is_opaque_redirect(response: &web_sys::Response) -> bool {
     Reflect::get(response, &"type".into())
         .ok()
         .and_then(|t| t.as_string())

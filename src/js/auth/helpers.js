@@ -355,16 +355,22 @@ export async function callAssertion(f, issuer, resource, scope) {
   return await f.call(undefined, { issuer, resource, scope });
 }
 
+// globalThis.crypto when it is an object, else undefined (also when reading it throws).
+function webCrypto() {
+  try {
+    const c = globalThis.crypto;
+    return c !== null && typeof c === "object" ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 // SHA-256 of `bytes` by Web Crypto: the digest's bytes, or 1 when globalThis.crypto is
 // missing, 2 when crypto.subtle.digest is (not a secure context).
 export async function sha256(bytes) {
-  let c, s, d;
-  try {
-    c = globalThis.crypto;
-  } catch {
-    return 1;
-  }
-  if (c === null || typeof c !== "object") return 1;
+  const c = webCrypto();
+  if (c === undefined) return 1;
+  let s, d;
   try {
     s = c.subtle;
     if (s === null || typeof s !== "object") return 2;
@@ -418,13 +424,9 @@ export async function storageCall(storage, op, key, value) {
 // `len` random bytes from Web Crypto, or 1 when globalThis.crypto is missing, 2 when its
 // getRandomValues is.
 export function randomBytes(len) {
-  let c, f;
-  try {
-    c = globalThis.crypto;
-  } catch {
-    return 1;
-  }
-  if (c === null || typeof c !== "object") return 1;
+  const c = webCrypto();
+  if (c === undefined) return 1;
+  let f;
   try {
     f = c.getRandomValues;
   } catch {
