@@ -31,11 +31,13 @@ const PYTHON_URL = process.env.BENCH_PYTHON_URL ?? "http://127.0.0.1:18701/mcp";
 const T_START = performance.now();
 
 // Counts. Full: medians over ROUNDS rounds (clients interleaved, order rotated each round).
+// 5 rounds, 30 connects and 25 calls of 1 MiB per round: with 3 rounds, 10 connects and 5 calls,
+// one GC pause moved a median by 2x (the TS 1.x A/A ratio was 2.36 on the 1 MiB row, 1.47 on connect).
 const P = QUICK
   ? { rounds: 1, connects: 2, warmup: 3, seq: 20, tput: { 1: 20, 16: 32, 64: 64 }, big: 2, stream: 1, streamCount: 1_000, mrtr: 3,
       py: { rounds: 1, connects: 1, seq: 10, tput: { 1: 10, 16: 16, 64: 64 } }, cold: 1, memCalls: 200, browser: { warmup: 3, seq: 20, tput: 32, rounds: 1 } }
-  : { rounds: 3, connects: 10, warmup: 30, seq: 500, tput: { 1: 500, 16: 1000, 64: 1000 }, big: 5, stream: 2, streamCount: 10_000, mrtr: 30,
-      py: { rounds: 2, connects: 5, seq: 150, tput: { 1: 200, 16: 300, 64: 300 } }, cold: 10, memCalls: 10_000, browser: { warmup: 30, seq: 500, tput: 1000, rounds: 2 } };
+  : { rounds: 5, connects: 30, warmup: 30, seq: 500, tput: { 1: 500, 16: 1000, 64: 1000 }, big: 25, stream: 2, streamCount: 10_000, mrtr: 30,
+      py: { rounds: 2, connects: 5, seq: 150, tput: { 1: 200, 16: 300, 64: 300 } }, cold: 10, memCalls: 10_000, browser: { warmup: 30, seq: 500, tput: 1000, rounds: 3 } };
 
 // Process warnings (the TS SDK clients trip Node's MaxListenersExceededWarning: undici adds an
 // abort listener per fetch to the transport's long-lived AbortSignal) are counted, not printed.
