@@ -13,7 +13,6 @@ use crate::protocol::small_map::SmallMap;
 use std::cell::RefCell;
 
 use futures::future::LocalBoxFuture;
-use futures::lock::Mutex;
 use serde_json::{json, Value};
 
 use crate::protocol::error::{ErrorKind, McpError};
@@ -273,7 +272,7 @@ pub struct Authorizer<H: AuthHost> {
     host: H,
     state: RefCell<State>,
     /// Held while tokens are being obtained or refreshed.
-    busy: Mutex<()>,
+    busy: super::busy::Busy,
 }
 
 impl<H: AuthHost> std::fmt::Debug for Authorizer<H> {
@@ -432,7 +431,7 @@ impl<H: AuthHost> Authorizer<H> {
             config,
             host,
             state: RefCell::new(State::default()),
-            busy: Mutex::new(()),
+            busy: Default::default(),
         }
     }
 
