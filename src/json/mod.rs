@@ -4,9 +4,10 @@
 //! module for what is, here, one value type read from and written to text. This module keeps
 //! serde_json's API shape (`Value`, `Map`, `Number`, `json!`, `from_str`, `to_string`) and its
 //! behaviour: the same accepted grammar (RFC 8259, recursion limit 128), the same error texts,
-//! the same output bytes (floats through zmij, as serde_json formats them), and numbers read the
-//! way serde_json reads them without `float_roundtrip` (at most ~1 ulp apart beyond 1e±22; see
-//! `parse::f64_from_parts`). `tests/json_differential.rs` checks all of that against serde_json.
+//! the same output bytes (floats through zmij, as serde_json formats them), and numbers read to
+//! the same f64 bits as serde_json reads them without `float_roundtrip` (one multiplication or
+//! division by a correctly rounded power of ten: exact up to 1e22, within an ulp or so beyond).
+//! `tests/json_differential.rs` checks all of that against serde_json.
 //!
 //! Objects keep insertion order (serde_json's `preserve_order`) in a plain `Vec`: MCP objects are
 //! small, lookups are linear.

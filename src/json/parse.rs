@@ -535,8 +535,9 @@ impl Parser<'_> {
     fn f64_from_parts(&self, positive: bool, significand: u64, mut exponent: i32) -> Result<f64> {
         let mut f = significand as f64;
         loop {
-            match POW10.get(exponent.unsigned_abs() as usize) {
-                Some(&pow) => {
+            match exponent.unsigned_abs() {
+                e @ 0..=308 => {
+                    let pow = pow10(e);
                     if exponent >= 0 {
                         f *= pow;
                         if f.is_infinite() {
@@ -547,7 +548,7 @@ impl Parser<'_> {
                     }
                     break;
                 }
-                None => {
+                _ => {
                     if f == 0.0 {
                         break;
                     }
@@ -632,37 +633,46 @@ fn heapsort<T: Copy>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
     }
 }
 
-/// 10^0 … 10^308, each correctly rounded (serde_json's table).
-static POW10: [f64; 309] = [
-    1e000, 1e001, 1e002, 1e003, 1e004, 1e005, 1e006, 1e007, 1e008, 1e009, //
-    1e010, 1e011, 1e012, 1e013, 1e014, 1e015, 1e016, 1e017, 1e018, 1e019, //
-    1e020, 1e021, 1e022, 1e023, 1e024, 1e025, 1e026, 1e027, 1e028, 1e029, //
-    1e030, 1e031, 1e032, 1e033, 1e034, 1e035, 1e036, 1e037, 1e038, 1e039, //
-    1e040, 1e041, 1e042, 1e043, 1e044, 1e045, 1e046, 1e047, 1e048, 1e049, //
-    1e050, 1e051, 1e052, 1e053, 1e054, 1e055, 1e056, 1e057, 1e058, 1e059, //
-    1e060, 1e061, 1e062, 1e063, 1e064, 1e065, 1e066, 1e067, 1e068, 1e069, //
-    1e070, 1e071, 1e072, 1e073, 1e074, 1e075, 1e076, 1e077, 1e078, 1e079, //
-    1e080, 1e081, 1e082, 1e083, 1e084, 1e085, 1e086, 1e087, 1e088, 1e089, //
-    1e090, 1e091, 1e092, 1e093, 1e094, 1e095, 1e096, 1e097, 1e098, 1e099, //
-    1e100, 1e101, 1e102, 1e103, 1e104, 1e105, 1e106, 1e107, 1e108, 1e109, //
-    1e110, 1e111, 1e112, 1e113, 1e114, 1e115, 1e116, 1e117, 1e118, 1e119, //
-    1e120, 1e121, 1e122, 1e123, 1e124, 1e125, 1e126, 1e127, 1e128, 1e129, //
-    1e130, 1e131, 1e132, 1e133, 1e134, 1e135, 1e136, 1e137, 1e138, 1e139, //
-    1e140, 1e141, 1e142, 1e143, 1e144, 1e145, 1e146, 1e147, 1e148, 1e149, //
-    1e150, 1e151, 1e152, 1e153, 1e154, 1e155, 1e156, 1e157, 1e158, 1e159, //
-    1e160, 1e161, 1e162, 1e163, 1e164, 1e165, 1e166, 1e167, 1e168, 1e169, //
-    1e170, 1e171, 1e172, 1e173, 1e174, 1e175, 1e176, 1e177, 1e178, 1e179, //
-    1e180, 1e181, 1e182, 1e183, 1e184, 1e185, 1e186, 1e187, 1e188, 1e189, //
-    1e190, 1e191, 1e192, 1e193, 1e194, 1e195, 1e196, 1e197, 1e198, 1e199, //
-    1e200, 1e201, 1e202, 1e203, 1e204, 1e205, 1e206, 1e207, 1e208, 1e209, //
-    1e210, 1e211, 1e212, 1e213, 1e214, 1e215, 1e216, 1e217, 1e218, 1e219, //
-    1e220, 1e221, 1e222, 1e223, 1e224, 1e225, 1e226, 1e227, 1e228, 1e229, //
-    1e230, 1e231, 1e232, 1e233, 1e234, 1e235, 1e236, 1e237, 1e238, 1e239, //
-    1e240, 1e241, 1e242, 1e243, 1e244, 1e245, 1e246, 1e247, 1e248, 1e249, //
-    1e250, 1e251, 1e252, 1e253, 1e254, 1e255, 1e256, 1e257, 1e258, 1e259, //
-    1e260, 1e261, 1e262, 1e263, 1e264, 1e265, 1e266, 1e267, 1e268, 1e269, //
-    1e270, 1e271, 1e272, 1e273, 1e274, 1e275, 1e276, 1e277, 1e278, 1e279, //
-    1e280, 1e281, 1e282, 1e283, 1e284, 1e285, 1e286, 1e287, 1e288, 1e289, //
-    1e290, 1e291, 1e292, 1e293, 1e294, 1e295, 1e296, 1e297, 1e298, 1e299, //
-    1e300, 1e301, 1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308, //
-];
+/// 10^n (n ≤ 308) correctly rounded, as the literal `1e{n}` is: the same values as serde_json's
+/// 309-entry table (tests compare all of them), computed instead of stored (−2.4 KB of data).
+/// 5^n exactly in 32-bit limbs, rounded to 53 bits by the u64 → f64 conversion (its low bit made
+/// sticky, so ties break right), then scaled by 2^n exactly.
+pub(super) fn pow10(n: u32) -> f64 {
+    // 5^308 < 2^716: 23 limbs.
+    let mut limbs = [0u32; 23];
+    limbs[0] = 1;
+    let mut len = 1;
+    for _ in 0..n.min(308) {
+        let mut carry = 0u64;
+        for limb in &mut limbs[..len] {
+            let x = *limb as u64 * 5 + carry;
+            *limb = x as u32;
+            carry = x >> 32;
+        }
+        if carry != 0 && len < limbs.len() {
+            limbs[len] = carry as u32;
+            len += 1;
+        }
+    }
+    // The top 64 bits (the top limb is non-zero), the rest as a sticky bit.
+    let top = limbs[len - 1];
+    let bits = 32 * len as u32 - top.leading_zeros();
+    let shift = bits.saturating_sub(64);
+    let mut m = 0u64;
+    let mut sticky = false;
+    for (i, &limb) in limbs[..len].iter().enumerate() {
+        let lo = 32 * i as u32;
+        if lo + 32 <= shift {
+            sticky |= limb != 0;
+        } else if lo >= shift {
+            m |= (limb as u64) << (lo - shift);
+        } else {
+            let cut = shift - lo;
+            sticky |= limb & ((1 << cut) - 1) != 0;
+            m |= (limb as u64) >> cut;
+        }
+    }
+    let f = (m | sticky as u64) as f64;
+    // × 2^(shift + n): shift + n ≤ 652 + 308, a normal power of two.
+    f * f64::from_bits(((1023 + shift + n.min(308)) as u64) << 52)
+}
