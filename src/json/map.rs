@@ -165,12 +165,23 @@ impl<'a> Entry<'a> {
 
     /// The value, `make()` put there first if the key was missing.
     pub fn or_insert_with(self, make: impl FnOnce() -> Value) -> &'a mut Value {
-        let i = match self.map.position(&self.key) {
-            Some(i) => i,
-            None => {
-                self.map.entries.push((self.key, make()));
+        let fill = match self.map.contains_key(&self.key) {
+            true => None,
+            false => Some(make()),
+        };
+        self.fill(fill)
+    }
+
+    /// The slot's value, `value` pushed first if given (the closure-free part of
+    /// `or_insert_with`, so each caller's closure does not copy it into the wasm).
+    fn fill(self, value: Option<Value>) -> &'a mut Value {
+        let i = match value {
+            Some(v) => {
+                self.map.entries.push((self.key, v));
                 self.map.entries.len() - 1
             }
+            // Present (checked by the caller).
+            None => self.map.position(&self.key).unwrap_or_default(),
         };
         &mut self.map.entries[i].1
     }
