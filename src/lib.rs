@@ -12,6 +12,7 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 
 pub mod auth;
 pub mod engine;
+pub mod json;
 pub mod protocol;
 pub mod session;
 pub mod transport;

@@ -20,8 +20,8 @@ use mcp_wasm_client::auth::flow::{AuthConfig, Authorizer, Operation, Ticket};
 use mcp_wasm_client::auth::scopes::StepUpPolicy;
 use mcp_wasm_client::auth::secret::Secret;
 use mcp_wasm_client::auth::store;
+use mcp_wasm_client::json::{json, Value};
 use mcp_wasm_client::protocol::{ErrorKind, McpError};
-use serde_json::{json, Value};
 use std::rc::Rc;
 
 const SERVER: &str = "https://mcp.example/mcp";
@@ -144,7 +144,7 @@ fn assert_no_secret(w: &World, e: &McpError) {
     for (_, doc) in w.saves.borrow().iter() {
         if let Some(v) = doc
             .as_deref()
-            .and_then(|d| serde_json::from_str::<Value>(d).ok())
+            .and_then(|d| mcp_wasm_client::json::from_str(d).ok())
             .and_then(|d| d["pending"]["code_verifier"].as_str().map(str::to_string))
         {
             verifiers.push(v);

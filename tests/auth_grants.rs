@@ -20,8 +20,8 @@ use mcp_wasm_client::auth::flow::{
 };
 use mcp_wasm_client::auth::jose::Alg;
 use mcp_wasm_client::auth::secret::Secret;
+use mcp_wasm_client::json::{json, Value};
 use mcp_wasm_client::protocol::{ErrorKind, McpError};
-use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -11,6 +11,7 @@ use futures::executor::LocalPool;
 use futures::future::{FutureExt, LocalBoxFuture};
 use futures::task::LocalSpawnExt;
 use mcp_wasm_client::engine::{Cancel, Engine, Host, Limits, RequestOptions};
+use mcp_wasm_client::json::{json, Value};
 use mcp_wasm_client::protocol::capabilities::Registered;
 use mcp_wasm_client::protocol::jsonrpc::{Message, RequestId};
 use mcp_wasm_client::protocol::output_schema::PatternMatcher;
@@ -19,7 +20,6 @@ use mcp_wasm_client::protocol::{ErrorKind, McpError};
 use mcp_wasm_client::session::server_requests::Answerer;
 use mcp_wasm_client::session::ClientConfig;
 use memory_transport::{MemoryTransport, Server};
-use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -102,7 +102,7 @@ const NAME_SCHEMA: &str =
     r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#;
 
 fn elicitation_params() -> Value {
-    json!({ "mode": "form", "message": "Who are you?", "requestedSchema": serde_json::from_str::<Value>(NAME_SCHEMA).unwrap() })
+    json!({ "mode": "form", "message": "Who are you?", "requestedSchema": mcp_wasm_client::json::from_str(NAME_SCHEMA).unwrap() })
 }
 
 fn text_result(text: &str) -> Value {
@@ -261,7 +261,7 @@ fn modern_tool_call_with_an_elicitation_round_and_a_notification() {
     // Two sends of the call; the retry carries the answer and the echoed state.
     let sent = transport.sent.borrow();
     assert_eq!(sent.len(), 2);
-    let retry: Value = serde_json::from_str(&sent[1]).unwrap();
+    let retry: Value = mcp_wasm_client::json::from_str(&sent[1]).unwrap();
     assert_eq!(retry["params"]["requestState"], "round-1");
     assert_eq!(
         retry["params"]["inputResponses"]["who"]["content"]["name"],
@@ -273,7 +273,7 @@ fn modern_tool_call_with_an_elicitation_round_and_a_notification() {
     );
     assert_ne!(
         retry["id"],
-        serde_json::from_str::<Value>(&sent[0]).unwrap()["id"]
+        mcp_wasm_client::json::from_str(&sent[0]).unwrap()["id"]
     );
     // The notification before each answer reached messageHandler.
     let notes = host.notifications.borrow();
@@ -306,7 +306,7 @@ fn auto_mode_falls_back_to_legacy_and_answers_a_server_request() {
         .sent
         .borrow()
         .iter()
-        .map(|s| serde_json::from_str::<Value>(s).unwrap())
+        .map(|s| mcp_wasm_client::json::from_str(s).unwrap())
         .collect();
     let names: Vec<&str> = methods
         .iter()
@@ -424,7 +424,7 @@ fn auto_mode_over_a_message_transport_falls_back_when_the_probe_gets_no_reply() 
     let methods: Vec<String> = sent
         .iter()
         .map(|s| {
-            serde_json::from_str::<Value>(s).unwrap()["method"]
+            mcp_wasm_client::json::from_str(s).unwrap()["method"]
                 .as_str()
                 .unwrap_or("")
                 .to_string()
@@ -451,7 +451,7 @@ fn a_2026_call_timing_out_over_a_message_transport_sends_notifications_cancelled
         .sent
         .borrow()
         .iter()
-        .map(|s| serde_json::from_str(s).unwrap())
+        .map(|s| mcp_wasm_client::json::from_str(s).unwrap())
         .collect();
     let call_id = sent[0]["id"].clone();
     let cancelled = sent

@@ -94,13 +94,13 @@ fn output_schema_exponential_anyof_ref_is_bounded() {
         5,
         "validating against a self-referential anyOf schema",
         || {
-            let schema: serde_json::Value = serde_json::from_str(
+            let schema: mcp_wasm_client::json::Value = mcp_wasm_client::json::from_str(
             r##"{"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/a"},{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}"##,
         )
         .unwrap();
             let v = mcp_wasm_client::protocol::output_schema::OutputValidator::compile(&schema)
                 .expect("compiles today");
-            let _ = v.validate(&serde_json::json!({ "x": 1 }));
+            let _ = v.validate(&mcp_wasm_client::json!({ "x": 1 }));
         },
     );
 }
@@ -111,19 +111,19 @@ fn output_schema_exponential_anyof_ref_is_bounded() {
 fn output_schema_exponential_anyof_chain_is_bounded() {
     within(2, "validating against a 24-level anyOf chain", || {
         let n = 24;
-        let mut defs = serde_json::Map::new();
+        let mut defs = mcp_wasm_client::json::Map::new();
         for i in 0..n {
             let next = if i + 1 == n {
-                serde_json::json!({ "type": "string" })
+                mcp_wasm_client::json!({ "type": "string" })
             } else {
                 let r = format!("#/$defs/d{}", i + 1);
-                serde_json::json!({ "anyOf": [{ "$ref": r }, { "$ref": r }] })
+                mcp_wasm_client::json!({ "anyOf": [{ "$ref": r }, { "$ref": r }] })
             };
             defs.insert(format!("d{i}"), next);
         }
-        let schema = serde_json::json!({ "$defs": defs, "$ref": "#/$defs/d0" });
+        let schema = mcp_wasm_client::json!({ "$defs": defs, "$ref": "#/$defs/d0" });
         let v = mcp_wasm_client::protocol::output_schema::OutputValidator::compile(&schema)
             .expect("compiles today");
-        let _ = v.validate(&serde_json::json!(1));
+        let _ = v.validate(&mcp_wasm_client::json!(1));
     });
 }

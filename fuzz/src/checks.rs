@@ -4,12 +4,12 @@
 //! crash); it returns normally for any input the code under test handles, including inputs it
 //! rejects with an error.
 
+use mcp_wasm_client::json::{Map, Value};
 use mcp_wasm_client::protocol::elicitation;
 use mcp_wasm_client::protocol::jsonrpc::{decode, Message};
 use mcp_wasm_client::protocol::output_schema::OutputValidator;
 use mcp_wasm_client::session::mrtr;
 use mcp_wasm_client::transport::sse::{SseError, SseEvent, SseParser};
-use serde_json::{Map, Value};
 
 /// What feeding a stream produced: the events, then the error that stopped it (if any), and the
 /// parser state at the end.
@@ -145,7 +145,7 @@ pub fn check_jsonrpc(data: &[u8]) {
 }
 
 fn json(data: &[u8]) -> Option<Value> {
-    serde_json::from_slice(data).ok()
+    mcp_wasm_client::json::from_slice(data).ok()
 }
 
 /// Input: JSON; `[result, originalParams]` or a bare result (also used as the original params).
@@ -166,7 +166,7 @@ pub fn check_input_required(data: &[u8]) {
             .map(|r| {
                 (
                     r.key.clone(),
-                    serde_json::json!({ "action": "cancel", "method": r.method }),
+                    mcp_wasm_client::json!({ "action": "cancel", "method": r.method }),
                 )
             })
             .collect();

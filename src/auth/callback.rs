@@ -18,7 +18,7 @@
 //! 4. `error` (with `error_description`, cleaned) from the AS;
 //! 5. `code`, present once and not empty.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::protocol::error::{ErrorKind, McpError};
 

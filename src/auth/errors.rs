@@ -3,7 +3,7 @@
 //! server (`error_description`) is cleaned ([`clean_text`]) before it reaches a message, and no
 //! constructor here ever takes a secret.
 
-use serde_json::{json, Value};
+use crate::json::{json, Value};
 
 use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED};
 

@@ -12,8 +12,8 @@
 use crate::protocol::small_map::SmallMap;
 use std::cell::RefCell;
 
+use crate::json::{json, Value};
 use futures::future::LocalBoxFuture;
-use serde_json::{json, Value};
 
 use crate::protocol::error::{ErrorKind, McpError};
 

@@ -13,8 +13,8 @@
 //! `crypto.subtle.importKey("pkcs8", …)` takes, and no error message ever contains key
 //! material. Errors are `McpError`s of kind `input` (a key or PEM the application supplied).
 
+use crate::json::{json, Map, Value};
 use crate::protocol::base64::{decode, Alphabet};
-use serde_json::{json, Map, Value};
 
 use crate::protocol::error::{ErrorKind, McpError};
 
@@ -110,7 +110,7 @@ fn key_error(message: &str) -> McpError {
     super::errors::auth_error(
         ErrorKind::DpopError,
         message.to_string(),
-        serde_json::Value::Null,
+        crate::json::Value::Null,
     )
 }
 
@@ -275,8 +275,8 @@ pub fn client_assertion_claims(
 
 fn b64url_json_object(part: &str) -> Option<Map<String, Value>> {
     let bytes = decode(part, Alphabet::UrlNoPad)?;
-    // Through &str, not from_slice: one serde_json reader in the wasm, not two (StrRead only).
-    match serde_json::from_str(std::str::from_utf8(&bytes).ok()?) {
+    // Through &str, as every other JSON text the crate reads.
+    match crate::json::from_str(std::str::from_utf8(&bytes).ok()?) {
         Ok(Value::Object(o)) => Some(o),
         _ => None,
     }

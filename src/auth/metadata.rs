@@ -4,7 +4,7 @@
 //! fetched for (exactly, as strings), PKCE `S256` is required, endpoints are https (or
 //! loopback http).
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::protocol::error::McpError;
 
@@ -21,7 +21,7 @@ fn object(what: &str, body: &str) -> Result<Map<String, Value>, McpError> {
             body.len()
         )));
     }
-    match serde_json::from_str::<Value>(body) {
+    match crate::json::from_str(body) {
         Ok(Value::Object(o)) => Ok(o),
         Ok(_) => Err(errors::metadata(format!("{what} is not a JSON object"))),
         Err(e) => Err(errors::metadata(format!("{what} is not valid JSON: {e}"))),
@@ -289,8 +289,8 @@ pub fn parse_legacy_server_metadata(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::json;
     use crate::protocol::error::ErrorKind;
-    use serde_json::json;
 
     fn kind(e: McpError) -> ErrorKind {
         e.kind.unwrap()

@@ -4,7 +4,7 @@
 //! (RFC 7591) at `registration_endpoint`. Credentials are bound to the issuer that issued
 //! them and never sent to another AS (SEP-2352): an AS change means registering again.
 
-use serde_json::{json, Map, Value};
+use crate::json::{json, Map, Value};
 
 use crate::protocol::error::{ErrorKind, McpError};
 
@@ -175,7 +175,7 @@ pub fn parse_registration_response(
             Some(status),
         ));
     }
-    let o = match serde_json::from_str::<Value>(body) {
+    let o = match crate::json::from_str(body) {
         Ok(Value::Object(o)) if body.len() <= super::tokens::MAX_RESPONSE_BYTES => o,
         _ => {
             return Err(errors::registration_rejected(
@@ -321,7 +321,7 @@ mod tests {
 
     #[test]
     fn registration_bodies() {
-        let b: Value = serde_json::from_str(
+        let b: Value = crate::json::from_str(
             &registration_body(
                 Some(&json!({"client_name": "Demo"})),
                 "http://localhost:3000/cb",
@@ -341,7 +341,7 @@ mod tests {
                 "token_endpoint_auth_method": "none",
             })
         );
-        let b: Value = serde_json::from_str(
+        let b: Value = crate::json::from_str(
             &registration_body(
                 Some(&json!({"application_type": "native", "grant_types": ["authorization_code"], "redirect_uris": ["https://a.example/cb", "https://b.example/cb"], "token_endpoint_auth_method": "client_secret_basic"})),
                 "https://b.example/cb",
@@ -354,7 +354,7 @@ mod tests {
         assert_eq!(b["grant_types"], json!(["authorization_code"]));
         assert_eq!(b["token_endpoint_auth_method"], "client_secret_basic");
         let b: Value =
-            serde_json::from_str(&registration_body(None, "https://a.example/cb", false).unwrap())
+            crate::json::from_str(&registration_body(None, "https://a.example/cb", false).unwrap())
                 .unwrap();
         assert_eq!(b["application_type"], "web");
         assert_eq!(b["grant_types"], json!(["authorization_code"]));

@@ -6,7 +6,7 @@
 //! The document holds secrets: it goes only to the storage the application chose. Reading a
 //! damaged or foreign document gives an empty state, never an error: storage is a cache.
 
-use serde_json::{json, Map, Value};
+use crate::json::{json, Map, Value};
 
 use super::authorize::PendingAuthorization;
 use super::client::ClientInformation;
@@ -134,7 +134,7 @@ fn pending_from(v: &Value) -> Option<Pending> {
 impl Stored {
     /// Reads a stored document; anything unreadable is an empty state.
     pub fn parse(text: Option<&str>) -> Stored {
-        let Some(Value::Object(o)) = text.and_then(|t| serde_json::from_str(t).ok()) else {
+        let Some(Value::Object(o)) = text.and_then(|t| crate::json::from_str(t).ok()) else {
             return Stored::default();
         };
         if o.get("v").and_then(Value::as_u64) != Some(VERSION) {

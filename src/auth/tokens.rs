@@ -5,8 +5,8 @@
 //! Every body and `Authorization` value is a [`Secret`]: none of them reaches `Debug` output
 //! or an error message.
 
+use crate::json::{Map, Value};
 use crate::protocol::base64::{encode, Alphabet};
-use serde_json::{Map, Value};
 
 use crate::protocol::error::{ErrorKind, McpError};
 
@@ -291,7 +291,7 @@ fn json_object(body: &str) -> Option<Map<String, Value>> {
     if body.len() > MAX_RESPONSE_BYTES {
         return None;
     }
-    match serde_json::from_str(body) {
+    match crate::json::from_str(body) {
         Ok(Value::Object(o)) => Some(o),
         _ => None,
     }

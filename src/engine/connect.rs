@@ -5,6 +5,7 @@
 use super::core::Engine;
 use super::request::RequestOptions;
 use super::transport::FirstReply;
+use crate::json::json;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::{Era, Mode, LATEST_LEGACY, LATEST_MODERN};
@@ -15,7 +16,6 @@ use crate::session::negotiate::{
 use crate::session::stamp::{self, Outgoing};
 use crate::session::SessionState;
 use crate::transport::http::error_for_status;
-use serde_json::json;
 
 /// How long the `server/discover` probe may take at most.
 const PROBE_TIMEOUT_MS: u64 = 10_000;

@@ -3,6 +3,7 @@
 
 use super::host::{Cancel, Host, ProgressReceiver};
 use super::transport::{Inbox, Transport};
+use crate::json::Value;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::small_map::SmallMap;
@@ -12,7 +13,6 @@ use crate::session::inflight::InFlight;
 use crate::session::subscriptions::ListenQueue;
 use crate::session::tools::ToolRegistry;
 use crate::session::{ClientConfig, SessionState};
-use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 

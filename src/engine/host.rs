@@ -2,11 +2,11 @@
 //! the user's callbacks and handlers, and cancellation. The wasm build implements [`Host`]
 //! with JS timers and functions (`js::host`); tests implement it natively.
 
+use crate::json::Value;
 use crate::protocol::error::McpError;
 use crate::protocol::output_schema::PatternMatcher;
 use crate::session::server_requests::Answerer;
 use futures::future::LocalBoxFuture;
-use serde_json::Value;
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;

@@ -4,6 +4,7 @@
 use super::core::{Answering, Engine};
 use super::host::{unless, Cancel};
 use super::transport::Inbox;
+use crate::json::{json, Value};
 use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::Era;
@@ -11,7 +12,6 @@ use crate::session::server_requests::{
     check_request, check_result, is_registered, not_supported, route, Answerer,
 };
 use futures::FutureExt;
-use serde_json::{json, Value};
 use std::rc::Rc;
 
 impl Inbox for Engine {

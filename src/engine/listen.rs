@@ -6,6 +6,7 @@ use super::core::Engine;
 use super::host::{unless, Cancel};
 use super::request::RequestOptions;
 use super::transport::{Exchange, Inbox};
+use crate::json::{json, Value};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::Era;
@@ -13,7 +14,6 @@ use crate::session::inflight::oneshot;
 use crate::session::stamp;
 use crate::session::subscriptions::{legacy_honoured, normalize_filter, ListenQueue};
 use futures::FutureExt;
-use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 

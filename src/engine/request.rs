@@ -4,6 +4,7 @@
 use super::core::{Engine, ProgressSlot};
 use super::host::{fired_or_never, unless, Cancel, ProgressReceiver};
 use super::transport::{Exchange, Sent};
+use crate::json::{json, Map, Value};
 use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::version::Era;
@@ -14,7 +15,6 @@ use crate::session::retry::{Retry, RetryBudget};
 use crate::session::stamp::{self, Outgoing};
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
-use serde_json::{json, Map, Value};
 use std::cell::Cell;
 use std::future::Future;
 use std::rc::Rc;

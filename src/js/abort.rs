@@ -28,7 +28,7 @@ impl Drop for Timer {
 pub async fn sleep(ms: u64) {
     let (tx, rx) = crate::session::inflight::oneshot::channel();
     let fire = Closure::once(move || {
-        let _ = tx.send(Ok(serde_json::Value::Null));
+        let _ = tx.send(Ok(crate::json::Value::Null));
     });
     // Declared after `fire`: dropped first, so the timer is cleared before its callback goes.
     let _timer = Timer(set_timeout(

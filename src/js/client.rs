@@ -10,19 +10,19 @@ use crate::js::options::{self, non_empty, optional_object, url_text, DEFAULT_TIM
 use crate::js::promise;
 use crate::js::streamable_http::StreamableHttp;
 use crate::js::{error as jserr, http::Http, interop};
+use crate::json::{json, Value};
 use crate::protocol::error::{McpError, METHOD_NOT_FOUND};
 use crate::protocol::version::{Era, Mode};
 use crate::session::ClientConfig;
 use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
 use js_sys::Promise;
-use serde_json::{json, Value};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// `{ key: value }`: the params of most methods start as one string member.
 fn one(key: &str, value: String) -> Value {
-    let mut m = serde_json::Map::new();
+    let mut m = crate::json::Map::new();
     m.insert(key.to_string(), Value::String(value));
     Value::Object(m)
 }

@@ -2,9 +2,9 @@
 //! coercing) what a person typed. The rules are `protocol::elicitation`'s.
 
 use crate::js::{error as jserr, interop};
+use crate::json::{json, Value};
 use crate::protocol::elicitation::{coerce_form, form_model, validate};
 use crate::protocol::error::McpError;
-use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 fn schema_of(v: &JsValue) -> Result<Value, JsValue> {

@@ -4,6 +4,7 @@
 use crate::engine::{Cancel, Host};
 use crate::js::abort::{signal_for, sleep};
 use crate::js::{error as jserr, interop};
+use crate::json::Value;
 use crate::protocol::capabilities::Registered;
 use crate::protocol::error::{ErrorKind, McpError, INVALID_PARAMS};
 use crate::protocol::output_schema::PatternMatcher;
@@ -11,7 +12,6 @@ use crate::session::server_requests::{not_supported, Answerer};
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use js_sys::{Function, Object, Reflect};
-use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 

@@ -6,6 +6,7 @@ use crate::engine::host::within;
 use crate::engine::{Exchange, Inbox, Sent, Transport};
 use crate::js::abort::{sleep, AbortOnDrop};
 use crate::js::http::{body_reader, new_controller, Head, Http};
+use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::decode;
 use crate::session::inflight::oneshot;
@@ -15,7 +16,6 @@ use crate::transport::sse::SseParser;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use gloo_net::http::Method;
-use serde_json::Value;
 use std::rc::Rc;
 use web_sys::AbortController;
 

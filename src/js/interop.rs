@@ -2,7 +2,7 @@
 //! host's own `JSON.parse` / `JSON.stringify` build or read the JS objects (plain objects, never
 //! `Map`s): one copy and one native parse instead of a call per field.
 
-use serde_json::Value;
+use crate::json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -24,7 +24,7 @@ pub fn to_js(v: &Value) -> JsValue {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
         Value::String(s) => JsValue::from_str(s),
-        // serde_json writes only valid JSON, which JSON.parse cannot reject.
+        // crate::json writes only valid JSON, which JSON.parse cannot reject.
         _ if !has_long_string(v) => json_parse(&v.to_string()),
         Value::Array(items) => items.iter().map(to_js).collect::<js_sys::Array>().into(),
         Value::Object(members) => {
@@ -44,7 +44,7 @@ pub fn to_js(v: &Value) -> JsValue {
     }
 }
 
-/// JSON text that serde_json wrote (which `JSON.parse` cannot reject) as a plain JS value, in one
+/// JSON text that crate::json wrote (which `JSON.parse` cannot reject) as a plain JS value, in one
 /// native parse.
 pub fn json_text_to_js(text: &str) -> JsValue {
     json_parse(text)
@@ -85,7 +85,7 @@ pub fn from_js(v: &JsValue) -> Result<Value, String> {
     let Some(text) = text else {
         return Err(format!("not JSON-serializable: a {}", type_name(v)));
     };
-    serde_json::from_str(&text).map_err(|e| format!("not JSON-serializable: {e}"))
+    crate::json::from_str(&text).map_err(|e| format!("not JSON-serializable: {e}"))
 }
 
 /// A JS value as text for an error message: its JSON (`42`, `{"a":1}`), or `undefined`, or what

@@ -6,6 +6,7 @@
 
 use crate::engine::{Exchange, Inbox, Sent, Transport};
 use crate::js::{error as jserr, interop};
+use crate::json::{json, Value};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::small_map::SmallMap;
@@ -14,7 +15,6 @@ use crate::session::stamp::Outgoing;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use js_sys::{Function, Promise, Reflect};
-use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
@@ -346,7 +346,7 @@ impl JsTransport {
         self.check_open()?;
         self.started().await?;
         self.check_open()?;
-        // The body as a plain object in one native parse (it is serde_json's own JSON text).
+        // The body as a plain object in one native parse (it is crate::json's own JSON text).
         let message = interop::json_text_to_js(&out.body);
         JsFuture::from(call(&self.inner.send, &self.inner.object, Some(&message)))
             .await

@@ -1,7 +1,7 @@
 //! Client capabilities: registering a callback is declaring the capability, per era.
 
 use super::version::Era;
-use serde_json::{json, Map, Value};
+use crate::json::{json, Map, Value};
 
 /// Which server→client callbacks the user registered.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -1,8 +1,8 @@
 //! Elicitation answers: filling schema defaults into an accepted form (SEP-1034) and checking
 //! the content against `requestedSchema` before it is sent.
 
+use crate::json::{Map, Value};
 use crate::protocol::number::Num;
-use serde_json::{Map, Value};
 
 /// One problem with an answer, tied to a field.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -271,7 +271,7 @@ fn time_ok(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     fn schema() -> Value {
         json!({
@@ -420,7 +420,7 @@ pub fn field_options(prop: &Value) -> Vec<Value> {
                             .map(str::to_string)
                             .unwrap_or_else(|| v.to_string())
                     });
-                serde_json::json!({ "value": v, "label": label })
+                crate::json!({ "value": v, "label": label })
             })
             .collect();
     }
@@ -442,7 +442,7 @@ pub fn field_options(prop: &Value) -> Vec<Value> {
                         .map(str::to_string)
                         .unwrap_or_else(|| v.to_string())
                 });
-            Some(serde_json::json!({ "value": v, "label": label }))
+            Some(crate::json!({ "value": v, "label": label }))
         })
         .collect()
 }
@@ -482,7 +482,7 @@ pub fn form_model(schema: &Value) -> Result<Value, String> {
                 constraints.insert(k.to_string(), v.clone());
             }
         }
-        let mut field = serde_json::json!({
+        let mut field = crate::json!({
             "name": name,
             "title": prop.get("title").and_then(Value::as_str).unwrap_or(name),
             "required": required.contains(&name.as_str()),
@@ -500,7 +500,7 @@ pub fn form_model(schema: &Value) -> Result<Value, String> {
         }
         fields.push(field);
     }
-    Ok(serde_json::json!({ "fields": fields }))
+    Ok(crate::json!({ "fields": fields }))
 }
 
 /// Coerces form values (strings from inputs) to the schema's types: numbers, integers,
@@ -519,7 +519,7 @@ pub fn coerce_form(schema: &Value, content: &Map<String, Value>) -> Map<String, 
             (_, Value::String(s)) if s.is_empty() && ty != "string" => continue,
             ("string", Value::String(s)) if s.is_empty() && !required(schema, name) => continue,
             ("number", Value::String(s)) => crate::protocol::number::parse(s)
-                .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number))
+                .and_then(|n| crate::json::Number::from_f64(n).map(Value::Number))
                 .unwrap_or_else(|| v.clone()),
             ("integer", Value::String(s)) => s
                 .trim()
@@ -549,7 +549,7 @@ fn required(schema: &Value, name: &str) -> bool {
 #[cfg(test)]
 mod form_tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     fn every_kind() -> Value {
         json!({"type": "object", "properties": {

@@ -1,6 +1,6 @@
 //! `McpError`: the one error type of the crate, with the JSON-RPC/MCP error codes.
 
-use serde_json::{json, Value};
+use crate::json::{json, Value};
 
 /// JSON-RPC parse error.
 pub const PARSE_ERROR: i64 = -32700;

@@ -1,7 +1,7 @@
 //! JSON-RPC 2.0 envelope: request ids, the four message kinds, decoding with clear errors.
 
 use super::error::{truncate, McpError, INVALID_REQUEST, PARSE_ERROR};
-use serde_json::{json, Map, Value};
+use crate::json::{json, Map, Value};
 use std::fmt;
 
 /// A JSON-RPC request id: a string or an integer, never null.
@@ -210,7 +210,7 @@ fn not_jsonrpc(v: &Value, why: &str) -> McpError {
 
 /// Decodes a body that holds one JSON-RPC message or (2025-03-26) a batch of them.
 pub fn decode(text: &str) -> Result<Vec<Message>, McpError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
+    let value: Value = crate::json::from_str(text).map_err(|e| {
         McpError::protocol(
             PARSE_ERROR,
             format!("Server sent malformed JSON ({e}): {}", truncate(text, 200)),

@@ -1,5 +1,5 @@
 //! Numbers in messages and form input without `core`'s float formatting and parsing: both are
-//! done with what serde_json already carries (zmij, its own decimal reader), which keeps
+//! done with what `crate::json` already carries (zmij, its own decimal reader), which keeps
 //! `<f64 as Display>`, `<f64 as FromStr>` and their tables (~20 KB gzip) out of the wasm module.
 
 use std::fmt;
@@ -14,7 +14,7 @@ impl fmt::Display for Num {
         if n.fract() == 0.0 && n.abs() < 1e15 {
             return fmt::Display::fmt(&(n as i64), f);
         }
-        match serde_json::Number::from_f64(n) {
+        match crate::json::Number::from_f64(n) {
             Some(x) => fmt::Display::fmt(&x, f),
             None if n.is_nan() => f.write_str("NaN"),
             None if n > 0.0 => f.write_str("Infinity"),
@@ -50,9 +50,8 @@ pub fn parse(text: &str) -> Option<f64> {
             json.insert(at + 1, '0');
         }
     }
-    // Read as a `Value`, not an `f64`: the f64 visitor's type error would bring serde's
-    // `Unexpected::Float` text (core's float formatting) back into the module.
-    serde_json::from_str::<serde_json::Value>(&json)
+    // The JSON reader's number code (serde_json's algorithm, without core's float parsing).
+    crate::json::from_str(&json)
         .ok()
         .and_then(|v| v.as_f64())
         .filter(|n| n.is_finite())

@@ -9,9 +9,9 @@
 //! instead of passing silently. Written here rather than taken from a crate: jsonschema 0.61
 //! adds 825 KB gzipped to the wasm (boon 488 KB); this adds a few KB.
 
+use crate::json::{json, Map, Value};
 use crate::protocol::error::{truncate, McpError, INVALID_PARAMS};
 use crate::protocol::number::Num;
-use serde_json::{json, Map, Value};
 
 /// Most errors reported for one result.
 const MAX_ERRORS: usize = 20;

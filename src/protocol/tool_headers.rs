@@ -5,8 +5,8 @@
 //! chain of `properties`; its token must be an RFC 9110 token, unique (case-insensitively) in the
 //! tool; the property's `type` must be exactly `"string"`, `"integer"` or `"boolean"`.
 
+use crate::json::{Map, Value};
 use crate::protocol::header_value::encode_header_value;
-use serde_json::{Map, Value};
 
 /// The annotation keyword.
 const KEYWORD: &str = "x-mcp-header";
@@ -215,7 +215,7 @@ fn where_(path: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     fn tool(properties: Value) -> Value {
         json!({"name": "t", "inputSchema": {"type": "object", "properties": properties}})

@@ -13,8 +13,8 @@
 //!   `private` and `public` results are cached here. A client whose credentials change must
 //!   [`ResponseCache::clear`] it.
 
+use crate::json::Value;
 use crate::protocol::small_map::SmallMap;
-use serde_json::Value;
 
 /// At most this many entries; the oldest is dropped to make room.
 pub const MAX_ENTRIES: usize = 256;
@@ -195,7 +195,7 @@ impl ResponseCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     fn page(ttl: Value) -> Value {
         json!({"tools": [], "ttlMs": ttl, "cacheScope": "private", "resultType": "complete"})

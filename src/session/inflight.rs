@@ -2,10 +2,10 @@
 //! carries the response (the POST's own stream or, in legacy, the GET stream); and the
 //! single-threaded one-shot channel that carries an [`Outcome`] to whoever waits for it.
 
+use crate::json::Value;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::small_map::SmallMap;
-use serde_json::Value;
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
@@ -169,8 +169,8 @@ impl InFlight {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::json;
     use futures::executor::block_on;
-    use serde_json::json;
 
     #[test]
     fn delivers_once_by_id() {

@@ -1,7 +1,7 @@
 //! 2026 multi round-trip requests: reading an `input_required` result and building the retry.
 
+use crate::json::{Map, Value};
 use crate::protocol::error::{McpError, INTERNAL_ERROR, INVALID_REQUEST};
-use serde_json::{Map, Value};
 
 /// Methods whose results may be `input_required`.
 pub const MRTR_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
@@ -102,14 +102,14 @@ pub fn rounds_exceeded(method: &str, max: u32) -> McpError {
         INTERNAL_ERROR,
         crate::protocol::error::ErrorKind::Protocol,
         format!("{method} still required input after {max} rounds (inputRequiredMaxRounds)"),
-        serde_json::json!({ "rounds": max }),
+        crate::json!({ "rounds": max }),
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     #[test]
     fn parses_requests_and_state() {

@@ -19,10 +19,10 @@
 //!   closed or failed to send → error.
 
 use super::stamp::META_SERVER_INFO;
+use crate::json::{json, Value};
 use crate::protocol::error::{McpError, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::jsonrpc::Message;
 use crate::protocol::version::{best_mutual_modern, is_legacy, KNOWN_VERSIONS};
-use serde_json::{json, Value};
 
 /// What to do after the probe.
 #[derive(Debug, Clone, PartialEq)]

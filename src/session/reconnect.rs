@@ -67,7 +67,7 @@ pub(crate) fn broken_stream(mid_event: bool) -> McpError {
         crate::protocol::error::CONNECTION_CLOSED,
         ErrorKind::StreamEnded { mid_event },
         "SSE stream ended without a response",
-        serde_json::Value::Null,
+        crate::json::Value::Null,
     )
 }
 

@@ -1,7 +1,7 @@
 //! Reading results: the 2026 `resultType` rule (missing means complete; unknown is invalid).
 
+use crate::json::Value;
 use crate::protocol::error::{McpError, INVALID_REQUEST};
-use serde_json::Value;
 
 /// What kind of result arrived.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,7 +37,7 @@ pub fn result_kind(method: &str, result: &Value) -> Result<ResultKind, McpError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     #[test]
     fn result_types() {
@@ -107,7 +107,7 @@ impl Pages {
                 INVALID_REQUEST,
                 crate::protocol::error::ErrorKind::Protocol,
                 format!("{method}: more than {max_pages} pages; raise maxPages to fetch more"),
-                serde_json::json!({ "maxPages": max_pages }),
+                crate::json!({ "maxPages": max_pages }),
             ));
         }
         self.seen_cursors.push(cursor.clone());
@@ -127,7 +127,7 @@ impl Pages {
 #[cfg(test)]
 mod pagination_tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     #[test]
     fn empty_cursor_is_a_cursor() {

@@ -1,10 +1,10 @@
 //! What to do after an exchange failed: the retry policies of one call, as verdicts. The
 //! engine only carries them out; every rule (and its once-per-call budget) lives here.
 
+use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::version::{best_mutual_modern, Era};
 use crate::session::reconnect::is_stream_break;
-use serde_json::Value;
 
 /// What the engine does after one failed exchange of a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,7 +120,7 @@ mod tests {
     use crate::protocol::error::{ErrorKind, INVALID_PARAMS};
     use crate::session::reconnect::broken_stream;
 
-    use serde_json::json;
+    use crate::json::json;
 
     fn expired() -> McpError {
         McpError::local(-32001, ErrorKind::SessionExpired, "gone", Value::Null)

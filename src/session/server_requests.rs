@@ -1,10 +1,10 @@
 //! What the server asks of the client (legacy JSON-RPC requests, or 2026 `inputRequests`):
 //! which callback answers, what is refused before asking it, and what is checked in its answer.
 
+use crate::json::{json, Value};
 use crate::protocol::capabilities::Registered;
 use crate::protocol::elicitation::{apply_defaults, validate};
 use crate::protocol::error::{McpError, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
-use serde_json::{json, Value};
 
 /// Which callback answers a server request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

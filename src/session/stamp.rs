@@ -2,10 +2,10 @@
 //! session and version headers.
 
 use super::state::{ClientConfig, SessionState};
+use crate::json::{Map, Value};
 use crate::protocol::header_value::encode_header_value;
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::Era;
-use serde_json::{Map, Value};
 
 /// `_meta` key: protocol version (2026).
 pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -135,7 +135,7 @@ pub fn message(state: &SessionState, msg: &Message) -> Outgoing {
 
 /// The legacy `initialize` request: no session or version header.
 pub fn initialize(cfg: &ClientConfig, id: RequestId, version: &str) -> Outgoing {
-    let params = serde_json::json!({
+    let params = crate::json!({
         "protocolVersion": version,
         "capabilities": cfg.registered.capabilities(Era::Legacy),
         "clientInfo": cfg.client_info,
@@ -149,11 +149,11 @@ pub fn initialize(cfg: &ClientConfig, id: RequestId, version: &str) -> Outgoing 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::json;
     use crate::protocol::capabilities::Registered;
-    use serde_json::json;
 
     fn body(o: &Outgoing) -> Value {
-        serde_json::from_str(&o.body).unwrap()
+        crate::json::from_str(&o.body).unwrap()
     }
 
     #[test]

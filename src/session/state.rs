@@ -1,9 +1,9 @@
 //! Session state: the negotiated era/version, the legacy session id, server identity, ids.
 
+use crate::json::{json, Value};
 use crate::protocol::capabilities::Registered;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::version::{Era, Mode};
-use serde_json::{json, Value};
 
 /// What the user configured; fixed for the life of a client.
 #[derive(Debug, Clone)]

@@ -2,9 +2,9 @@
 //! notifications a subscription receives (2026 `subscriptions/listen`, or the legacy GET stream
 //! plus `resources/subscribe`).
 
+use crate::json::{json, Map, Value};
 use crate::protocol::error::McpError;
 use crate::session::inflight::oneshot;
-use serde_json::{json, Map, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 

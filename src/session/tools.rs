@@ -1,13 +1,13 @@
 //! Tools the client has seen in listings: what a later `tools/call` needs from them (2026
 //! `Mcp-Param-*` headers) and which tools a listing must drop (invalid `x-mcp-header`).
 
+use crate::json::Value;
 use crate::protocol::error::McpError;
 use crate::protocol::output_schema::{check_result, OutputValidator, PatternMatcher};
 use crate::protocol::small_map::SmallMap;
 use crate::protocol::tool_headers::{filter_tools, param_headers, validate_tool, ParamHeader};
 use crate::protocol::version::Era;
 use crate::session::results::{result_kind, ResultKind};
-use serde_json::Value;
 
 /// What the client remembers of one listed tool.
 #[derive(Debug, Clone, Default)]
@@ -155,7 +155,7 @@ impl ToolRegistry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     fn listing() -> Value {
         json!({"tools": [

@@ -1,10 +1,10 @@
 //! Streamable HTTP rules that need no I/O: content types, and what a status/body means.
 
+use crate::json::{json, Value};
 use crate::protocol::error::{
     truncate, McpError, CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND,
 };
 use crate::protocol::jsonrpc::{decode, Message};
-use serde_json::{json, Value};
 
 /// `Accept` sent on every POST (both types MUST be listed).
 pub const ACCEPT_POST: &str = "application/json, text/event-stream";

@@ -20,8 +20,8 @@ use base64::Engine as _;
 use futures::future::{FutureExt, LocalBoxFuture};
 use mcp_wasm_client::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
 use mcp_wasm_client::auth::secret::Secret;
+use mcp_wasm_client::json::{json, Value};
 use mcp_wasm_client::protocol::{ErrorKind, McpError};
-use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
@@ -60,7 +60,8 @@ impl Sent {
 
     /// The body as JSON.
     pub fn json(&self) -> Value {
-        serde_json::from_str(self.body.as_deref().unwrap_or("null")).expect("a JSON body")
+        mcp_wasm_client::json::from_str(self.body.as_deref().unwrap_or("null"))
+            .expect("a JSON body")
     }
 
     /// Everything this request carried, for "was X ever sent" checks.
@@ -593,7 +594,7 @@ impl World {
         self.storage
             .borrow()
             .get(key)
-            .map(|t| serde_json::from_str(t).expect("stored JSON"))
+            .map(|t| mcp_wasm_client::json::from_str(t).expect("stored JSON"))
     }
 
     fn serve(&self, sent: &Sent) -> (u16, String, Option<String>) {
@@ -830,7 +831,8 @@ pub const DPOP_JKT: &str = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I";
 /// Part `i` (0: header, 1: claims) of a compact JWS, as JSON.
 pub fn jws_part(jws: &str, i: usize) -> Value {
     let part = jws.split('.').nth(i).expect("a JWS part");
-    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(part).expect("base64url")).expect("JSON")
+    mcp_wasm_client::json::from_slice(&URL_SAFE_NO_PAD.decode(part).expect("base64url"))
+        .expect("JSON")
 }
 
 /// The one value of `name` (panics when repeated).

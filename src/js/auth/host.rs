@@ -7,11 +7,11 @@ use crate::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
 use crate::auth::secret::Secret;
 use crate::js::abort::AbortOnDrop;
 use crate::js::http::{error_text, new_controller};
+use crate::json::json;
+use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTION_CLOSED};
 use futures::future::LocalBoxFuture;
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
-use serde_json::json;
-use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -426,7 +426,7 @@ impl AuthHost for JsAuthHost {
             let text = call_promise(public_jwk_text(&pair)).await.map_err(|e| {
                 key_error(ErrorKind::DpopError, "Exporting the DPoP public key", &e)
             })?;
-            serde_json::from_str(&text.as_string().unwrap_or_default())
+            crate::json::from_str(&text.as_string().unwrap_or_default())
                 .map_err(|_| McpError::input("The DPoP public key did not export as a JWK"))
         })
     }

@@ -11,10 +11,10 @@ use crate::auth::registration::check_metadata_url;
 use crate::auth::scopes::StepUpPolicy;
 use crate::auth::secret::Secret;
 use crate::js::options::Reader;
+use crate::json::Value;
 use crate::protocol::error::ErrorKind;
 use crate::protocol::error::McpError;
 use js_sys::{Function, Reflect};
-use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 
