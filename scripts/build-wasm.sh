@@ -8,6 +8,11 @@
 # -Zinline-mir=no leaves inlining to LLVM's size heuristics (MIR inlining copied bodies: −1.6 KB);
 # -Zlocation-detail=none drops the file/line/column of panic locations, which a panic that aborts at
 # once never shows (−1.3 KB gzip: the paths of std's and our source files were in the data).
+# -Zcross-crate-inline-threshold=always makes every function of std and the dependencies
+# instantiable in the crate that calls it (as `#[inline]` functions are), so LLVM optimizes it with
+# its callers at opt-level z before LTO: the code shrinks ~7 % everywhere (web package 170,923 →
+# 159,523 B gzip; every test stage green, sequential calls and 1 MiB results A/B-tested within
+# the noise, B/A 0.95–1.04).
 # Measured on the web package (wasm + JS glue, gzip -9): 268,351 B with stable → 246,645 B.
 # RELEASE_STABLE=1 builds with the stable toolchain instead (for comparing; never shipped).
 #
@@ -31,7 +36,7 @@ if [ "${RELEASE_STABLE:-0}" = 1 ]; then
 else
   # A separate target dir: std built by build-std must not mix with the stable artifacts.
   CARGO_TARGET_DIR="$ROOT/target/release-nightly" RUSTUP_TOOLCHAIN="$RELEASE_TOOLCHAIN" \
-    RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zinline-mir=no -Zlocation-detail=none" \
+    RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zinline-mir=no -Zlocation-detail=none -Zcross-crate-inline-threshold=always" \
     wasm-pack build --mode no-install --release --target "$target" --out-dir "$out" . -- \
     -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
 fi

@@ -12,7 +12,7 @@ export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 out="${1:-/tmp/size-floor-pkg}"; T="$ROOT/target/size-floor"
 cd "$HERE"
 CARGO_TARGET_DIR="$T" RUSTUP_TOOLCHAIN="$RELEASE_TOOLCHAIN" \
-  RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zinline-mir=no -Zlocation-detail=none" \
+  RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zinline-mir=no -Zlocation-detail=none -Zcross-crate-inline-threshold=always" \
   cargo build --release --target wasm32-unknown-unknown -q \
   -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
 rm -rf "$out"
