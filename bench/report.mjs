@@ -112,7 +112,7 @@ export function renderResults(R) {
   out.push("");
   if (R.mem) {
     out.push(`* **after N calls**: connect, ${R.params.memCalls.toLocaleString("en-US")} echo calls (16 in flight), gc; JS heap delta against the baseline before \`new Client\`, and for ours the wasm linear memory (which never shrinks).`);
-    out.push("* **1 MiB / stream**: peak RSS and JS heap above the post-warm-up baseline, sampled every 2 ms and after each call (5 calls of 1 MiB; 1 call of the 10 000-event stream).");
+    out.push("* **1 MiB / stream**: peak RSS and JS heap above the post-warm-up baseline, sampled every 2 ms and after each call (5 calls of 1 MiB; 1 call of the 10 000-event stream); the median of 3 processes, since one process's peak RSS moves by ±20 % from run to run.");
     out.push("");
     out.push("| client | heap after calls (MB) | heap Δ (MB) | wasm memory (MB) | RSS after (MB) | 1 MiB: peak RSS Δ | 1 MiB: peak heap Δ | stream: peak RSS Δ | stream: peak heap Δ |");
     out.push("|---|--:|--:|--:|--:|--:|--:|--:|--:|");
