@@ -77,7 +77,7 @@ export function renderResults(R) {
   out.push("");
   out.push(`* CPU: ${e.cpu}, ${e.cores} cores, ${e.memGiB} GiB RAM; load average at start: ${e.load} (other work shares this machine: absolute numbers are noisy, ratios of interleaved runs less so)`);
   out.push(`* Node ${e.node}; ${e.rustc}; Chromium: ${e.chromium}; playwright-core ${e.playwright}; esbuild ${e.esbuild}; Python SDK \`mcp\` ${e.python} (peer)`);
-  out.push(`* ours: mcp-wasm-client ${e.crate} (wasm-bindgen ${e.wasmBindgen}), \`scripts/build-wasm.sh\` (the shipped build: pinned nightly, build-std, opt-level z, LTO, panic=immediate-abort, wasm-opt -Oz), \`--target nodejs\` in Node, \`--target web\` in Chromium`);
+  out.push(`* ours: mcp-wasm-client ${e.crate} (wasm-bindgen ${e.wasmBindgen}), \`scripts/build-wasm.sh\` (the shipped build: pinned nightly, build-std, opt-level z, LTO, panic=immediate-abort, -Zlocation-detail=none, -Zcross-crate-inline-threshold=always, wasm-opt --flatten --rereloop -Oz), \`--target nodejs\` in Node, \`--target web\` in Chromium`);
   out.push(`* TS SDK 1.x: \`@modelcontextprotocol/sdk\` ${e.ts1} (\`Client\` + \`StreamableHTTPClientTransport\`); TS 2.x: \`@modelcontextprotocol/client\` ${e.ts2} (legacy = default \`versionNegotiation\`, auto = \`{ mode: "auto" }\`)`);
   out.push("");
   out.push("Ratios are **ours / theirs**: for times lower is better, for rates higher is better; ✓ we win by > 5 %, ✗ we lose by > 5 %, ≈ within 5 %. The last column runs the TS SDK 1.x client against itself in the same rounds: how far from 1.00 it lands is this run's own noise for that figure.");
