@@ -193,18 +193,28 @@ export function memoryStore() {
   }, "memory");
 }
 
-// A Web Storage area as auth storage; undefined when `storage` is not one.
-export function webStore(storage) {
+// True when `o` is an object whose `names` are all functions (false also when reading one throws).
+function hasMethods(o, names) {
   try {
-    if (
-      storage === null ||
-      typeof storage !== "object" ||
-      !["getItem", "setItem", "removeItem"].every((k) => typeof storage[k] === "function")
-    )
-      return undefined;
+    return o !== null && typeof o === "object" && names.every((k) => typeof o[k] === "function");
+  } catch {
+    return false;
+  }
+}
+
+// globalThis[name] when it is an object, else undefined (also when reading it throws).
+function globalObject(name) {
+  try {
+    const v = globalThis[name];
+    return v !== null && typeof v === "object" ? v : undefined;
   } catch {
     return undefined;
   }
+}
+
+// A Web Storage area as auth storage; undefined when `storage` is not one.
+export function webStore(storage) {
+  if (!hasMethods(storage, ["getItem", "setItem", "removeItem"])) return undefined;
   return tag({
     get: (k) => storage.getItem(k),
     set: (k, v) => storage.setItem(k, v),
@@ -214,14 +224,7 @@ export function webStore(storage) {
 
 // An IndexedDB database as auth storage; undefined when this host has no indexedDB.
 export function idbStore(name) {
-  let has;
-  try {
-    const idb = globalThis.indexedDB;
-    has = idb !== null && typeof idb === "object";
-  } catch {
-    has = false;
-  }
-  if (!has) return undefined;
+  if (globalObject("indexedDB") === undefined) return undefined;
   let db = null;
   const open = () =>
     (db ??= new Promise((resolve, reject) => {
@@ -310,11 +313,7 @@ export async function publicJwkText(pair) {
 
 // True when `s` is an object with get, set and delete functions.
 export function isStorage(s) {
-  try {
-    return s !== null && typeof s === "object" && ["get", "set", "delete"].every((k) => typeof s[k] === "function");
-  } catch {
-    return false;
-  }
+  return hasMethods(s, ["get", "set", "delete"]);
 }
 
 export function storageKind(storage) {
@@ -355,20 +354,10 @@ export async function callAssertion(f, issuer, resource, scope) {
   return await f.call(undefined, { issuer, resource, scope });
 }
 
-// globalThis.crypto when it is an object, else undefined (also when reading it throws).
-function webCrypto() {
-  try {
-    const c = globalThis.crypto;
-    return c !== null && typeof c === "object" ? c : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 // SHA-256 of `bytes` by Web Crypto: the digest's bytes, or 1 when globalThis.crypto is
 // missing, 2 when crypto.subtle.digest is (not a secure context).
 export async function sha256(bytes) {
-  const c = webCrypto();
+  const c = globalObject("crypto");
   if (c === undefined) return 1;
   let s, d;
   try {
@@ -424,7 +413,7 @@ export async function storageCall(storage, op, key, value) {
 // `len` random bytes from Web Crypto, or 1 when globalThis.crypto is missing, 2 when its
 // getRandomValues is.
 export function randomBytes(len) {
-  const c = webCrypto();
+  const c = globalObject("crypto");
   if (c === undefined) return 1;
   let f;
   try {
