@@ -105,11 +105,6 @@ impl Map<String, Value> {
         self.entries.is_empty()
     }
 
-    /// Removes every member.
-    pub fn clear(&mut self) {
-        self.entries.clear()
-    }
-
     /// The members, in order.
     pub fn iter(&self) -> Iter<'_> {
         Iter(self.entries.iter())
@@ -130,23 +125,9 @@ impl Map<String, Value> {
         self.entries.iter().map(|(_, v)| v)
     }
 
-    /// The values, mutably, in order.
-    pub fn values_mut(
-        &mut self,
-    ) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
-        self.entries.iter_mut().map(|(_, v)| v)
-    }
-
     /// Keeps only the members `keep` says yes to, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
         self.entries.retain_mut(|(k, v)| keep(k, v))
-    }
-
-    /// Moves every member of `other` in (as `insert`), leaving it empty.
-    pub fn append(&mut self, other: &mut Self) {
-        for (k, v) in other.entries.drain(..) {
-            self.insert(k, v);
-        }
     }
 }
 
@@ -184,11 +165,6 @@ impl<'a> Entry<'a> {
             None => self.map.position(&self.key).unwrap_or_default(),
         };
         &mut self.map.entries[i].1
-    }
-
-    /// The key.
-    pub fn key(&self) -> &String {
-        &self.key
     }
 }
 

@@ -154,13 +154,6 @@ impl From<f64> for Value {
     }
 }
 
-impl From<f32> for Value {
-    /// As the `f64` of the same value.
-    fn from(f: f32) -> Value {
-        Value::from(f as f64)
-    }
-}
-
 impl From<bool> for Value {
     fn from(b: bool) -> Value {
         Value::Bool(b)
@@ -207,12 +200,6 @@ impl From<&Value> for Value {
 impl From<Map<String, Value>> for Value {
     fn from(m: Map<String, Value>) -> Value {
         Value::Object(m)
-    }
-}
-
-impl From<()> for Value {
-    fn from((): ()) -> Value {
-        Value::Null
     }
 }
 
@@ -304,7 +291,7 @@ macro_rules! to_json_via_from {
         }
     )*};
 }
-to_json_via_from!(u8 u16 u32 u64 usize i8 i16 i32 i64 isize f32 f64 bool String Value Number);
+to_json_via_from!(u8 u16 u32 u64 usize i8 i16 i32 i64 isize f64 bool String Value Number);
 
 impl ToJson for str {
     fn to_json(&self) -> Value {
@@ -401,11 +388,6 @@ impl Value {
         }
     }
 
-    /// `Some(())` if this is `null`.
-    pub fn as_null(&self) -> Option<()> {
-        self.is_null().then_some(())
-    }
-
     /// The array, if this is one.
     pub fn as_array(&self) -> Option<&Vec<Value>> {
         match self {
@@ -471,11 +453,6 @@ impl Value {
     /// Whether this is an integer that fits a `u64`.
     pub fn is_u64(&self) -> bool {
         self.as_number().is_some_and(Number::is_u64)
-    }
-
-    /// Whether this is an integer that fits an `i64`.
-    pub fn is_i64(&self) -> bool {
-        self.as_number().is_some_and(Number::is_i64)
     }
 
     /// Whether this is a float number.

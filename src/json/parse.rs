@@ -42,16 +42,6 @@ enum Code {
 }
 
 impl Error {
-    /// The 1-based line of the error.
-    pub fn line(&self) -> usize {
-        self.line
-    }
-
-    /// The 1-based column (in bytes) of the error; 0 when the error is at a line's start.
-    pub fn column(&self) -> usize {
-        self.column
-    }
-
     /// Whether the text ended too early (it may be a prefix of valid JSON).
     pub fn is_eof(&self) -> bool {
         matches!(
@@ -61,11 +51,6 @@ impl Error {
                 | Code::EofWhileParsingString
                 | Code::EofWhileParsingValue
         )
-    }
-
-    /// Whether the text is not valid JSON (anything but `is_eof`).
-    pub fn is_syntax(&self) -> bool {
-        !self.is_eof()
     }
 }
 
@@ -279,25 +264,47 @@ impl Parser<'_> {
         Ok(v)
     }
 
+    /// Before an array's element or an object's member: `None` at the `close` byte (not consumed),
+    /// else the first byte of the next one, past the `,` every one but the `first` needs. The
+    /// errors are serde_json's: `missing_comma`, `eof` (no `close`), a trailing comma, and EOF
+    /// after a comma.
+    fn next_item(
+        &mut self,
+        close: u8,
+        first: bool,
+        missing_comma: Code,
+        eof: Code,
+    ) -> Result<Option<u8>> {
+        let next = match self.whitespace() {
+            Some(b) if b == close => return Ok(None),
+            Some(b',') if !first => {
+                self.i += 1;
+                self.whitespace()
+            }
+            Some(b) if first => Some(b),
+            Some(_) => return Err(self.peek_error(missing_comma)),
+            None => return Err(self.peek_error(eof)),
+        };
+        match next {
+            Some(b) if b == close => Err(self.peek_error(Code::TrailingComma)),
+            Some(b) => Ok(Some(b)),
+            None => Err(self.peek_error(Code::EofWhileParsingValue)),
+        }
+    }
+
     /// After `[`, through `]`.
     fn array(&mut self) -> Result<Value> {
         let mut items = Vec::new();
-        loop {
-            let next = match self.whitespace() {
-                Some(b']') => break,
-                Some(b',') if !items.is_empty() => {
-                    self.i += 1;
-                    self.whitespace()
-                }
-                Some(_) if items.is_empty() => self.peek(),
-                Some(_) => return Err(self.peek_error(Code::ExpectedListCommaOrEnd)),
-                None => return Err(self.peek_error(Code::EofWhileParsingList)),
-            };
-            match next {
-                Some(b']') => return Err(self.peek_error(Code::TrailingComma)),
-                Some(_) => items.push(self.value()?),
-                None => return Err(self.peek_error(Code::EofWhileParsingValue)),
-            }
+        while self
+            .next_item(
+                b']',
+                items.is_empty(),
+                Code::ExpectedListCommaOrEnd,
+                Code::EofWhileParsingList,
+            )?
+            .is_some()
+        {
+            items.push(self.value()?);
         }
         self.i += 1;
         Ok(Value::Array(items))
@@ -306,22 +313,14 @@ impl Parser<'_> {
     /// After `{`, through `}`.
     fn object(&mut self) -> Result<Value> {
         let mut entries = Vec::new();
-        loop {
-            let next = match self.whitespace() {
-                Some(b'}') => break,
-                Some(b',') if !entries.is_empty() => {
-                    self.i += 1;
-                    self.whitespace()
-                }
-                Some(_) if entries.is_empty() => self.peek(),
-                Some(_) => return Err(self.peek_error(Code::ExpectedObjectCommaOrEnd)),
-                None => return Err(self.peek_error(Code::EofWhileParsingObject)),
-            };
-            match next {
-                Some(b'"') => {}
-                Some(b'}') => return Err(self.peek_error(Code::TrailingComma)),
-                Some(_) => return Err(self.peek_error(Code::KeyMustBeAString)),
-                None => return Err(self.peek_error(Code::EofWhileParsingValue)),
+        while let Some(b) = self.next_item(
+            b'}',
+            entries.is_empty(),
+            Code::ExpectedObjectCommaOrEnd,
+            Code::EofWhileParsingObject,
+        )? {
+            if b != b'"' {
+                return Err(self.peek_error(Code::KeyMustBeAString));
             }
             self.i += 1;
             let key = self.string()?;
