@@ -1,17 +1,20 @@
 // The headless Chromium part of the benchmark (served by run.mjs, driven with playwright-core).
 // `window.benchRun(id, url, opts)` → { p50, p99, tput16 } for one client:
 //   ours / ours-auto: the --target web package (legacy / auto mode); ts1 (and ts1-aa, the same client
-//   again for the A/A spread) / ts2 / ts2-auto: the TS SDK clients bundled for the browser by esbuild.
+//   again for the A/A spread) / ts2 / ts2-auto: the TS SDK clients bundled for the browser by esbuild;
+//   floor: bench/floor-client.mjs (one fetch + JSON.parse per call: what any client's ratio is bounded by).
 
 import init, { Client as OursClient } from "/ours/mcp_wasm_client.js";
 import * as ts1 from "/bundles/ts1.browser.js";
 import * as ts2 from "/bundles/ts2.browser.js";
+import { floorClient } from "/floor.mjs";
 
 await init();
 
 const INFO = { name: "bench", version: "1.0.0" };
 
 async function make(id, url) {
+  if (id === "floor") return floorClient(url, INFO);
   if (id === "ours" || id === "ours-auto") {
     const c = new OursClient(url, { mode: id === "ours" ? "legacy" : "auto", clientInfo: INFO, timeoutMs: 120000 });
     return { connect: () => c.connect(), call: (n, a) => c.callTool(n, a), close: () => c.close() };

@@ -32,6 +32,9 @@ export const CLIENTS = {
   "ts1-aa": { label: "TS SDK 1.x (A/A)", kind: "ts1" },
   ts2: { label: "TS 2.x (legacy)", kind: "ts2", mode: "legacy" },
   "ts2-auto": { label: "TS 2.x (auto)", kind: "ts2", mode: "auto" },
+  // Not a client to choose: bench/floor-client.mjs, one fetch + JSON.parse per call and nothing
+  // else; its ratio to a TS client is the best any client on the same fetch can reach.
+  floor: { label: "fetch floor", kind: "floor" },
 };
 
 let oursMod, ts1Mod, ts2Mod;
@@ -56,6 +59,7 @@ async function loadTs2() {
 /** Loads the modules a client needs (for cold start: this is the "require/import" step). */
 export async function loadClient(id) {
   const k = CLIENTS[id].kind;
+  if (k === "floor") return import("./floor-client.mjs");
   if (k === "ours") return loadOurs();
   if (k === "ts1") return loadTs1();
   return loadTs2();
@@ -65,6 +69,12 @@ export async function makeClient(id, url) {
   const spec = CLIENTS[id];
   if (!spec) throw new Error(`unknown client ${id}`);
   const h = { id, notifications: 0, elicitations: 0 };
+  if (spec.kind === "floor") {
+    const { floorClient } = await import("./floor-client.mjs");
+    const c = floorClient(url, CLIENT_INFO);
+    Object.assign(h, { connect: c.connect, call: c.call, close: c.close, era: () => "legacy" });
+    return h;
+  }
   if (spec.kind === "ours") {
     const { Client } = loadOurs();
     const c = new Client(url, {

@@ -36,9 +36,15 @@ const COLS = [
   ["ts2", "TS 2.x (legacy)"],
   ["ts2-auto", "TS 2.x (auto)"],
   ["ts1-aa", "TS SDK 1.x (A/A)"],
+  ["floor", "fetch floor"],
 ];
 
 export const LOSSES = [];
+
+/** The fetch floor against a TS client: the best ratio any client on the same fetch can reach. */
+function floorRatio(v, ts) {
+  return Number.isFinite(v("floor")) && Number.isFinite(v(ts)) ? (v("floor") / v(ts)).toFixed(2) : "–";
+}
 
 /** The TS SDK 1.x client against itself (ts1-aa / ts1): the run's own noise for a figure. */
 function aaRatio(v) {
@@ -48,8 +54,8 @@ function aaRatio(v) {
 function figureTable(res, what, events = 10_000) {
   const lines = [];
   const ev = events.toLocaleString("en-US").replace(/,/g, " ");
-  lines.push(`| figure | better | ${COLS.map((c) => c[1]).join(" | ")} | ours/1.x | ours/2.x | ours auto / 2.x auto | A/A: 1.x / 1.x |`);
-  lines.push(`|---|---|${COLS.map(() => "--:").join("|")}|--:|--:|--:|--:|`);
+  lines.push(`| figure | better | ${COLS.map((c) => c[1]).join(" | ")} | ours/1.x | ours/2.x | ours auto / 2.x auto | A/A: 1.x / 1.x | floor/1.x | floor/2.x |`);
+  lines.push(`|---|---|${COLS.map(() => "--:").join("|")}|--:|--:|--:|--:|--:|--:|`);
   for (const [label0, key, better] of ROWS) {
     const label = label0.replace("10 000", ev);
     const v = (id) => res[id]?.[key];
@@ -60,7 +66,7 @@ function figureTable(res, what, events = 10_000) {
     for (const [r, who] of [[r1, "TS SDK 1.x"], [r2, "TS 2.x (legacy)"], [r3, "TS 2.x (auto), both in the 2026 era"]])
       if (r.endsWith("✗")) LOSSES.push(`${what}: ${label}: ours/${who} = ${r.replace(" ✗", "")}`);
     const aa = aaRatio(v);
-    lines.push(`| ${label} | ${better} | ${COLS.map(([id]) => f(v(id))).join(" | ")} | ${r1} | ${r2} | ${r3} | ${aa} |`);
+    lines.push(`| ${label} | ${better} | ${COLS.map(([id]) => f(v(id))).join(" | ")} | ${r1} | ${r2} | ${r3} | ${aa} | ${floorRatio(v, "ts1")} | ${floorRatio(v, "ts2")} |`);
   }
   return lines.join("\n");
 }
@@ -80,7 +86,7 @@ export function renderResults(R) {
   out.push(`* ours: mcp-wasm-client ${e.crate} (wasm-bindgen ${e.wasmBindgen}), \`scripts/build-wasm.sh\` (the shipped build: pinned nightly, build-std, opt-level z, LTO, panic=immediate-abort, -Zlocation-detail=none, -Zcross-crate-inline-threshold=always, wasm-opt --flatten --rereloop -Oz), \`--target nodejs\` in Node, \`--target web\` in Chromium`);
   out.push(`* TS SDK 1.x: \`@modelcontextprotocol/sdk\` ${e.ts1} (\`Client\` + \`StreamableHTTPClientTransport\`); TS 2.x: \`@modelcontextprotocol/client\` ${e.ts2} (legacy = default \`versionNegotiation\`, auto = \`{ mode: "auto" }\`)`);
   out.push("");
-  out.push("Ratios are **ours / theirs**: for times lower is better, for rates higher is better; ✓ we win by > 5 %, ✗ we lose by > 5 %, ≈ within 5 %. The last column runs the TS SDK 1.x client against itself in the same rounds: how far from 1.00 it lands is this run's own noise for that figure.");
+  out.push("Ratios are **ours / theirs**: for times lower is better, for rates higher is better; ✓ we win by > 5 %, ✗ we lose by > 5 %, ≈ within 5 %. The A/A column runs the TS SDK 1.x client against itself in the same rounds: how far from 1.00 it lands is this run's own noise for that figure. The *fetch floor* (bench/floor-client.mjs) is not a client anyone would ship: one \`fetch\` POST, \`text()\` and \`JSON.parse\` per call, no validation, timeout or abort signal; floor/1.x and floor/2.x are the ratios a client whose own code cost nothing would reach in this run, so no client on the same \`fetch\` can beat them.");
   out.push("");
   out.push("## Against bench/server.mjs (fixed responses, so client cost dominates)");
   out.push("");
@@ -157,8 +163,8 @@ export function renderResults(R) {
     const b = R.browser;
     out.push(`Chromium (playwright-core, /usr/bin/chromium), page on one 127.0.0.1 origin, bench/server.mjs on another (CORS, \`Access-Control-Max-Age: 600\`, so preflights are cached). Ours: \`--target web\`, legacy and auto mode; TS 1.x and 2.x (legacy and auto) bundled by esbuild for the browser. ${R.params.browser.seq} sequential calls, then ${R.params.browser.tput} calls 16 in flight (Chromium allows 6 HTTP/1.1 connections per origin, so 16 in flight queue in the browser for every client); median of ${R.params.browser.rounds} rounds. \`performance.now()\` is coarsened to 0.1 ms in a page that is not cross-origin isolated.`);
     out.push("");
-    out.push("| figure | better | ours (legacy) | ours (auto) | TS SDK 1.x | TS 2.x (legacy) | TS 2.x (auto) | ours/1.x | ours/2.x | ours auto / 2.x auto | A/A: 1.x / 1.x |");
-    out.push("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+    out.push("| figure | better | ours (legacy) | ours (auto) | TS SDK 1.x | TS 2.x (legacy) | TS 2.x (auto) | fetch floor | ours/1.x | ours/2.x | ours auto / 2.x auto | A/A: 1.x / 1.x | floor/1.x | floor/2.x |");
+    out.push("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
     for (const [label, key, better] of [["sequential callTool p50 (ms)", "p50", "lower"], ["sequential callTool p99 (ms)", "p99", "lower"], ["throughput, 16 in flight (calls/s)", "tput16", "higher"]]) {
       const v = (id) => b[id]?.[key];
       const r1 = ratio(v("ours"), v("ts1"), better);
@@ -166,7 +172,7 @@ export function renderResults(R) {
       const r3 = ratio(v("ours-auto"), v("ts2-auto"), better);
       const aa = aaRatio(v);
       for (const [r, who] of [[r1, "1.x"], [r2, "2.x"], [r3, "2.x auto (2026 era)"]]) if (r.endsWith("✗")) LOSSES.push(`Chromium: ${label}: ours/${who} = ${r.replace(" ✗", "")}`);
-      out.push(`| ${label} | ${better} | ${["ours", "ours-auto", "ts1", "ts2", "ts2-auto"].map((id) => f(v(id))).join(" | ")} | ${r1} | ${r2} | ${r3} | ${aa} |`);
+      out.push(`| ${label} | ${better} | ${["ours", "ours-auto", "ts1", "ts2", "ts2-auto", "floor"].map((id) => f(v(id))).join(" | ")} | ${r1} | ${r2} | ${r3} | ${aa} | ${floorRatio(v, "ts1")} | ${floorRatio(v, "ts2")} |`);
     }
   } else out.push("_not run_");
   out.push("");

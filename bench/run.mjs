@@ -281,6 +281,7 @@ function startStatic() {
       return res.end(`<!doctype html><meta charset="utf-8"><title>bench</title><script type="module" src="/page.mjs"></script>`);
     }
     if (u.pathname === "/page.mjs") file = path.join(here, "browser-page.mjs");
+    else if (u.pathname === "/floor.mjs") file = path.join(here, "floor-client.mjs");
     else if (u.pathname.startsWith("/ours/")) file = path.join(PKG_WEB, u.pathname.slice(6));
     else if (u.pathname.startsWith("/bundles/")) file = path.join(BUNDLE_DIR, path.basename(u.pathname));
     if (!file || file.includes("..") || !fs.existsSync(file)) {
@@ -308,7 +309,7 @@ async function browserFigures(mcpUrl) {
     await page.waitForFunction(() => window.benchReady === true, null, { timeout: 30_000 }).catch((e) => {
       throw new Error(`page did not load: ${errors.join("; ") || e.message}`);
     });
-    const ids = ["ours", "ours-auto", "ts1", "ts2", "ts2-auto", "ts1-aa"];
+    const ids = ["ours", "ours-auto", "ts1", "ts2", "ts2-auto", "ts1-aa", "floor"];
     const per = Object.fromEntries(ids.map((i) => [i, []]));
     for (let r = 0; r < P.browser.rounds; r++) {
       for (const id of rotate(ids, r)) {
@@ -449,8 +450,9 @@ async function suite(label, url, ids, p, withPayloads) {
       add(id, await guarded(`${label} connect ${id}`, () => figConnect(id, url, p.connects)));
       add(id, await guarded(`${label} seq ${id}`, () => figSeq(id, url, P.warmup, p.seq)));
       for (const c of [1, 16, 64]) add(id, await guarded(`${label} tput${c} ${id}`, () => figTput(id, url, P.warmup, c, p.tput[c])));
-      if (withPayloads) {
-        add(id, await guarded(`${label} big ${id}`, () => figBig(id, url, P.big)));
+      if (withPayloads) add(id, await guarded(`${label} big ${id}`, () => figBig(id, url, P.big)));
+      // The floor client reads no event streams and answers no input requests.
+      if (withPayloads && CLIENTS[id].kind !== "floor") {
         add(id, await guarded(`${label} stream ${id}`, () => figStream(id, url, P.stream, P.streamCount)));
         if (id.endsWith("auto")) add(id, await guarded(`${label} mrtr ${id}`, () => figMrtr(id, url, P.mrtr)));
       }
