@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the size floor (src/lib.rs: one async method — a gloo-net POST, text(), serde_json into a
-# derived struct and a Value, an SSE line parser, the host's JSON.parse) exactly as
+# Builds the size floor (src/lib.rs: one async method — a gloo-net POST, text(), an SSE line
+# parser, the host's JSON.parse; no JSON code in the wasm) exactly as
 # scripts/build-wasm.sh builds the shipped package (pinned nightly, build-std, immediate-abort,
 # opt-level z, LTO, wasm-bindgen, wasm-opt -Oz with the same flags), then prints the web package's
 # size (gzip -9). It is what any client on this dependency stack costs before it does anything

@@ -1,49 +1,18 @@
 //! Floor of the mandated stack: one async class method that POSTs JSON-RPC with gloo-net,
-//! reads the body as text, parses it (plain JSON or SSE) with serde_json into a derived struct,
-//! and returns the result through the host's JSON.parse.
+//! reads the body as text, splits SSE events, and reads the reply through the host's JSON.parse
+//! (no JSON code in the wasm: the package's own crate left serde and serde_json too).
 use std::cell::Cell;
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
-    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
-    fn json_parse(text: &str) -> JsValue;
+    #[wasm_bindgen(catch, js_namespace = JSON, js_name = parse)]
+    fn json_parse_catch(text: &str) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = JSON, js_name = stringify)]
     fn json_stringify(v: &JsValue) -> Option<String>;
-}
-
-#[derive(Serialize)]
-struct Request<'a> {
-    jsonrpc: &'static str,
-    id: u64,
-    method: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    params: Option<Value>,
-}
-
-#[derive(Deserialize, Serialize)]
-struct RpcError {
-    code: i64,
-    message: String,
-    #[serde(default)]
-    data: Option<Value>,
-}
-
-#[derive(Deserialize, Serialize)]
-struct Response {
-    jsonrpc: String,
-    #[serde(default)]
-    id: Option<u64>,
-    #[serde(default)]
-    method: Option<String>,
-    #[serde(default)]
-    result: Option<Value>,
-    #[serde(default)]
-    error: Option<RpcError>,
 }
 
 /// A minimal incremental SSE parser: CR, LF or CRLF line ends; event/data/id/retry fields.
@@ -126,13 +95,27 @@ fn err(e: impl std::fmt::Display) -> JsValue {
     JsValue::from_str(&e.to_string())
 }
 
-fn to_js(resp: Response) -> Result<JsValue, JsValue> {
-    if let Some(e) = resp.error {
-        return Err(json_parse(&serde_json::to_string(&e).map_err(err)?));
+fn get(v: &JsValue, k: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The parsed message's answer: `error` rejects, else `result` (null when absent).
+fn to_js(msg: &JsValue) -> Result<JsValue, JsValue> {
+    let e = get(msg, "error");
+    if !e.is_undefined() {
+        return Err(e);
     }
-    Ok(json_parse(
-        &serde_json::to_string(&resp.result).map_err(err)?,
-    ))
+    let r = get(msg, "result");
+    Ok(if r.is_undefined() { JsValue::NULL } else { r })
+}
+
+/// JSON.parse that throws into a rejection; an object only.
+fn parse(text: &str) -> Result<JsValue, JsValue> {
+    let v = json_parse_catch(text)?;
+    if !v.is_object() {
+        return Err(JsValue::from_str("not a JSON-RPC message"));
+    }
+    Ok(v)
 }
 
 #[wasm_bindgen]
@@ -157,19 +140,16 @@ impl Client {
         let id = self.next_id.get();
         self.next_id.set(id + 1);
         wasm_bindgen_futures::future_to_promise(async move {
-            let params = match json_stringify(&params) {
-                Some(t) if !params.is_undefined() => {
-                    Some(serde_json::from_str::<Value>(&t).map_err(err)?)
+            // The body is composed as text: JSON.stringify does the escaping.
+            let method_json = json_stringify(&JsValue::from_str(&method)).unwrap_or_default();
+            let mut body = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{method_json}");
+            if !params.is_undefined() {
+                if let Some(p) = json_stringify(&params) {
+                    body.push_str(",\"params\":");
+                    body.push_str(&p);
                 }
-                _ => None,
-            };
-            let body = serde_json::to_string(&Request {
-                jsonrpc: "2.0",
-                id,
-                method: &method,
-                params,
-            })
-            .map_err(err)?;
+            }
+            body.push('}');
             let resp = gloo_net::http::Request::post(&url)
                 .header("content-type", "application/json")
                 .header("accept", "application/json, text/event-stream")
@@ -187,7 +167,7 @@ impl Client {
                 .is_some_and(|c| c.starts_with("text/event-stream"));
             let text = resp.text().await.map_err(err)?;
             if !sse {
-                return to_js(serde_json::from_str::<Response>(&text).map_err(err)?);
+                return to_js(&parse(&text)?);
             }
             let mut parser = Sse::default();
             let mut events = Vec::new();
@@ -197,9 +177,12 @@ impl Client {
                 if !ev.event.is_empty() && ev.event != "message" {
                     continue;
                 }
-                let msg: Response = serde_json::from_str(&ev.data).map_err(err)?;
-                if msg.id == Some(id) && msg.method.is_none() && msg.jsonrpc == "2.0" {
-                    return to_js(msg);
+                let msg = parse(&ev.data)?;
+                if get(&msg, "id").as_f64() == Some(id as f64)
+                    && get(&msg, "method").is_undefined()
+                    && get(&msg, "jsonrpc").as_string().as_deref() == Some("2.0")
+                {
+                    return to_js(&msg);
                 }
             }
             Err(JsValue::from_str("no response"))
