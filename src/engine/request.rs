@@ -136,29 +136,24 @@ impl Engine {
         })
     }
 
-    /// A list method: one page (`cursor`), or every page (`all`, at most that many pages).
+    /// A request; for a list method with `pages` (its result key and a page cap), every page
+    /// from the one `params` asks for (a list method without `pages` is one page).
     pub async fn list(
         &self,
         method: &str,
-        key: &str,
-        cursor: Option<String>,
-        all: Option<u32>,
+        mut params: Option<Value>,
+        pages: Option<(&str, u32)>,
         opts: &RequestOptions,
     ) -> Result<Value, McpError> {
-        let params = |c: Option<String>| match c {
-            Some(c) => json!({ "cursor": c }),
-            None => json!({}),
-        };
-        let Some(max_pages) = all else {
-            return self.request(method, Some(params(cursor)), opts).await;
-        };
-        let mut pages = Pages::default();
-        let mut next = cursor;
+        let mut acc = Pages::default();
         loop {
-            let page = self.request(method, Some(params(next)), opts).await?;
-            match pages.add(method, key, &page, max_pages)? {
-                Some(c) => next = Some(c),
-                None => return Ok(pages.finish(key, page)),
+            let page = self.request(method, params, opts).await?;
+            let Some((key, max_pages)) = pages else {
+                return Ok(page);
+            };
+            match acc.add(method, key, &page, max_pages)? {
+                Some(c) => params = Some(json!({ "cursor": c })),
+                None => return Ok(acc.finish(key, page)),
             }
         }
     }

@@ -32,15 +32,9 @@ const OPEN_TIMEOUT_MS: u64 = 10_000;
 
 /// What a method call does once its arguments are read.
 enum Op {
-    /// A request with these params.
-    Request(String, Option<Value>),
-    /// A list method: one page or (`all`) every page up to a cap.
-    List {
-        method: &'static str,
-        key: &'static str,
-        cursor: Option<String>,
-        all: Option<u32>,
-    },
+    /// A request with these params; a list method with its result key and a page cap reads
+    /// every page.
+    Request(String, Option<Value>, Option<(&'static str, u32)>),
     /// A legacy notification.
     Notify(&'static str),
     /// `connect()`.
@@ -380,12 +374,12 @@ impl Client {
             let all = options::boolean(&options, "all", "options")?.unwrap_or(false);
             let max_pages = options::positive_number(&options, "maxPages", "options")?
                 .map_or(64, |n| n.min(u32::MAX as u64) as u32);
-            Ok(Op::List {
-                method,
-                key,
-                cursor,
-                all: all.then_some(max_pages),
-            })
+            let params = cursor.map(|c| one("cursor", c));
+            Ok(Op::Request(
+                method.into(),
+                params,
+                all.then_some((key, max_pages)),
+            ))
         })();
         self.run(op, &options)
     }
@@ -398,7 +392,7 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
         let op = non_empty(&uri, "readResource", "uri")
-            .map(|uri| Op::Request("resources/read".into(), Some(one("uri", uri))));
+            .map(|uri| Op::Request("resources/read".into(), Some(one("uri", uri)), None));
         self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
@@ -417,7 +411,7 @@ impl Client {
             if let Some(a) = optional_object(&args, "getPrompt", "arguments")? {
                 p["arguments"] = a;
             }
-            Ok(Op::Request("prompts/get".into(), Some(p)))
+            Ok(Op::Request("prompts/get".into(), Some(p), None))
         })();
         self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
@@ -443,7 +437,11 @@ impl Client {
             if let Some(c) = optional_object(&context, "complete", "context")? {
                 params["context"] = c;
             }
-            Ok(Op::Request("completion/complete".into(), Some(params)))
+            Ok(Op::Request(
+                "completion/complete".into(),
+                Some(params),
+                None,
+            ))
         })();
         self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
@@ -480,7 +478,7 @@ impl Client {
                 "ping",
                 "2026 removed ping; any request shows the server is alive",
             )
-            .map(|()| Op::Request("ping".into(), None));
+            .map(|()| Op::Request("ping".into(), None, None));
         self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
@@ -514,7 +512,7 @@ impl Client {
         let op = self
             .legacy_only(what, "use a subscriptions/listen stream (issue: listen())")
             .and_then(|()| non_empty(&uri, what, "uri"))
-            .map(|uri| Op::Request(method.into(), Some(one("uri", uri))));
+            .map(|uri| Op::Request(method.into(), Some(one("uri", uri)), None));
         self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
@@ -533,7 +531,7 @@ impl Client {
             if let Some(a) = optional_object(&args, "callTool", "arguments")? {
                 params["arguments"] = a;
             }
-            Ok(Op::Request("tools/call".into(), Some(params)))
+            Ok(Op::Request("tools/call".into(), Some(params), None))
         })();
         self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
@@ -551,7 +549,7 @@ impl Client {
             let method = non_empty(&method, "request", "method")?;
             let params = optional_object(&params, "request", "params")
                 .map_err(|_| McpError::input("request: params must be an object"))?;
-            Ok(Op::Request(method, params))
+            Ok(Op::Request(method, params, None))
         })();
         self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
@@ -570,7 +568,7 @@ impl Client {
                     .as_string()
                     .ok_or_else(|| McpError::input("setLoggingLevel: level must be a string"))
             })
-            .map(|level| Op::Request("logging/setLevel".into(), Some(one("level", level))));
+            .map(|level| Op::Request("logging/setLevel".into(), Some(one("level", level)), None));
         self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
     }
 
@@ -678,17 +676,8 @@ impl Client {
                     .listen(&filter, &opts)
                     .await
                     .map(|sub| crate::js::listen::to_js(&engine, sub, opts)),
-                Op::Request(method, params) => engine
-                    .request(&method, params, &opts)
-                    .await
-                    .map(|v| interop::to_js(&v)),
-                Op::List {
-                    method,
-                    key,
-                    cursor,
-                    all,
-                } => engine
-                    .list(method, key, cursor, all, &opts)
+                Op::Request(method, params, pages) => engine
+                    .list(&method, params, pages, &opts)
                     .await
                     .map(|v| interop::to_js(&v)),
                 Op::Notify(method) => engine.notify(method, None).await.map(|()| JsValue::NULL),
