@@ -191,26 +191,30 @@ impl Http {
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
-        let Some(auth) = &self.auth else {
-            return self
-                .send_once(method, body, headers, None, signal, what)
-                .await;
-        };
+        let auth = self.auth.as_ref();
         let mut op = Operation::default();
         let target = self.target(&method);
         loop {
-            let ticket = auth
-                .before_request(&mut op, method.as_ref(), &target)
-                .await?;
+            // One send path: without the option there is no ticket and the head is final.
+            let ticket = match auth {
+                Some(auth) => Some(
+                    auth.before_request(&mut op, method.as_ref(), &target)
+                        .await?,
+                ),
+                None => None,
+            };
             let head = self
-                .send_once(method.clone(), body, headers, Some(&ticket), signal, what)
+                .send_once(method.clone(), body, headers, ticket.as_ref(), signal, what)
                 .await?;
+            let (Some(auth), Some(ticket)) = (auth, &ticket) else {
+                return Ok(head);
+            };
             let challenge = || head.response.headers().get("www-authenticate");
             let recover = match head.status {
                 401 => true,
                 403 => AuthHint::from_header(challenge().as_deref()).is_insufficient_scope(),
                 200..=299 => {
-                    auth.accepted(&ticket);
+                    auth.accepted(ticket);
                     if let Some(nonce) = head.response.headers().get("dpop-nonce") {
                         auth.remember_nonce(&target, &nonce);
                     }
@@ -228,7 +232,7 @@ impl Http {
                 let _ = b.cancel();
             }
             auth.recover(
-                &ticket,
+                ticket,
                 head.status,
                 www_authenticate.as_deref(),
                 nonce.as_deref(),
