@@ -105,7 +105,7 @@ fn js_fn(args: &str, body: &str) -> JsValue {
 
 /// Calls a tool and returns the text of its first content block.
 async fn call_text(c: &Client, tool: &str, args: JsValue) -> String {
-    let r = JsFuture::from(c.call_tool(tool.into(), Some(args), None))
+    let r = JsFuture::from(c.call_tool(tool.into(), args, JsValue::UNDEFINED))
         .await
         .expect("callTool");
     let first = js_sys::Array::from(&get(&r, "content")).get(0);
@@ -115,7 +115,7 @@ async fn call_text(c: &Client, tool: &str, args: JsValue) -> String {
 /// Calls `echo` and returns its text.
 async fn echo(c: &Client, text: &str) -> String {
     let args = opts(&[("text", text.into())]);
-    let r = JsFuture::from(c.call_tool("echo".into(), Some(args), None))
+    let r = JsFuture::from(c.call_tool("echo".into(), args, JsValue::UNDEFINED))
         .await
         .expect("callTool");
     let first = js_sys::Array::from(&get(&r, "content")).get(0);
@@ -159,7 +159,9 @@ async fn auto_mode_is_legacy_on_the_typescript_peer() {
 async fn auto_mode_is_legacy_on_server_everything() {
     let c = connect(&everything(), "auto").await;
     assert_eq!(c.protocol_version().as_deref(), Some("2025-11-25"));
-    let tools = JsFuture::from(c.list_tools(None)).await.unwrap();
+    let tools = JsFuture::from(c.list_tools(JsValue::UNDEFINED))
+        .await
+        .unwrap();
     assert!(js_sys::Array::from(&get(&tools, "tools")).length() > 3);
     JsFuture::from(c.close()).await.unwrap();
 }
@@ -176,7 +178,7 @@ async fn legacy_mode_on_the_python_peer() {
 async fn structured_output_and_tool_errors() {
     let c = connect(&python(), "auto").await;
     let args = opts(&[("a", 2.into()), ("b", 40.into())]);
-    let r = JsFuture::from(c.call_tool("add".into(), Some(args), None))
+    let r = JsFuture::from(c.call_tool("add".into(), args, JsValue::UNDEFINED))
         .await
         .unwrap();
     assert_eq!(
@@ -184,7 +186,7 @@ async fn structured_output_and_tool_errors() {
         Some(42.0)
     );
     let args = opts(&[("message", "kaput".into())]);
-    let r = JsFuture::from(c.call_tool("fail".into(), Some(args), None))
+    let r = JsFuture::from(c.call_tool("fail".into(), args, JsValue::UNDEFINED))
         .await
         .unwrap();
     assert_eq!(get(&r, "isError").as_bool(), Some(true));
@@ -194,14 +196,22 @@ async fn structured_output_and_tool_errors() {
 #[wasm_bindgen_test]
 async fn malformed_json_is_a_parse_error() {
     let c = connect(&fault("malformed-json"), "legacy").await;
-    let msg = rejects_with(c.call_tool("echo".into(), Some(opts(&[])), None), -32700.0).await;
+    let msg = rejects_with(
+        c.call_tool("echo".into(), opts(&[]), JsValue::UNDEFINED),
+        -32700.0,
+    )
+    .await;
     assert!(msg.contains("malformed JSON"), "{msg}");
 }
 
 #[wasm_bindgen_test]
 async fn a_cut_sse_stream_is_an_error_not_a_hang() {
     let c = connect(&fault("sse-cut"), "legacy").await;
-    let msg = rejects_with(c.call_tool("echo".into(), Some(opts(&[])), None), -32000.0).await;
+    let msg = rejects_with(
+        c.call_tool("echo".into(), opts(&[]), JsValue::UNDEFINED),
+        -32000.0,
+    )
+    .await;
     assert!(msg.contains("SSE stream"), "{msg}");
 }
 
@@ -209,11 +219,7 @@ async fn a_cut_sse_stream_is_an_error_not_a_hang() {
 async fn a_hanging_server_times_out() {
     let c = connect(&fault("hang"), "legacy").await;
     let o = opts(&[("timeoutMs", 200.into())]);
-    let msg = rejects_with(
-        c.call_tool("echo".into(), Some(opts(&[])), Some(o)),
-        -32001.0,
-    )
-    .await;
+    let msg = rejects_with(c.call_tool("echo".into(), opts(&[]), o), -32001.0).await;
     assert!(msg.contains("200 ms"), "{msg}");
 }
 
@@ -271,9 +277,10 @@ async fn registered_callbacks_are_the_declared_capabilities() {
             ]),
         )
         .await;
-        let result = JsFuture::from(c.call_tool("client_features".into(), Some(opts(&[])), None))
-            .await
-            .unwrap();
+        let result =
+            JsFuture::from(c.call_tool("client_features".into(), opts(&[]), JsValue::UNDEFINED))
+                .await
+                .unwrap();
         let list = js_sys::Array::from(&get(&get(&result, "structuredContent"), "result"));
         let mut names: Vec<String> = list.iter().filter_map(|v| v.as_string()).collect();
         names.sort();
@@ -346,9 +353,12 @@ async fn three_input_required_rounds() {
 #[wasm_bindgen_test]
 async fn listen_delivers_list_changed_on_2026() {
     let c = connect(&python(), "auto").await;
-    let sub = JsFuture::from(c.listen(opts(&[("toolsListChanged", true.into())]), None))
-        .await
-        .unwrap();
+    let sub = JsFuture::from(c.listen(
+        opts(&[("toolsListChanged", true.into())]),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     assert_eq!(
         get(&get(&sub, "honoured"), "toolsListChanged").as_bool(),
         Some(true)
@@ -408,9 +418,17 @@ async fn hostile_servers_give_clear_errors_and_the_client_stays_usable() {
             "legacy"
         };
         let c = connect(&hostile(fault), mode).await;
-        let msg = rejects_with(c.call_tool("hostile".into(), Some(opts(&[])), None), code).await;
+        let msg = rejects_with(
+            c.call_tool("hostile".into(), opts(&[]), JsValue::UNDEFINED),
+            code,
+        )
+        .await;
         assert!(msg.contains(needle), "{fault}: {msg}");
-        let again = rejects_with(c.call_tool("hostile".into(), Some(opts(&[])), None), code).await;
+        let again = rejects_with(
+            c.call_tool("hostile".into(), opts(&[]), JsValue::UNDEFINED),
+            code,
+        )
+        .await;
         assert!(again.contains(needle), "{fault} (second call): {again}");
         JsFuture::from(c.close()).await.unwrap();
     }
@@ -419,7 +437,7 @@ async fn hostile_servers_give_clear_errors_and_the_client_stays_usable() {
 #[wasm_bindgen_test]
 async fn a_thousand_server_pings_are_all_answered() {
     let c = connect(&hostile("ping-flood"), "legacy").await;
-    let r = JsFuture::from(c.call_tool("hostile".into(), Some(opts(&[])), None)).await;
+    let r = JsFuture::from(c.call_tool("hostile".into(), opts(&[]), JsValue::UNDEFINED)).await;
     assert!(r.is_ok(), "{r:?}");
     JsFuture::from(c.close()).await.unwrap();
 }

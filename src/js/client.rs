@@ -335,7 +335,7 @@ impl Client {
     #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<ListToolsResult>")]
     pub fn list_tools(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: JsValue,
     ) -> Promise {
         self.list("tools/list", "tools", options)
     }
@@ -344,7 +344,7 @@ impl Client {
     #[wasm_bindgen(js_name = listResources, unchecked_return_type = "Promise<ListResourcesResult>")]
     pub fn list_resources(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: JsValue,
     ) -> Promise {
         self.list("resources/list", "resources", options)
     }
@@ -353,7 +353,7 @@ impl Client {
     #[wasm_bindgen(js_name = listResourceTemplates, unchecked_return_type = "Promise<ListResourceTemplatesResult>")]
     pub fn list_resource_templates(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: JsValue,
     ) -> Promise {
         self.list("resources/templates/list", "resourceTemplates", options)
     }
@@ -362,13 +362,12 @@ impl Client {
     #[wasm_bindgen(js_name = listPrompts, unchecked_return_type = "Promise<ListPromptsResult>")]
     pub fn list_prompts(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "ListOptions")] options: JsValue,
     ) -> Promise {
         self.list("prompts/list", "prompts", options)
     }
 
-    fn list(&self, method: &'static str, key: &'static str, options: Option<JsValue>) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
+    fn list(&self, method: &'static str, key: &'static str, options: JsValue) -> Promise {
         let op = (|| {
             let cursor = options::string(&options, "cursor", "options")?;
             let all = options::boolean(&options, "all", "options")?.unwrap_or(false);
@@ -389,11 +388,11 @@ impl Client {
     pub fn read_resource(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let op = non_empty(&uri, "readResource", "uri")
             .map(|uri| Op::Request("resources/read".into(), Some(one("uri", uri)), None));
-        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
+        self.run(op, &options)
     }
 
     /// `getPrompt(name, args, options)` → `{ description?, messages }`.
@@ -401,10 +400,9 @@ impl Client {
     pub fn get_prompt(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string }")] args: Option<JsValue>,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string }")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let args = args.unwrap_or(JsValue::UNDEFINED);
         let op = (|| {
             let name = non_empty(&name, "getPrompt", "name")?;
             let mut p = one("name", name);
@@ -413,7 +411,7 @@ impl Client {
             }
             Ok(Op::Request("prompts/get".into(), Some(p), None))
         })();
-        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
+        self.run(op, &options)
     }
 
     /// `complete(ref, argument, context?, options)` → `{ completion: { values, total?, hasMore? } }`.
@@ -423,10 +421,9 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "CompletionReference")] reference: JsValue,
         #[wasm_bindgen(unchecked_param_type = "{ name: string; value: string }")] argument: JsValue,
         #[wasm_bindgen(unchecked_param_type = "{ arguments?: { [name: string]: string } }")]
-        context: Option<JsValue>,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+        context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let context = context.unwrap_or(JsValue::UNDEFINED);
         let op = (|| {
             let reference = interop::from_js(&reference).ok().filter(Value::is_object).ok_or_else(|| McpError::input("complete: ref must be { type: \"ref/prompt\", name } or { type: \"ref/resource\", uri }"))?;
             let argument = interop::from_js(&argument)
@@ -443,7 +440,7 @@ impl Client {
                 None,
             ))
         })();
-        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
+        self.run(op, &options)
     }
 
     /// `listen({ toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions }, options)`
@@ -452,18 +449,15 @@ impl Client {
     pub fn listen(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SubscriptionFilter")] filter: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         // The options are read first: their error wins over the filter's.
-        let ready = options::call_options(
-            &options.unwrap_or(JsValue::UNDEFINED),
-            self.engine.limits.timeout_ms,
-        )
-        .and_then(|call| {
-            let filter = interop::from_js(&filter)
-                .map_err(|e| McpError::input(format!("listen: the filter is not JSON: {e}")))?;
-            Ok((Op::Listen(filter), call))
-        });
+        let ready =
+            options::call_options(&options, self.engine.limits.timeout_ms).and_then(|call| {
+                let filter = interop::from_js(&filter)
+                    .map_err(|e| McpError::input(format!("listen: the filter is not JSON: {e}")))?;
+                Ok((Op::Listen(filter), call))
+            });
         self.run_with(ready)
     }
 
@@ -471,7 +465,7 @@ impl Client {
     #[wasm_bindgen(unchecked_return_type = "Promise<EmptyResult>")]
     pub fn ping(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let op = self
             .legacy_only(
@@ -479,7 +473,7 @@ impl Client {
                 "2026 removed ping; any request shows the server is alive",
             )
             .map(|()| Op::Request("ping".into(), None, None));
-        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
+        self.run(op, &options)
     }
 
     /// `subscribeResource(uri, options)`: legacy only; updates reach `messageHandler`.
@@ -487,7 +481,7 @@ impl Client {
     pub fn subscribe_resource(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         self.legacy_uri("subscribeResource", "resources/subscribe", uri, options)
     }
@@ -497,7 +491,7 @@ impl Client {
     pub fn unsubscribe_resource(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         self.legacy_uri("unsubscribeResource", "resources/unsubscribe", uri, options)
     }
@@ -507,13 +501,13 @@ impl Client {
         what: &'static str,
         method: &'static str,
         uri: JsValue,
-        options: Option<JsValue>,
+        options: JsValue,
     ) -> Promise {
         let op = self
             .legacy_only(what, "use a subscriptions/listen stream (issue: listen())")
             .and_then(|()| non_empty(&uri, what, "uri"))
             .map(|uri| Op::Request(method.into(), Some(one("uri", uri)), None));
-        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
+        self.run(op, &options)
     }
 
     /// `callTool(name, args, { signal, timeoutMs })` → `CallToolResult` (wire shape).
@@ -521,10 +515,9 @@ impl Client {
     pub fn call_tool(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "JsonObject")] args: Option<JsValue>,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "JsonObject")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let args = args.unwrap_or(JsValue::UNDEFINED);
         let op = (|| {
             let name = non_empty(&name, "callTool", "name")?;
             let mut params = one("name", name);
@@ -533,7 +526,7 @@ impl Client {
             }
             Ok(Op::Request("tools/call".into(), Some(params), None))
         })();
-        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
+        self.run(op, &options)
     }
 
     /// `request(method, params, { signal, timeoutMs })`: any method, result as sent.
@@ -541,17 +534,16 @@ impl Client {
     pub fn request(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "JsonObject")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "JsonObject")] params: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let params = params.unwrap_or(JsValue::UNDEFINED);
         let op = (|| {
             let method = non_empty(&method, "request", "method")?;
             let params = optional_object(&params, "request", "params")
                 .map_err(|_| McpError::input("request: params must be an object"))?;
             Ok(Op::Request(method, params, None))
         })();
-        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
+        self.run(op, &options)
     }
 
     /// `setLoggingLevel(level)`: legacy `logging/setLevel` (2026: use the `logLevel` option).
@@ -559,7 +551,7 @@ impl Client {
     pub fn set_logging_level(
         &self,
         #[wasm_bindgen(unchecked_param_type = "LoggingLevel")] level: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let op = self
             .legacy_only("setLoggingLevel", "pass the logLevel option instead")
@@ -569,7 +561,7 @@ impl Client {
                     .ok_or_else(|| McpError::input("setLoggingLevel: level must be a string"))
             })
             .map(|level| Op::Request("logging/setLevel".into(), Some(one("level", level)), None));
-        self.run(op, &options.unwrap_or(JsValue::UNDEFINED))
+        self.run(op, &options)
     }
 
     /// `sendRootsListChanged()`: legacy `notifications/roots/list_changed`.
@@ -619,9 +611,8 @@ impl Client {
     #[wasm_bindgen(js_name = signOut, unchecked_return_type = "Promise<void>")]
     pub fn sign_out(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "{ all?: boolean }")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "{ all?: boolean }")] options: JsValue,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
         let ready = self.auth_flow("signOut").and_then(|auth| {
             let object = options.is_object() && !js_sys::Array::is_array(&options);
             if !(options.is_null_or_undefined() || object) {
