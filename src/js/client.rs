@@ -27,6 +27,11 @@ fn one(key: &str, value: String) -> Value {
     Value::Object(m)
 }
 
+/// A string getter's value: the JS string, or `undefined`.
+fn text(s: Option<&str>) -> JsValue {
+    s.map_or(JsValue::UNDEFINED, JsValue::from_str)
+}
+
 /// How long the `server/discover` probe (and opening a fallback stream) may take at most.
 const OPEN_TIMEOUT_MS: u64 = 10_000;
 
@@ -271,18 +276,18 @@ impl Client {
     }
 
     /// The negotiated protocol version (`undefined` before connect).
-    #[wasm_bindgen(getter, js_name = protocolVersion)]
-    pub fn protocol_version(&self) -> Option<String> {
-        self.engine.state.borrow().protocol_version.clone()
+    #[wasm_bindgen(getter, js_name = protocolVersion, unchecked_return_type = "string | undefined")]
+    pub fn protocol_version(&self) -> JsValue {
+        text(self.engine.state.borrow().protocol_version.as_deref())
     }
 
     /// `"legacy"` or `"modern"` once connected.
     #[wasm_bindgen(getter, unchecked_return_type = "\"legacy\" | \"modern\" | undefined")]
-    pub fn era(&self) -> Option<String> {
-        self.engine.era().map(|e| match e {
-            Era::Legacy => "legacy".to_string(),
-            Era::Modern => "modern".to_string(),
-        })
+    pub fn era(&self) -> JsValue {
+        text(self.engine.era().map(|e| match e {
+            Era::Legacy => "legacy",
+            Era::Modern => "modern",
+        }))
     }
 
     /// Requests waiting for a response right now.
@@ -297,8 +302,8 @@ impl Client {
         getter,
         unchecked_return_type = "\"streamable-http\" | \"http+sse\" | \"javascript\""
     )]
-    pub fn transport(&self) -> String {
-        self.engine.transport_name().to_string()
+    pub fn transport(&self) -> JsValue {
+        JsValue::from_str(self.engine.transport_name())
     }
 
     /// The server's `Implementation` (name, version...), when it sent one.
@@ -320,15 +325,15 @@ impl Client {
     }
 
     /// The server's instructions, if any.
-    #[wasm_bindgen(getter)]
-    pub fn instructions(&self) -> Option<String> {
-        self.engine.state.borrow().instructions.clone()
+    #[wasm_bindgen(getter, unchecked_return_type = "string | undefined")]
+    pub fn instructions(&self) -> JsValue {
+        text(self.engine.state.borrow().instructions.as_deref())
     }
 
     /// The legacy `Mcp-Session-Id`, if the server issued one.
-    #[wasm_bindgen(getter, js_name = sessionId)]
-    pub fn session_id(&self) -> Option<String> {
-        self.engine.state.borrow().session_id.clone()
+    #[wasm_bindgen(getter, js_name = sessionId, unchecked_return_type = "string | undefined")]
+    pub fn session_id(&self) -> JsValue {
+        text(self.engine.state.borrow().session_id.as_deref())
     }
 
     /// `listTools({ cursor, all, maxPages, signal, timeoutMs })` → `{ tools, nextCursor? }`.
