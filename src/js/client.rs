@@ -144,7 +144,9 @@ fn read_target(r: &mut options::Reader, first: &JsValue, second: &JsValue) -> (T
 
 /// Checks a Streamable HTTP URL: absolute, http: or https: (the error kept in `r`).
 fn check_http_url(r: &mut options::Reader, url: &str) {
-    let scheme = web_sys::Url::new(url).ok().map(|u| u.protocol());
+    let scheme = web_sys::Url::new(url)
+        .ok()
+        .map(|u| crate::js::http::text_field(&u, "protocol"));
     let why = match scheme.as_deref() {
         Some("http:" | "https:") => return,
         Some(other) => ["must be http: or https:, not ", other].concat(),

@@ -162,12 +162,12 @@ impl Http {
                 crate::protocol::error::INVALID_REQUEST,
                 format!(
                     "The HTTP+SSE endpoint {} is on another origin than {}; refused",
-                    resolved.href(),
+                    text_field(&resolved, "href"),
                     self.url
                 ),
             ));
         }
-        *self.endpoint.borrow_mut() = Some(resolved.href());
+        *self.endpoint.borrow_mut() = Some(text_field(&resolved, "href"));
         Ok(())
     }
 
@@ -301,6 +301,7 @@ impl Http {
                 .map_err(|e| self.network_error(&e, what, &sent_names))?;
             let raw: web_sys::Response = value.unchecked_into();
             let opaque_redirect = is_opaque_redirect(&raw);
+            let status_text = text_field(&raw, "statusText");
             let response = Response::from(raw);
             if opaque_redirect {
                 return Err(redirect_error(what, format!(
@@ -328,12 +329,12 @@ impl Http {
                         method.as_ref(),
                         &from,
                         &target.origin(),
-                        &target.href(),
+                        &text_field(&target, "href"),
                         hops,
                     ) {
                         Redirect::Follow => {
                             hops += 1;
-                            url = target.href();
+                            url = text_field(&target, "href");
                             continue;
                         }
                         Redirect::Refuse(why) => return Err(redirect_error(what, why)),
@@ -342,7 +343,7 @@ impl Http {
             }
             return Ok(Head {
                 status,
-                status_text: response.status_text(),
+                status_text,
                 content_type: headers.get("content-type"),
                 session_id: headers.get("mcp-session-id"),
                 response,
@@ -400,6 +401,16 @@ fn redirect_error(what: &str, why: String) -> McpError {
         format!("Refused a redirect for {what}: {why}"),
         Value::Null,
     )
+}
+
+/// A string property of a JS object (`""` when it is not a string): one `Reflect.get` where a
+/// web-sys getter would bring its own string-returning import into the glue.
+#[inline(never)]
+pub fn text_field(obj: &JsValue, key: &str) -> String {
+    Reflect::get(obj, &key.into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
 }
 
 /// Message of a JS error, with its `cause` (Node's fetch puts ECONNREFUSED there).
