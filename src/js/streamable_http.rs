@@ -45,6 +45,9 @@ enum Resuming {
     /// The standalone GET stream: reconnected (from the newest event id, if any) until
     /// stopped; 404/405/406 mean the server offers none.
     Listen,
+    /// A stream that cannot be resumed (2026 re-issues the request instead): read once, its
+    /// break is the request's error.
+    Never,
 }
 
 /// Reads an SSE stream (`first`, or a GET opened here) and keeps it going across breaks with
@@ -78,7 +81,6 @@ impl Resumable<'_> {
         } = *self;
         let mut opening = first.is_none();
         let mut first = first;
-        let (stopped, _link) = SignalLink::new(signal.clone());
         let limit = (mode == Resuming::Request).then_some(reconnect::RESUME_ATTEMPTS);
         let mut schedule = Reconnect::new(limit);
         let mut last_id: Option<String> = None;
@@ -92,6 +94,9 @@ impl Resumable<'_> {
                 retry = parser.retry_ms().or(retry);
                 let newer = parser.last_event_id().map(str::to_string);
                 let Err(e) = read else { return Ok(()) };
+                if mode == Resuming::Never {
+                    return Err(e);
+                }
                 if mode == Resuming::Listen {
                     if js_sys::Date::now() - opened >= reconnect::HEALTHY_STREAM_MS {
                         schedule.reset();
@@ -127,15 +132,20 @@ impl Resumable<'_> {
                         .map_or_else(|| "(none)".into(), crate::protocol::quote::quoted)
                 )));
             };
-            if delay > 0 && unless(sleep(delay), stopped.fired()).await.is_err() {
-                return Ok(());
+            if delay > 0 {
+                let (stopped, _link) = SignalLink::new(signal.clone());
+                if unless(sleep(delay), stopped.fired()).await.is_err() {
+                    return Ok(());
+                }
             }
             let mut with_id = headers.to_vec();
             if mode == Resuming::Listen {
                 with_id.push(("Cache-Control".into(), "no-store".into()));
             }
             let from = match mode {
-                Resuming::Request => Resume::From(last_id.clone().unwrap_or_default()),
+                Resuming::Request | Resuming::Never => {
+                    Resume::From(last_id.clone().unwrap_or_default())
+                }
                 Resuming::Listen => resume_listen_stream(last_id.as_deref()),
             };
             if let Resume::From(id) = &from {
@@ -146,7 +156,7 @@ impl Resumable<'_> {
                 Err(e) if e.kind() == Some(ErrorKind::Aborted) || signal.aborted() => {
                     return match mode {
                         Resuming::Listen => Ok(()),
-                        Resuming::Request => Err(e),
+                        Resuming::Request | Resuming::Never => Err(e),
                     }
                 }
                 Err(e) => {
@@ -155,7 +165,7 @@ impl Resumable<'_> {
                         Resuming::Request if e.kind() == Some(ErrorKind::Network) => {
                             failure = Some(e)
                         }
-                        Resuming::Request => return Err(e),
+                        Resuming::Request | Resuming::Never => return Err(e),
                     }
                     continue;
                 }
@@ -173,7 +183,7 @@ impl Resumable<'_> {
             let e = status_error(http, &head, what, headers).await;
             match mode {
                 Resuming::Listen => inbox.surface_error(e),
-                Resuming::Request => {
+                Resuming::Request | Resuming::Never => {
                     return Err(e.with_context(format!(
                         "Could not resume the stream of {what} from event {}",
                         last_id
@@ -265,24 +275,21 @@ impl StreamableHttp {
                 }
                 guard.disarm();
             }
-            BodyKind::Sse => match x.resume_headers {
-                Some(headers) => {
-                    let resumable = Resumable {
-                        http: &self.http,
-                        max_message_bytes: self.max_message_bytes,
-                        what: x.what,
-                        headers,
-                        mode: Resuming::Request,
-                        signal: &signal,
-                        inbox: &*inbox,
-                    };
-                    resumable.read(Some(head), &mut deliver).await?
-                }
-                None => {
-                    let mut parser = SseParser::new(self.max_message_bytes);
-                    read_sse_messages(&head, x.what, &mut parser, &mut deliver).await?
-                }
-            },
+            BodyKind::Sse => {
+                let resumable = Resumable {
+                    http: &self.http,
+                    max_message_bytes: self.max_message_bytes,
+                    what: x.what,
+                    headers: x.resume_headers.unwrap_or_default(),
+                    mode: match x.resume_headers {
+                        Some(_) => Resuming::Request,
+                        None => Resuming::Never,
+                    },
+                    signal: &signal,
+                    inbox: &*inbox,
+                };
+                resumable.read(Some(head), &mut deliver).await?
+            }
             BodyKind::Unexpected(kind) => return Err(unexpected_content_type(&kind, x.what)),
         }
         Ok(Sent::Answered)
