@@ -241,7 +241,7 @@ impl Reader {
             let pair: &js_sys::Array = entry.unchecked_ref();
             let name = pair.get(0).as_string().unwrap_or_default();
             let Some(value) = pair.get(1).as_string() else {
-                let key = ["headers[", &crate::protocol::quote::quoted(&name), "]"].concat();
+                let key = format!("headers[{}]", crate::protocol::quote::quoted(&name));
                 self.wrong(&key, " must be a string");
                 return Vec::new();
             };
@@ -264,7 +264,7 @@ impl Reader {
         match interop::from_js(&v) {
             Ok(Value::Object(o)) => return Some(Value::Object(o)),
             Ok(_) => self.wrong(key, " must be an object"),
-            Err(e) => self.wrong(key, &[" is not JSON-serializable: ", &e].concat()),
+            Err(e) => self.wrong(key, &format!(" is not JSON-serializable: {e}")),
         }
         None
     }
