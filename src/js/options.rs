@@ -151,12 +151,7 @@ impl Reader {
 
     #[inline(never)]
     fn wrong(&mut self, key: &str, what: &str) {
-        let mut m = String::with_capacity(self.scope.len() + key.len() + what.len() + 1);
-        m.push_str(self.scope);
-        m.push('.');
-        m.push_str(key);
-        m.push_str(what);
-        self.fail(McpError::input(m));
+        self.fail(McpError::input(format!("{}.{key}{what}", self.scope)));
     }
 
     /// `obj[key]` unless `obj` is not an object, an error was met, or it is undefined or null.
