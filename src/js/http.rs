@@ -227,10 +227,9 @@ impl Http {
             }
             let www_authenticate = challenge();
             let nonce = head.response.headers().get("dpop-nonce");
-            if let Some(b) = head.response.body() {
-                // The refusal's body is not read: release its connection.
-                let _ = b.cancel();
-            }
+            // The refusal's body is not read: release its connection (a reader dropped before
+            // the end cancels the body).
+            drop(body_reader(&head));
             auth.recover(
                 ticket,
                 head.status,
