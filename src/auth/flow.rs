@@ -696,7 +696,7 @@ impl<H: AuthHost> Authorizer<H> {
             }
             // A 401 always (re)discovers; a step-up only when no AS is known yet.
             if step_up.is_none() || self.state.borrow().meta.is_none() {
-                self.discover(&hint).await?;
+                Box::pin(self.discover(&hint)).await?;
             }
             discovered = true;
             refresh_now = rediscover
