@@ -912,10 +912,10 @@ impl<H: AuthHost> Authorizer<H> {
             ),
             _ => None,
         };
-        let request = match grant {
-            GrantConfig::JwtBearer(_, source) => {
+        let assertion = match grant {
+            GrantConfig::JwtBearer(_, source) => Some({
                 // The application's callback, or an ID-JAG from the enterprise IdP.
-                let assertion = match source {
+                match source {
                     AssertionSource::Callback => self
                         .host
                         .assertion(issuer.clone(), resource.clone(), scope.clone())
@@ -959,24 +959,18 @@ impl<H: AuthHost> Authorizer<H> {
                             |e| e.with_context("The identity provider refused the ID-JAG exchange"),
                         )
                     }
-                }?;
-                tokens::jwt_bearer_request(
-                    &client.info,
-                    method,
-                    &assertion,
-                    scope.as_deref(),
-                    resource.as_deref(),
-                    client_assertion.as_ref(),
-                )?
-            }
-            _ => tokens::client_credentials_request(
-                &client.info,
-                method,
-                scope.as_deref(),
-                resource.as_deref(),
-                client_assertion.as_ref(),
-            )?,
+                }?
+            }),
+            _ => None,
         };
+        let request = tokens::static_grant_request(
+            &client.info,
+            method,
+            assertion.as_ref(),
+            scope.as_deref(),
+            resource.as_deref(),
+            client_assertion.as_ref(),
+        )?;
         let signer = match (&client_assertion, client.signing) {
             (Some(_), Some(alg)) => Some((client.info.client_id.as_str(), alg)),
             _ => None,
