@@ -724,15 +724,7 @@ impl<H: AuthHost> Authorizer<H> {
             match &self.config.grant {
                 // A sign-in.
                 GrantConfig::AuthorizationCode => {
-                    let st = self.state.borrow();
-                    let meta = st.meta.as_ref();
-                    scopes::select(
-                        hint.scope.as_deref(),
-                        st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
-                        self.config.scope.as_deref(),
-                        meta.and_then(|m| m.scopes_supported.as_deref()),
-                        self.config.wants_refresh(),
-                    )
+                    self.select_scope(hint.scope.as_deref(), self.config.wants_refresh())
                 }
                 _ => {
                     // A token just obtained is not renewed again within this operation,
@@ -743,6 +735,18 @@ impl<H: AuthHost> Authorizer<H> {
             }
         };
         self.authorize_with(scope).await
+    }
+
+    /// The scope to request (see [`scopes::select`]) with the known PRM and AS metadata.
+    fn select_scope(&self, challenge: Option<&str>, offline: bool) -> Option<String> {
+        let st = self.state.borrow();
+        scopes::select(
+            challenge,
+            st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
+            self.config.scope.as_deref(),
+            st.meta.as_ref().and_then(|m| m.scopes_supported.as_deref()),
+            offline,
+        )
     }
 
     /// The operation's authorization budget (`maxStepUp`, and the per-operation cap).
@@ -883,13 +887,7 @@ impl<H: AuthHost> Authorizer<H> {
                     ));
                 }
             }
-            let scope = scopes::select(
-                challenge_scope,
-                st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
-                self.config.scope.as_deref(),
-                meta.scopes_supported.as_deref(),
-                false,
-            );
+            let scope = self.select_scope(challenge_scope, false);
             (
                 client,
                 meta.issuer.clone(),
