@@ -514,13 +514,7 @@ impl<H: AuthHost> Authorizer<H> {
                 if self.renewal_due() {
                     op.refreshed = true;
                     self.budget(op).authorize()?;
-                    let scope = self
-                        .state
-                        .borrow()
-                        .stored
-                        .grant
-                        .as_ref()
-                        .and_then(|g| g.tokens.scope.clone());
+                    let scope = self.status().and_then(|s| s.scope);
                     self.obtain_by_grant(scope.as_deref()).await?;
                 }
             } else {
@@ -639,14 +633,7 @@ impl<H: AuthHost> Authorizer<H> {
         let mut old_issuer = None;
         let mut recovery = Recovery::Authorize;
         if status == 403 {
-            let granted = self
-                .state
-                .borrow()
-                .stored
-                .grant
-                .as_ref()
-                .and_then(|g| g.tokens.scope.clone())
-                .unwrap_or_default();
+            let granted = self.status().and_then(|s| s.scope).unwrap_or_default();
             step_up = Some(self.budget(op).step_up(
                 self.config.step_up,
                 &granted,
