@@ -677,9 +677,8 @@ impl<H: AuthHost> Authorizer<H> {
                 break;
             }
             if rediscover {
-                let mut st = self.state.borrow_mut();
-                st.prm = None;
-                old_issuer = st.stored.grant.as_ref().map(|g| g.tokens.issuer.clone());
+                self.state.borrow_mut().prm = None;
+                old_issuer = self.status().map(|s| s.issuer);
             }
             // A 401 always (re)discovers; a step-up only when no AS is known yet.
             if step_up.is_none() || self.state.borrow().meta.is_none() {
