@@ -514,13 +514,7 @@ impl<H: AuthHost> Authorizer<H> {
                 if self.renewal_due() {
                     op.refreshed = true;
                     self.budget(op).authorize()?;
-                    let scope = self
-                        .state
-                        .borrow()
-                        .stored
-                        .grant
-                        .as_ref()
-                        .and_then(|g| g.tokens.scope.clone());
+                    let scope = self.status().and_then(|s| s.scope);
                     self.obtain_by_grant(scope.as_deref()).await?;
                 }
             } else {
@@ -639,14 +633,7 @@ impl<H: AuthHost> Authorizer<H> {
         let mut old_issuer = None;
         let mut recovery = Recovery::Authorize;
         if status == 403 {
-            let granted = self
-                .state
-                .borrow()
-                .stored
-                .grant
-                .as_ref()
-                .and_then(|g| g.tokens.scope.clone())
-                .unwrap_or_default();
+            let granted = self.status().and_then(|s| s.scope).unwrap_or_default();
             step_up = Some(self.budget(op).step_up(
                 self.config.step_up,
                 &granted,
@@ -690,13 +677,12 @@ impl<H: AuthHost> Authorizer<H> {
                 break;
             }
             if rediscover {
-                let mut st = self.state.borrow_mut();
-                st.prm = None;
-                old_issuer = st.stored.grant.as_ref().map(|g| g.tokens.issuer.clone());
+                self.state.borrow_mut().prm = None;
+                old_issuer = self.status().map(|s| s.issuer);
             }
             // A 401 always (re)discovers; a step-up only when no AS is known yet.
             if step_up.is_none() || self.state.borrow().meta.is_none() {
-                self.discover(&hint).await?;
+                Box::pin(self.discover(&hint)).await?;
             }
             discovered = true;
             refresh_now = rediscover
@@ -724,15 +710,7 @@ impl<H: AuthHost> Authorizer<H> {
             match &self.config.grant {
                 // A sign-in.
                 GrantConfig::AuthorizationCode => {
-                    let st = self.state.borrow();
-                    let meta = st.meta.as_ref();
-                    scopes::select(
-                        hint.scope.as_deref(),
-                        st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
-                        self.config.scope.as_deref(),
-                        meta.and_then(|m| m.scopes_supported.as_deref()),
-                        self.config.wants_refresh(),
-                    )
+                    self.select_scope(hint.scope.as_deref(), self.config.wants_refresh())
                 }
                 _ => {
                     // A token just obtained is not renewed again within this operation,
@@ -743,6 +721,18 @@ impl<H: AuthHost> Authorizer<H> {
             }
         };
         self.authorize_with(scope).await
+    }
+
+    /// The scope to request (see [`scopes::select`]) with the known PRM and AS metadata.
+    fn select_scope(&self, challenge: Option<&str>, offline: bool) -> Option<String> {
+        let st = self.state.borrow();
+        scopes::select(
+            challenge,
+            st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
+            self.config.scope.as_deref(),
+            st.meta.as_ref().and_then(|m| m.scopes_supported.as_deref()),
+            offline,
+        )
     }
 
     /// The operation's authorization budget (`maxStepUp`, and the per-operation cap).
@@ -883,13 +873,7 @@ impl<H: AuthHost> Authorizer<H> {
                     ));
                 }
             }
-            let scope = scopes::select(
-                challenge_scope,
-                st.prm.as_ref().and_then(|p| p.scopes_supported.as_deref()),
-                self.config.scope.as_deref(),
-                meta.scopes_supported.as_deref(),
-                false,
-            );
+            let scope = self.select_scope(challenge_scope, false);
             (
                 client,
                 meta.issuer.clone(),
@@ -912,10 +896,10 @@ impl<H: AuthHost> Authorizer<H> {
             ),
             _ => None,
         };
-        let request = match grant {
-            GrantConfig::JwtBearer(_, source) => {
+        let assertion = match grant {
+            GrantConfig::JwtBearer(_, source) => Some({
                 // The application's callback, or an ID-JAG from the enterprise IdP.
-                let assertion = match source {
+                match source {
                     AssertionSource::Callback => self
                         .host
                         .assertion(issuer.clone(), resource.clone(), scope.clone())
@@ -959,24 +943,18 @@ impl<H: AuthHost> Authorizer<H> {
                             |e| e.with_context("The identity provider refused the ID-JAG exchange"),
                         )
                     }
-                }?;
-                tokens::jwt_bearer_request(
-                    &client.info,
-                    method,
-                    &assertion,
-                    scope.as_deref(),
-                    resource.as_deref(),
-                    client_assertion.as_ref(),
-                )?
-            }
-            _ => tokens::client_credentials_request(
-                &client.info,
-                method,
-                scope.as_deref(),
-                resource.as_deref(),
-                client_assertion.as_ref(),
-            )?,
+                }?
+            }),
+            _ => None,
         };
+        let request = tokens::static_grant_request(
+            &client.info,
+            method,
+            assertion.as_ref(),
+            scope.as_deref(),
+            resource.as_deref(),
+            client_assertion.as_ref(),
+        )?;
         let signer = match (&client_assertion, client.signing) {
             (Some(_), Some(alg)) => Some((client.info.client_id.as_str(), alg)),
             _ => None,

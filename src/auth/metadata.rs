@@ -215,9 +215,18 @@ pub fn parse_server_metadata(
     body: &str,
     expected_issuer: &str,
 ) -> Result<ServerMetadata, McpError> {
-    const WHAT: &str = "Authorization server metadata";
-    let o = object(WHAT, body)?;
-    let issuer = string(&o, WHAT, "issuer")?;
+    server_metadata(&object(AS_WHAT, body)?, expected_issuer)
+}
+
+const AS_WHAT: &str = "Authorization server metadata";
+
+/// [`parse_server_metadata`] of the document's object `o`.
+fn server_metadata(
+    o: &Map<String, Value>,
+    expected_issuer: &str,
+) -> Result<ServerMetadata, McpError> {
+    const WHAT: &str = AS_WHAT;
+    let issuer = string(o, WHAT, "issuer")?;
     if issuer.as_deref() != Some(expected_issuer) {
         return Err(errors::issuer_mismatch(
             "issuer",
@@ -226,17 +235,17 @@ pub fn parse_server_metadata(
         ));
     }
     let issuer = issuer.unwrap_or_default();
-    let authorization_endpoint = endpoint(&o, "authorization_endpoint", true)?.unwrap_or_default();
-    let token_endpoint = endpoint(&o, "token_endpoint", true)?.unwrap_or_default();
-    let registration_endpoint = endpoint(&o, "registration_endpoint", false)?;
-    if let Some(types) = strings(&o, WHAT, "response_types_supported")? {
+    let authorization_endpoint = endpoint(o, "authorization_endpoint", true)?.unwrap_or_default();
+    let token_endpoint = endpoint(o, "token_endpoint", true)?.unwrap_or_default();
+    let registration_endpoint = endpoint(o, "registration_endpoint", false)?;
+    if let Some(types) = strings(o, WHAT, "response_types_supported")? {
         if !types.iter().any(|t| t == "code") {
             return Err(errors::metadata(format!(
                 "{WHAT}: response_types_supported does not include \"code\""
             )));
         }
     }
-    let methods = strings(&o, WHAT, "code_challenge_methods_supported")?.unwrap_or_default();
+    let methods = strings(o, WHAT, "code_challenge_methods_supported")?.unwrap_or_default();
     if !methods.iter().any(|m| m == "S256") {
         return Err(errors::metadata(format!(
             "The authorization server {} does not support PKCE with S256 (code_challenge_methods_supported), so it cannot be used safely",
@@ -248,20 +257,20 @@ pub fn parse_server_metadata(
         authorization_endpoint,
         token_endpoint,
         registration_endpoint,
-        scopes_supported: strings(&o, WHAT, "scopes_supported")?,
+        scopes_supported: strings(o, WHAT, "scopes_supported")?,
         code_challenge_methods_supported: methods,
         token_endpoint_auth_methods_supported: strings(
-            &o,
+            o,
             WHAT,
             "token_endpoint_auth_methods_supported",
         )?,
-        grant_types_supported: strings(&o, WHAT, "grant_types_supported")?,
-        client_id_metadata_document_supported: flag(&o, "client_id_metadata_document_supported"),
+        grant_types_supported: strings(o, WHAT, "grant_types_supported")?,
+        client_id_metadata_document_supported: flag(o, "client_id_metadata_document_supported"),
         authorization_response_iss_parameter_supported: flag(
-            &o,
+            o,
             "authorization_response_iss_parameter_supported",
         ),
-        dpop_signing_alg_values_supported: strings(&o, WHAT, "dpop_signing_alg_values_supported")?,
+        dpop_signing_alg_values_supported: strings(o, WHAT, "dpop_signing_alg_values_supported")?,
     })
 }
 
@@ -274,15 +283,15 @@ pub fn parse_legacy_server_metadata(
     body: &str,
     origin_issuer: &str,
 ) -> Result<ServerMetadata, McpError> {
-    let o = object("Authorization server metadata", body)?;
-    let stated = string(&o, "Authorization server metadata", "issuer")?;
+    let o = object(AS_WHAT, body)?;
+    let stated = string(&o, AS_WHAT, "issuer")?;
     let same_origin = |s: &str| {
         let (a, b) = (url::split(s), url::split(origin_issuer));
         matches!((a, b), (Some(a), Some(b)) if a.origin_key() == b.origin_key())
     };
     match stated {
-        Some(s) if s != origin_issuer && same_origin(&s) => parse_server_metadata(body, &s),
-        _ => parse_server_metadata(body, origin_issuer),
+        Some(s) if s != origin_issuer && same_origin(&s) => server_metadata(&o, &s),
+        _ => server_metadata(&o, origin_issuer),
     }
 }
 

@@ -147,34 +147,21 @@ fn push_scope_resource<'a>(
     }
 }
 
-/// `grant_type=client_credentials` with `scope` and the PRM `resource`, authenticated by
-/// `method` (`client_assertion` for `private_key_jwt`).
-pub fn client_credentials_request(
+/// A grant without a user: the JWT bearer grant (RFC 7523 §2.1) with `assertion` (a workload
+/// JWT or an ID-JAG), else `grant_type=client_credentials`; with `scope` and the PRM
+/// `resource`, authenticated by `method` (`client_assertion` for `private_key_jwt`).
+pub fn static_grant_request(
     client: &ClientInformation,
     method: AuthMethod,
+    assertion: Option<&Secret>,
     scope: Option<&str>,
     resource: Option<&str>,
     client_assertion: Option<&Secret>,
 ) -> Result<TokenRequest, McpError> {
-    let mut pairs = vec![("grant_type", "client_credentials")];
-    push_scope_resource(&mut pairs, scope, resource);
-    with_client_auth_assertion(pairs, client, method, client_assertion)
-}
-
-/// The JWT bearer grant (RFC 7523 §2.1) with `assertion` (a workload JWT or an ID-JAG),
-/// `scope` and `resource`, authenticated by `method`.
-pub fn jwt_bearer_request(
-    client: &ClientInformation,
-    method: AuthMethod,
-    assertion: &Secret,
-    scope: Option<&str>,
-    resource: Option<&str>,
-    client_assertion: Option<&Secret>,
-) -> Result<TokenRequest, McpError> {
-    let mut pairs = vec![
-        ("grant_type", JWT_BEARER_GRANT),
-        ("assertion", assertion.expose()),
-    ];
+    let mut pairs = match assertion {
+        Some(a) => vec![("grant_type", JWT_BEARER_GRANT), ("assertion", a.expose())],
+        None => vec![("grant_type", "client_credentials")],
+    };
     push_scope_resource(&mut pairs, scope, resource);
     with_client_auth_assertion(pairs, client, method, client_assertion)
 }

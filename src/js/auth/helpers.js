@@ -329,21 +329,6 @@ export function idJag({ idpTokenEndpoint, idToken, idpClientId, idpClientSecret 
   return tag(f, "id-jag");
 }
 
-// The init of an authorization request's fetch: no redirects followed; JSON accepted when
-// there is a body.
-export function fetchInit(method, contentType, authorization, dpop, body) {
-  const headers = {};
-  if (contentType !== undefined) {
-    headers["content-type"] = contentType;
-    headers.accept = "application/json";
-  }
-  if (authorization !== undefined) headers.authorization = authorization;
-  if (dpop !== undefined) headers.dpop = dpop;
-  const init = { method, headers, redirect: "manual" };
-  if (body !== undefined) init.body = body;
-  return init;
-}
-
 // auth.authorize({ url, state, redirectUri, signal }), settled.
 export async function callAuthorize(f, url, state, redirectUri, signal) {
   return await f.call(undefined, { url, state, redirectUri, signal });
@@ -372,9 +357,19 @@ export async function sha256(bytes) {
 }
 
 // An authorization request's fetch, read: [status, body, DPoP-Nonce] (a manual redirect the
-// browser hides is [302, "", undefined]). It throws [error] when the fetch or the body
-// failed, and 0 when `fetch` did not resolve with a Response.
-export async function authFetch(fetch, url, init) {
+// browser hides is [302, "", undefined]). Its init: no redirects followed; JSON accepted
+// when there is a body. It throws [error] when the fetch or the body failed, and 0 when
+// `fetch` did not resolve with a Response.
+export async function authFetch(fetch, url, method, contentType, authorization, dpop, payload) {
+  const headers = {};
+  if (contentType !== undefined) {
+    headers["content-type"] = contentType;
+    headers.accept = "application/json";
+  }
+  if (authorization !== undefined) headers.authorization = authorization;
+  if (dpop !== undefined) headers.dpop = dpop;
+  const init = { method, headers, redirect: "manual" };
+  if (payload !== undefined) init.body = payload;
   let r;
   try {
     r = await fetch.call(undefined, url, init);

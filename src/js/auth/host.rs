@@ -11,7 +11,7 @@ use crate::json::json;
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTION_CLOSED};
 use futures::future::LocalBoxFuture;
-use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Function, Promise, Reflect, Uint8Array};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -63,14 +63,6 @@ extern "C" {
     ) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = publicJwkText, catch)]
     fn public_jwk_text(pair: &JsValue) -> Result<Promise, JsValue>;
-    #[wasm_bindgen(js_name = fetchInit)]
-    fn fetch_init(
-        method: &str,
-        content_type: Option<&str>,
-        authorization: Option<&str>,
-        dpop: Option<&str>,
-        body: Option<&str>,
-    ) -> Object;
     #[wasm_bindgen(js_name = callAuthorize)]
     fn call_authorize(
         f: &Function,
@@ -89,7 +81,15 @@ extern "C" {
     #[wasm_bindgen(js_name = sha256)]
     fn web_sha256(bytes: &Uint8Array) -> Promise;
     #[wasm_bindgen(js_name = authFetch, catch)]
-    fn auth_fetch(fetch: &Function, url: &str, init: &Object) -> Result<Promise, JsValue>;
+    fn auth_fetch(
+        fetch: &Function,
+        url: &str,
+        method: &str,
+        content_type: Option<&str>,
+        authorization: Option<&str>,
+        dpop: Option<&str>,
+        body: Option<&str>,
+    ) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = storageCall, catch)]
     fn storage_call(
         storage: &JsValue,
@@ -163,19 +163,20 @@ impl JsAuthHost {
             max_bytes,
             dpop,
         } = request;
-        let init = fetch_init(
+        let read = call_promise(auth_fetch(
+            &self.fetch,
+            &url,
             method,
             content_type,
             authorization.as_ref().map(Secret::expose),
             dpop.as_deref(),
             body.as_ref().map(Secret::expose),
-        );
-        let read = call_promise(auth_fetch(&self.fetch, &url, &init))
-            .await
-            .map_err(|e| match e.dyn_ref::<Array>() {
-                Some(a) => self.fetch_error(&url, &a.get(0)),
-                None => McpError::input("auth.fetch must resolve with a Response"),
-            })?;
+        ))
+        .await
+        .map_err(|e| match e.dyn_ref::<Array>() {
+            Some(a) => self.fetch_error(&url, &a.get(0)),
+            None => McpError::input("auth.fetch must resolve with a Response"),
+        })?;
         let read: Array = read.unchecked_into();
         let status = read.get(0).as_f64().unwrap_or_default() as u16;
         let body = read.get(1).as_string().unwrap_or_default();
