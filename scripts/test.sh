@@ -179,7 +179,7 @@ build_packages() {
 # The web package (what a page downloads: the .wasm, the JS glue and its snippets, each gzip -9)
 # must stay within SIZE_BUDGET_BYTES: lower it when the package shrinks, never raise it to let a
 # change through.
-SIZE_BUDGET_BYTES=160000
+SIZE_BUDGET_BYTES=158000
 check_size_budget() {
   local wasm glue snippets=0 total f
   wasm=$(gzip -9c pkg/web/mcp_wasm_client_bg.wasm | wc -c)
