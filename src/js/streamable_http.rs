@@ -45,9 +45,6 @@ enum Resuming {
     /// The standalone GET stream: reconnected (from the newest event id, if any) until
     /// stopped; 404/405/406 mean the server offers none.
     Listen,
-    /// A stream that cannot be resumed (2026 re-issues the request instead): read once, its
-    /// break is the request's error.
-    Never,
 }
 
 /// Reads an SSE stream (`first`, or a GET opened here) and keeps it going across breaks with
@@ -94,9 +91,6 @@ impl Resumable<'_> {
                 retry = parser.retry_ms().or(retry);
                 let newer = parser.last_event_id().map(str::to_string);
                 let Err(e) = read else { return Ok(()) };
-                if mode == Resuming::Never {
-                    return Err(e);
-                }
                 if mode == Resuming::Listen {
                     if js_sys::Date::now() - opened >= reconnect::HEALTHY_STREAM_MS {
                         schedule.reset();
@@ -143,9 +137,7 @@ impl Resumable<'_> {
                 with_id.push(("Cache-Control".into(), "no-store".into()));
             }
             let from = match mode {
-                Resuming::Request | Resuming::Never => {
-                    Resume::From(last_id.clone().unwrap_or_default())
-                }
+                Resuming::Request => Resume::From(last_id.clone().unwrap_or_default()),
                 Resuming::Listen => resume_listen_stream(last_id.as_deref()),
             };
             if let Resume::From(id) = &from {
@@ -156,7 +148,7 @@ impl Resumable<'_> {
                 Err(e) if e.kind() == Some(ErrorKind::Aborted) || signal.aborted() => {
                     return match mode {
                         Resuming::Listen => Ok(()),
-                        Resuming::Request | Resuming::Never => Err(e),
+                        Resuming::Request => Err(e),
                     }
                 }
                 Err(e) => {
@@ -165,7 +157,7 @@ impl Resumable<'_> {
                         Resuming::Request if e.kind() == Some(ErrorKind::Network) => {
                             failure = Some(e)
                         }
-                        Resuming::Request | Resuming::Never => return Err(e),
+                        Resuming::Request => return Err(e),
                     }
                     continue;
                 }
@@ -183,7 +175,7 @@ impl Resumable<'_> {
             let e = status_error(http, &head, what, headers).await;
             match mode {
                 Resuming::Listen => inbox.surface_error(e),
-                Resuming::Request | Resuming::Never => {
+                Resuming::Request => {
                     return Err(e.with_context(format!(
                         "Could not resume the stream of {what} from event {}",
                         last_id
@@ -275,21 +267,24 @@ impl StreamableHttp {
                 }
                 guard.disarm();
             }
-            BodyKind::Sse => {
-                let resumable = Resumable {
-                    http: &self.http,
-                    max_message_bytes: self.max_message_bytes,
-                    what: x.what,
-                    headers: x.resume_headers.unwrap_or_default(),
-                    mode: match x.resume_headers {
-                        Some(_) => Resuming::Request,
-                        None => Resuming::Never,
-                    },
-                    signal: &signal,
-                    inbox: &*inbox,
-                };
-                resumable.read(Some(head), &mut deliver).await?
-            }
+            BodyKind::Sse => match x.resume_headers {
+                Some(headers) => {
+                    let resumable = Resumable {
+                        http: &self.http,
+                        max_message_bytes: self.max_message_bytes,
+                        what: x.what,
+                        headers,
+                        mode: Resuming::Request,
+                        signal: &signal,
+                        inbox: &*inbox,
+                    };
+                    resumable.read(Some(head), &mut deliver).await?
+                }
+                None => {
+                    let mut parser = SseParser::new(self.max_message_bytes);
+                    read_sse_messages(&head, x.what, &mut parser, &mut deliver).await?
+                }
+            },
             BodyKind::Unexpected(kind) => return Err(unexpected_content_type(&kind, x.what)),
         }
         Ok(Sent::Answered)
