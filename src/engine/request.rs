@@ -138,7 +138,7 @@ impl Engine {
 
     /// A request; for a list method with `pages` (its result key and a page cap), every page
     /// from the one `params` asks for (a list method without `pages` is one page).
-    pub async fn list(
+    pub async fn request_pages(
         &self,
         method: &str,
         mut params: Option<Value>,

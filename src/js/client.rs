@@ -675,7 +675,7 @@ impl Client {
                     .await
                     .map(|sub| crate::js::listen::to_js(&engine, sub, opts)),
                 Op::Request(method, params, pages) => engine
-                    .list(&method, params, pages, &opts)
+                    .request_pages(&method, params, pages, &opts)
                     .await
                     .map(|v| interop::to_js(&v)),
                 Op::Notify(method) => engine.notify(method, None).await.map(|()| JsValue::NULL),
