@@ -41,15 +41,16 @@ const COLS = [
 
 export const LOSSES = [];
 
-/** The fetch floor against a TS client: the best ratio any client on the same fetch can reach. */
-function floorRatio(v, ts) {
-  return Number.isFinite(v("floor")) && Number.isFinite(v(ts)) ? (v("floor") / v(ts)).toFixed(2) : "–";
+/** v(a) / v(b) without a verdict ("–" when either is missing). */
+function plainRatio(v, a, b) {
+  return Number.isFinite(v(a)) && Number.isFinite(v(b)) ? (v(a) / v(b)).toFixed(2) : "–";
 }
 
+/** The fetch floor against a TS client: the best ratio any client on the same fetch can reach. */
+const floorRatio = (v, ts) => plainRatio(v, "floor", ts);
+
 /** The TS SDK 1.x client against itself (ts1-aa / ts1): the run's own noise for a figure. */
-function aaRatio(v) {
-  return Number.isFinite(v("ts1-aa")) && Number.isFinite(v("ts1")) ? (v("ts1-aa") / v("ts1")).toFixed(2) : "–";
-}
+const aaRatio = (v) => plainRatio(v, "ts1-aa", "ts1");
 
 function figureTable(res, what, events = 10_000) {
   const lines = [];
