@@ -16,6 +16,8 @@ pub mod json;
 pub mod protocol;
 pub mod session;
 pub mod transport;
+pub mod util;
+pub mod validate;
 
 #[cfg(target_arch = "wasm32")]
 pub mod js;

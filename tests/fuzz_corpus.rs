@@ -98,7 +98,7 @@ fn output_schema_exponential_anyof_ref_is_bounded() {
             r##"{"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/a"},{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}"##,
         )
         .unwrap();
-            let v = mcp_wasm_client::protocol::output_schema::OutputValidator::compile(&schema)
+            let v = mcp_wasm_client::validate::output_schema::OutputValidator::compile(&schema)
                 .expect("compiles today");
             let _ = v.validate(&mcp_wasm_client::json!({ "x": 1 }));
         },
@@ -122,7 +122,7 @@ fn output_schema_exponential_anyof_chain_is_bounded() {
             defs.insert(format!("d{i}"), next);
         }
         let schema = mcp_wasm_client::json!({ "$defs": defs, "$ref": "#/$defs/d0" });
-        let v = mcp_wasm_client::protocol::output_schema::OutputValidator::compile(&schema)
+        let v = mcp_wasm_client::validate::output_schema::OutputValidator::compile(&schema)
             .expect("compiles today");
         let _ = v.validate(&mcp_wasm_client::json!(1));
     });

@@ -1,8 +1,8 @@
-//! The crate's layering, checked on its source: modules (files) form no import cycle, and the
-//! pure floors never reach up: nothing in `protocol/` imports `session/`, `transport/`,
-//! `engine/` or `js/`; nothing in `session/` imports `transport/`, `engine/` or `js/`; nothing
-//! in `transport/` or `engine/` imports `js/`; nothing in `auth/` imports `transport/`,
-//! `engine/` or `js/`. Test modules count too.
+//! The crate's layering, checked on its source: modules (files) form no import cycle, the pure
+//! floors never reach up (`json` ← `util` ← `protocol` ← `validate` ← `session` ← `engine` ←
+//! `js`, with `transport` and `auth` beside `session`), and in `js` the HTTP wing and the
+//! authorization host never import each other (HTTP reaches authorization only through
+//! `auth::seam`). Test modules count too.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -129,16 +129,48 @@ fn no_module_imports_one_that_imports_it_back() {
 
 #[test]
 fn pure_floors_never_import_upward() {
-    let forbidden: [(&str, &[&str]); 6] = [
+    // Floors, lowest first: json ← util ← protocol ← validate ← session ← engine ← js, with
+    // transport and auth beside session.
+    let forbidden: [(&str, &[&str]); 8] = [
         // The JSON module is the floor under every other.
         (
             "json",
-            &["protocol", "session", "transport", "engine", "js", "auth"],
+            &[
+                "util",
+                "protocol",
+                "validate",
+                "session",
+                "transport",
+                "engine",
+                "js",
+                "auth",
+            ],
         ),
-        ("protocol", &["session", "transport", "engine", "js"]),
-        ("session", &["transport", "engine", "js"]),
-        ("transport", &["session", "engine", "js"]),
-        ("engine", &["js"]),
+        // Generic tools (maps, base64, quoting, numbers, the lock, the oneshot): no MCP meaning.
+        (
+            "util",
+            &[
+                "protocol",
+                "validate",
+                "session",
+                "transport",
+                "engine",
+                "js",
+                "auth",
+            ],
+        ),
+        (
+            "protocol",
+            &["validate", "session", "transport", "engine", "js", "auth"],
+        ),
+        // The schema validators sit beside session: they know the protocol, not the session.
+        (
+            "validate",
+            &["session", "transport", "engine", "js", "auth"],
+        ),
+        ("session", &["transport", "engine", "js", "auth"]),
+        ("transport", &["session", "engine", "js", "auth"]),
+        ("engine", &["js", "auth"]),
         ("auth", &["transport", "engine", "js"]),
     ];
     let mut bad = Vec::new();
@@ -155,4 +187,24 @@ fn pure_floors_never_import_upward() {
         }
     }
     assert!(bad.is_empty(), "layering broken: {bad:#?}");
+}
+
+#[test]
+fn js_http_and_the_authorization_host_are_apart() {
+    let mut bad = Vec::new();
+    for (module, targets) in graph() {
+        let is = |m: &str, wing: &str| m == wing || m.starts_with(&format!("{wing}::"));
+        for t in &targets {
+            let http_reaches_auth =
+                is(&module, "js::http") && (is(t, "js::auth") || is(t, "auth::flow"));
+            let auth_reaches_http = is(&module, "js::auth") && is(t, "js::http");
+            if http_reaches_auth || auth_reaches_http {
+                bad.push(format!("{module} imports {t}"));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "js HTTP and js auth import each other: {bad:#?}"
+    );
 }

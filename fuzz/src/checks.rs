@@ -5,11 +5,11 @@
 //! rejects with an error.
 
 use mcp_wasm_client::json::{Map, Value};
-use mcp_wasm_client::protocol::elicitation;
 use mcp_wasm_client::protocol::jsonrpc::{decode, Message};
-use mcp_wasm_client::protocol::output_schema::OutputValidator;
 use mcp_wasm_client::session::mrtr;
 use mcp_wasm_client::transport::sse::{SseError, SseEvent, SseParser};
+use mcp_wasm_client::validate::elicitation;
+use mcp_wasm_client::validate::output_schema::OutputValidator;
 
 /// What feeding a stream produced: the events, then the error that stopped it (if any), and the
 /// parser state at the end.

@@ -9,7 +9,7 @@
 //! Recoveries are serialized (one sign-in at a time, however many requests met the 401); a
 //! request that finds the tokens changed while it waited just retries.
 
-use crate::protocol::small_map::SmallMap;
+use crate::util::small_map::SmallMap;
 use std::cell::RefCell;
 
 use crate::json::{json, Value};
@@ -272,7 +272,7 @@ pub struct Authorizer<H: AuthHost> {
     host: H,
     state: RefCell<State>,
     /// Held while tokens are being obtained or refreshed.
-    busy: super::busy::Busy,
+    busy: crate::util::lock::Lock,
 }
 
 impl<H: AuthHost> std::fmt::Debug for Authorizer<H> {

@@ -14,7 +14,7 @@
 //! material. Errors are `McpError`s of kind `input` (a key or PEM the application supplied).
 
 use crate::json::{json, Map, Value};
-use crate::protocol::base64::{decode, Alphabet};
+use crate::util::base64::{decode, Alphabet};
 
 use crate::protocol::error::{ErrorKind, McpError};
 

@@ -9,11 +9,10 @@
 //! → its callback ([`callback`]) → tokens and what to do with them ([`tokens`]). Errors are
 //! `McpError`s with the auth kinds ([`errors`]); credentials are [`secret::Secret`]s.
 //! [`flow`] sequences all of it over an `AuthHost` (fetch, storage, crypto, the page);
-//! [`store`] is what it keeps in the application's storage; [`busy`] is the lock that lets one
-//! request at a time obtain or refresh tokens.
+//! [`store`] is what it keeps in the application's storage; `crate::util::lock` is the lock that
+//! lets one request at a time obtain or refresh tokens.
 
 pub mod authorize;
-pub mod busy;
 pub mod callback;
 pub mod challenge;
 pub mod client;

@@ -2,7 +2,7 @@
 //! host (WebCrypto in the browser): the verifier is made from random bytes passed in, and the
 //! challenge from a SHA-256 function passed in, so this stays pure.
 
-use crate::protocol::base64::{encode, Alphabet};
+use crate::util::base64::{encode, Alphabet};
 
 use crate::protocol::error::McpError;
 

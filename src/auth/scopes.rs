@@ -37,7 +37,7 @@ pub fn split(scope: &str) -> Vec<String> {
 
 /// A space-delimited list of `scopes`.
 pub fn join(scopes: &[String]) -> String {
-    crate::protocol::quote::join(scopes, " ")
+    crate::util::quote::join(scopes, " ")
 }
 
 /// The scope for an authorization request (see the module doc for the order).

@@ -6,7 +6,7 @@
 //! or an error message.
 
 use crate::json::{Map, Value};
-use crate::protocol::base64::{encode, Alphabet};
+use crate::util::base64::{encode, Alphabet};
 
 use crate::protocol::error::{ErrorKind, McpError};
 
@@ -342,7 +342,7 @@ pub fn parse_token_response(
     let expires_in = match o.get("expires_in") {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => n.as_f64(),
-        Some(Value::String(s)) => crate::protocol::number::parse(s),
+        Some(Value::String(s)) => crate::util::number::parse(s),
         Some(_) => None,
     };
     let expires_at_ms = expires_in

@@ -6,13 +6,13 @@ use super::transport::{Inbox, Transport};
 use crate::json::Value;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{Message, RequestId};
-use crate::protocol::small_map::SmallMap;
 use crate::protocol::version::Era;
 use crate::session::cache::ResponseCache;
 use crate::session::inflight::InFlight;
 use crate::session::subscriptions::ListenQueue;
 use crate::session::tools::ToolRegistry;
 use crate::session::{ClientConfig, SessionState};
+use crate::util::small_map::SmallMap;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 

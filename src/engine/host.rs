@@ -4,8 +4,8 @@
 
 use crate::json::Value;
 use crate::protocol::error::McpError;
-use crate::protocol::output_schema::PatternMatcher;
 use crate::session::server_requests::Answerer;
+use crate::validate::output_schema::PatternMatcher;
 use futures::future::LocalBoxFuture;
 use std::cell::RefCell;
 use std::future::Future;

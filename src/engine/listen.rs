@@ -10,9 +10,9 @@ use crate::json::{json, Value};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::Era;
-use crate::session::inflight::oneshot;
 use crate::session::stamp;
 use crate::session::subscriptions::{legacy_honoured, normalize_filter, ListenQueue};
+use crate::util::oneshot;
 use futures::FutureExt;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -35,7 +35,7 @@ struct ListenInbox {
     engine: Rc<Engine>,
     id: RequestId,
     queue: Rc<ListenQueue>,
-    ack: RefCell<Option<oneshot::Sender>>,
+    ack: RefCell<Option<oneshot::Sender<crate::session::inflight::Outcome>>>,
     graceful: Cell<bool>,
 }
 

@@ -1,27 +1,19 @@
-//! The only wasm-bindgen surface: the `Client` class, `McpError`, `ClientGroup`, the engine's JS host, the
-//! fetch transports, and transports written in JavaScript. Everything here moves bytes and JS values; protocol rules live in
+//! The only wasm-bindgen surface, in wings with one job each: the exported API ([`api`]), the
+//! JS boundary ([`boundary`]: reading options, `McpError`, JSON ↔ JS), the engine's host
+//! ([`host`]: callbacks, timers, abort), HTTP ([`http`]: fetch, Streamable HTTP, HTTP+SSE, SSE
+//! bodies), transports written in JavaScript ([`transports`]) and the authorization host
+//! ([`auth`]). Everything here moves bytes and JS values; protocol rules live in
 //! `protocol`/`session`, sequencing in `engine`.
 
-mod abort;
+mod api;
 mod auth;
-mod client;
-mod error;
-mod forms;
-mod group;
+mod boundary;
 mod host;
 mod http;
-mod http_sse;
-mod interop;
-mod js_transport;
-mod listen;
-mod options;
-mod sse_body;
-mod streamable_http;
 mod transports;
-mod types;
 
-pub use client::Client;
-pub use error::McpError;
+pub use api::client::Client;
+pub use boundary::error::McpError;
 
 use wasm_bindgen::prelude::*;
 
@@ -44,7 +36,7 @@ pub(crate) fn spawn(f: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>)
 pub fn start() {
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
-    error::install_error_prototype();
+    boundary::error::install_error_prototype();
 }
 
 /// Bytes of linear memory the wasm instance holds (for memory checks and benchmarks).

@@ -1,6 +1,6 @@
 //! Header values for `Mcp-Name` / `Mcp-Param-*`: plain visible ASCII, else the base64 sentinel.
 
-use crate::protocol::base64::{decode, encode, Alphabet};
+use crate::util::base64::{decode, encode, Alphabet};
 
 /// Encodes a value for an `Mcp-Name` or `Mcp-Param-*` header (spec: Value Encoding).
 pub fn encode_header_value(value: &str) -> String {

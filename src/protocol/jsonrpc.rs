@@ -36,7 +36,7 @@ impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RequestId::Num(n) => write!(f, "{n}"),
-            RequestId::Str(s) => f.write_str(&crate::protocol::quote::quoted(s)),
+            RequestId::Str(s) => f.write_str(&crate::util::quote::quoted(s)),
         }
     }
 }
@@ -170,7 +170,7 @@ impl Message {
                         INVALID_REQUEST,
                         format!(
                             "Server sent request {} with an invalid id {bad}",
-                            crate::protocol::quote::quoted(&method)
+                            crate::util::quote::quoted(&method)
                         ),
                     ))
                 }

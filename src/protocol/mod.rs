@@ -1,15 +1,9 @@
 //! What MCP means on the wire: JSON-RPC envelope, revisions and eras, capabilities, errors.
 
-pub mod base64;
 pub mod capabilities;
-pub mod elicitation;
 pub mod error;
 pub mod header_value;
 pub mod jsonrpc;
-pub mod number;
-pub mod output_schema;
-pub mod quote;
-pub mod small_map;
 pub mod tool_headers;
 pub mod version;
 

@@ -79,7 +79,7 @@ fn header_text(value: &Value) -> Option<String> {
 
 fn tool_name(tool: &Value) -> String {
     match tool.get("name").and_then(Value::as_str) {
-        Some(name) => crate::protocol::quote::quoted(name),
+        Some(name) => crate::util::quote::quoted(name),
         None => "(unnamed)".to_string(),
     }
 }
@@ -97,7 +97,7 @@ fn check(tool: &Value) -> Result<Vec<ParamHeader>, String> {
         {
             return Err(format!(
                 "x-mcp-header {} is used more than once (tokens are case-insensitive)",
-                crate::protocol::quote::quoted(&h.token)
+                crate::util::quote::quoted(&h.token)
             ));
         }
     }
@@ -152,7 +152,7 @@ fn annotation(
     if path.is_empty() {
         return Err([
             "x-mcp-header ",
-            &crate::protocol::quote::quoted(token),
+            &crate::util::quote::quoted(token),
             " is on the root schema",
         ]
         .concat());
@@ -160,13 +160,13 @@ fn annotation(
     if token.chars().any(char::is_control) {
         return Err(format!(
             "x-mcp-header {} at {at} contains a control character",
-            crate::protocol::quote::quoted(token)
+            crate::util::quote::quoted(token)
         ));
     }
     if token.is_empty() || !token.bytes().all(is_tchar) {
         return Err(format!(
             "x-mcp-header {} at {at} is not a valid token",
-            crate::protocol::quote::quoted(token)
+            crate::util::quote::quoted(token)
         ));
     }
     match obj.get("type").and_then(Value::as_str) {
@@ -176,7 +176,7 @@ fn annotation(
         }),
         _ => Err(format!(
             "x-mcp-header {} at {at} needs type string, integer or boolean, not {}",
-            crate::protocol::quote::quoted(token),
+            crate::util::quote::quoted(token),
             obj.get("type").map_or("none".to_string(), Value::to_string)
         )),
     }
@@ -208,7 +208,7 @@ fn where_(path: &[String]) -> String {
     if path.is_empty() {
         "the root".to_string()
     } else {
-        ["`", &crate::protocol::quote::join(path, "."), "`"].concat()
+        ["`", &crate::util::quote::join(path, "."), "`"].concat()
     }
 }
 

@@ -76,13 +76,13 @@ impl Mode {
                 if let Some(m) = MODERN_VERSIONS.iter().find(|m| **m == v) {
                     Ok(Mode::Pinned(m))
                 } else if is_legacy(v) {
-                    Err(["mode ", &crate::protocol::quote::quoted(v), " is a handshake-era revision: use mode: \"legacy\" (initialize negotiates it)"].concat())
+                    Err(["mode ", &crate::util::quote::quoted(v), " is a handshake-era revision: use mode: \"legacy\" (initialize negotiates it)"].concat())
                 } else {
                     Err(format!(
                         "mode {} is not one of \"auto\", \"legacy\", {}",
-                        crate::protocol::quote::quoted(v),
-                        crate::protocol::quote::join(
-                            &MODERN_VERSIONS.map(crate::protocol::quote::quoted),
+                        crate::util::quote::quoted(v),
+                        crate::util::quote::join(
+                            &MODERN_VERSIONS.map(crate::util::quote::quoted),
                             ", "
                         )
                     ))

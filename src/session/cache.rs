@@ -14,7 +14,7 @@
 //!   [`ResponseCache::clear`] it.
 
 use crate::json::Value;
-use crate::protocol::small_map::SmallMap;
+use crate::util::small_map::SmallMap;
 
 /// At most this many entries; the oldest is dropped to make room.
 pub const MAX_ENTRIES: usize = 256;

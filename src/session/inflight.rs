@@ -1,120 +1,20 @@
 //! The in-flight table: one slot per outstanding request id, filled by whichever stream
-//! carries the response (the POST's own stream or, in legacy, the GET stream); and the
-//! single-threaded one-shot channel that carries an [`Outcome`] to whoever waits for it.
+//! carries the response (the POST's own stream or, in legacy, the GET stream) through a
+//! [`oneshot`] channel to whoever waits for it.
 
 use crate::json::Value;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::RequestId;
-use crate::protocol::small_map::SmallMap;
-use std::cell::RefCell;
-use std::future::Future;
-use std::pin::Pin;
-use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
+use crate::util::oneshot;
+use crate::util::small_map::SmallMap;
 
 /// The outcome a waiting request receives.
 pub type Outcome = Result<Value, McpError>;
 
-/// One-shot channels of one [`Outcome`] (single-threaded: no atomics, one allocation).
-pub mod oneshot {
-    use super::*;
-
-    #[derive(Debug, Default)]
-    struct Slot {
-        value: Option<Outcome>,
-        waker: Option<Waker>,
-        sender_gone: bool,
-        receiver_gone: bool,
-    }
-
-    /// The sending half; dropping it unsent cancels the receiver.
-    #[derive(Debug)]
-    pub struct Sender(Rc<RefCell<Slot>>);
-
-    /// The receiving half: a future of the outcome, or [`Canceled`] when the sender went away.
-    #[derive(Debug)]
-    pub struct Receiver(Rc<RefCell<Slot>>);
-
-    /// The sender was dropped without sending.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub struct Canceled;
-
-    /// A new channel.
-    pub fn channel() -> (Sender, Receiver) {
-        let slot = Rc::new(RefCell::new(Slot::default()));
-        (Sender(slot.clone()), Receiver(slot))
-    }
-
-    fn wake(slot: &RefCell<Slot>) {
-        let waker = slot.borrow_mut().waker.take();
-        if let Some(w) = waker {
-            w.wake();
-        }
-    }
-
-    impl Sender {
-        /// Sends `value`; gives it back when the receiver is gone.
-        pub fn send(self, value: Outcome) -> Result<(), Outcome> {
-            if self.0.borrow().receiver_gone {
-                return Err(value);
-            }
-            self.0.borrow_mut().value = Some(value);
-            wake(&self.0);
-            Ok(())
-        }
-    }
-
-    impl Drop for Sender {
-        fn drop(&mut self) {
-            self.0.borrow_mut().sender_gone = true;
-            wake(&self.0);
-        }
-    }
-
-    impl Receiver {
-        /// The outcome if it was sent, `None` while it may still come.
-        pub fn try_recv(&mut self) -> Result<Option<Outcome>, Canceled> {
-            let mut slot = self.0.borrow_mut();
-            match slot.value.take() {
-                Some(v) => Ok(Some(v)),
-                None if slot.sender_gone => Err(Canceled),
-                None => Ok(None),
-            }
-        }
-    }
-
-    impl Drop for Receiver {
-        fn drop(&mut self) {
-            let value = {
-                let mut slot = self.0.borrow_mut();
-                slot.receiver_gone = true;
-                slot.waker = None;
-                slot.value.take()
-            };
-            drop(value);
-        }
-    }
-
-    impl Future for Receiver {
-        type Output = Result<Outcome, Canceled>;
-
-        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-            match self.try_recv() {
-                Ok(Some(v)) => Poll::Ready(Ok(v)),
-                Err(c) => Poll::Ready(Err(c)),
-                Ok(None) => {
-                    self.0.borrow_mut().waker = Some(cx.waker().clone());
-                    Poll::Pending
-                }
-            }
-        }
-    }
-}
-
 /// Outstanding requests keyed by id.
 #[derive(Debug, Default)]
 pub struct InFlight {
-    slots: SmallMap<RequestId, oneshot::Sender>,
+    slots: SmallMap<RequestId, oneshot::Sender<Outcome>>,
 }
 
 impl InFlight {
@@ -124,7 +24,7 @@ impl InFlight {
     }
 
     /// Registers `id`; the receiver resolves when a response for it is delivered.
-    pub fn register(&mut self, id: RequestId) -> oneshot::Receiver {
+    pub fn register(&mut self, id: RequestId) -> oneshot::Receiver<Outcome> {
         let (tx, rx) = oneshot::channel();
         self.slots.insert(id, tx);
         rx

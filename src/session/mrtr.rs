@@ -47,7 +47,7 @@ pub fn parse(method: &str, result: &Value) -> Result<InputRequired, McpError> {
                 let m = entry.get("method").and_then(Value::as_str).ok_or_else(|| {
                     bad(&[
                         "inputRequests[",
-                        &crate::protocol::quote::quoted(key),
+                        &crate::util::quote::quoted(key),
                         "] has no method",
                     ]
                     .concat())

@@ -86,10 +86,10 @@ pub fn classify_probe_reply(
                 UNSUPPORTED_PROTOCOL_VERSION,
                 format!(
                     "No protocol version in common: the server supports {}, this client {}",
-                    crate::protocol::quote::quoted_list(
+                    crate::util::quote::quoted_list(
                         &supported.iter().map(String::as_str).collect::<Vec<_>>()
                     ),
-                    crate::protocol::quote::quoted_list(&KNOWN_VERSIONS)
+                    crate::util::quote::quoted_list(&KNOWN_VERSIONS)
                 ),
                 json!({ "supported": supported, "requested": "2026-07-28" }),
             ));
@@ -117,7 +117,7 @@ pub fn classify_probe_reply(
                 let supported = supported_list(&result["supportedVersions"]);
                 match best_mutual_modern(supported.iter().map(String::as_str)) {
                     Some(version) => ProbeVerdict::Modern { version, discover: result.clone() },
-                    None => ProbeVerdict::Legacy(format!("server/discover lists no modern version we speak ({})", crate::protocol::quote::quoted_list(&supported.iter().map(String::as_str).collect::<Vec<_>>()))),
+                    None => ProbeVerdict::Legacy(format!("server/discover lists no modern version we speak ({})", crate::util::quote::quoted_list(&supported.iter().map(String::as_str).collect::<Vec<_>>()))),
                 }
             }
             Some(Message::Error { error, .. }) => ProbeVerdict::Legacy(format!("server/discover answered error {}", error.code)),
@@ -214,7 +214,7 @@ pub fn adopt_initialize(result: &Value) -> Result<Adopted, McpError> {
     if !is_legacy(version) {
         return Err(McpError::with_data(
             UNSUPPORTED_PROTOCOL_VERSION,
-            format!("The server answered initialize with protocol version {}, which this client does not speak", crate::protocol::quote::quoted(version)),
+            format!("The server answered initialize with protocol version {}, which this client does not speak", crate::util::quote::quoted(version)),
             json!({ "supported": KNOWN_VERSIONS, "requested": version }),
         ));
     }

@@ -98,7 +98,7 @@ impl Pages {
                 INVALID_REQUEST,
                 format!(
                     "{method}: the server returned cursor {} twice; stopping instead of looping",
-                    crate::protocol::quote::quoted(&cursor)
+                    crate::util::quote::quoted(&cursor)
                 ),
             ));
         }

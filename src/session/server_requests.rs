@@ -3,8 +3,8 @@
 
 use crate::json::{json, Value};
 use crate::protocol::capabilities::Registered;
-use crate::protocol::elicitation::{apply_defaults, validate};
 use crate::protocol::error::{McpError, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
+use crate::validate::elicitation::{apply_defaults, validate};
 
 /// Which callback answers a server request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub fn check_request(a: Answerer, params: &Value, r: &Registered) -> Result<(), 
                 INVALID_PARAMS,
                 [
                     "Client does not support ",
-                    &crate::protocol::quote::quoted(other),
+                    &crate::util::quote::quoted(other),
                     "-mode elicitation requests",
                 ]
                 .concat(),
@@ -169,7 +169,7 @@ pub fn check_result(a: Answerer, params: &Value, result: Value) -> Result<Value,
                             "Elicitation",
                             format!(
                                 "content does not match requestedSchema: {}",
-                                crate::protocol::quote::join(&text, "; ")
+                                crate::util::quote::join(&text, "; ")
                             ),
                             json!({ "errors": list }),
                         ));
@@ -180,7 +180,7 @@ pub fn check_result(a: Answerer, params: &Value, result: Value) -> Result<Value,
                     "Elicitation",
                     [
                         "action must be \"accept\", \"decline\" or \"cancel\", got ",
-                        &crate::protocol::quote::quoted(other),
+                        &crate::util::quote::quoted(other),
                     ]
                     .concat(),
                     Value::Null,

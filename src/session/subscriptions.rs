@@ -4,7 +4,7 @@
 
 use crate::json::{json, Map, Value};
 use crate::protocol::error::McpError;
-use crate::session::inflight::oneshot;
+use crate::util::oneshot;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
@@ -50,7 +50,7 @@ pub fn normalize_filter(filter: &Value) -> Result<Value, McpError> {
             (other, _) => {
                 return Err(bad([
                     "listen: unknown filter key ",
-                    &crate::protocol::quote::quoted(other),
+                    &crate::util::quote::quoted(other),
                 ]
                 .concat()))
             }
@@ -121,7 +121,7 @@ pub fn matches(honoured: &Value, method: &str, params: &Value) -> bool {
 #[derive(Debug, Default)]
 pub struct ListenQueue {
     queue: RefCell<VecDeque<Result<Value, McpError>>>,
-    waiter: RefCell<Option<oneshot::Sender>>,
+    waiter: RefCell<Option<oneshot::Sender<crate::session::inflight::Outcome>>>,
     done: Cell<bool>,
     /// What the server will deliver (the acknowledged or legacy-honoured filter).
     pub honoured: RefCell<Value>,

@@ -3,11 +3,11 @@
 
 use crate::json::Value;
 use crate::protocol::error::McpError;
-use crate::protocol::output_schema::{check_result, OutputValidator, PatternMatcher};
-use crate::protocol::small_map::SmallMap;
 use crate::protocol::tool_headers::{filter_tools, param_headers, validate_tool, ParamHeader};
 use crate::protocol::version::Era;
 use crate::session::results::{result_kind, ResultKind};
+use crate::util::small_map::SmallMap;
+use crate::validate::output_schema::{check_result, OutputValidator, PatternMatcher};
 
 /// What the client remembers of one listed tool.
 #[derive(Debug, Clone, Default)]
@@ -50,7 +50,7 @@ impl ToolRegistry {
             Some(Err(why)) => Ok(Some(
                 [
                     "tool ",
-                    &crate::protocol::quote::quoted(name),
+                    &crate::util::quote::quoted(name),
                     ": result not checked, ",
                     why,
                 ]

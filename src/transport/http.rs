@@ -82,7 +82,7 @@ pub fn unexpected_content_type(kind: &str, method: &str) -> McpError {
     let shown = if kind.is_empty() {
         "no Content-Type".to_string()
     } else {
-        ["Content-Type ", &crate::protocol::quote::quoted(kind)].concat()
+        ["Content-Type ", &crate::util::quote::quoted(kind)].concat()
     };
     McpError::protocol(
         INVALID_REQUEST,

@@ -2,8 +2,8 @@
 //! `authorizeHeadless`, `completeAuthorizationPopup`, `memoryStorage`, `webStorage`,
 //! `indexedDbStorage`. Arguments are checked here; the objects are built by `helpers.js`.
 
-use crate::js::error as jserr;
-use crate::js::options;
+use crate::js::boundary::error as jserr;
+use crate::js::boundary::options;
 use crate::protocol::error::McpError;
 use js_sys::Function;
 use wasm_bindgen::prelude::*;

@@ -5,8 +5,8 @@
 
 use crate::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
 use crate::auth::secret::Secret;
-use crate::js::abort::AbortOnDrop;
-use crate::js::http::{error_text, new_controller};
+use crate::js::host::abort::AbortOnDrop;
+use crate::js::http::fetch::{error_text, new_controller};
 use crate::json::json;
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTION_CLOSED};
@@ -226,7 +226,7 @@ impl JsAuthHost {
         .await
         .map_err(|e| refused(&e))?;
         guard.disarm();
-        match crate::js::options::url_text(&out) {
+        match crate::js::boundary::options::url_text(&out) {
             Some(s) if s == "redirected" => Ok(Authorized::Redirected),
             Some(s) if !s.is_empty() => Ok(Authorized::Callback(s)),
             _ => Err(McpError::input(

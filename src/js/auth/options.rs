@@ -10,7 +10,7 @@ use crate::auth::jose::Alg;
 use crate::auth::registration::check_metadata_url;
 use crate::auth::scopes::StepUpPolicy;
 use crate::auth::secret::Secret;
-use crate::js::options::Reader;
+use crate::js::boundary::options::Reader;
 use crate::json::Value;
 use crate::protocol::error::ErrorKind;
 use crate::protocol::error::McpError;
@@ -115,7 +115,7 @@ fn grant(r: &mut Reader, g: &JsValue) -> GrantOption {
         Some("authorization_code") => return out,
         Some("client_credentials" | "jwt_bearer") => {}
         other => {
-            let other = other.map_or("missing".to_string(), crate::protocol::quote::quoted);
+            let other = other.map_or("missing".to_string(), crate::util::quote::quoted);
             r.fail(crate::auth::errors::auth_error(
                 ErrorKind::UnsupportedGrant,
                 [

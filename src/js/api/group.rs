@@ -3,12 +3,12 @@
 //! cannot import from the glue: a way to make a `Client`, the `McpError` class, and this class
 //! (whose `instanceof` it answers).
 
-use crate::js::client::Client;
-use crate::js::error::McpError;
+use crate::js::api::client::Client;
+use crate::js::boundary::error::McpError;
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/js/group.js")]
+#[wasm_bindgen(module = "/src/js/api/group.js")]
 extern "C" {
     #[wasm_bindgen(js_name = makeGroup, catch)]
     fn make_group(

@@ -1,10 +1,10 @@
 //! Elicitation form helpers for UIs: the form model of a `requestedSchema`, and checking (and
-//! coercing) what a person typed. The rules are `protocol::elicitation`'s.
+//! coercing) what a person typed. The rules are `validate::elicitation`'s.
 
-use crate::js::{error as jserr, interop};
+use crate::js::boundary::{error as jserr, interop};
 use crate::json::{json, Value};
-use crate::protocol::elicitation::{coerce_form, form_model, validate};
 use crate::protocol::error::McpError;
+use crate::validate::elicitation::{coerce_form, form_model, validate};
 use wasm_bindgen::prelude::*;
 
 fn schema_of(v: &JsValue) -> Result<Value, JsValue> {

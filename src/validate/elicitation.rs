@@ -2,7 +2,7 @@
 //! the content against `requestedSchema` before it is sent.
 
 use crate::json::{Map, Value};
-use crate::protocol::number::Num;
+use crate::util::number::Num;
 
 /// One problem with an answer, tied to a field.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -184,7 +184,7 @@ fn check_bounds(
 
 fn list(values: &[&Value]) -> String {
     let texts: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-    crate::protocol::quote::join(&texts, ", ")
+    crate::util::quote::join(&texts, ", ")
 }
 
 /// Checks the string formats elicitation allows: email, uri, date, date-time.
@@ -377,7 +377,7 @@ pub fn field_kind(prop: &Value) -> Result<&'static str, String> {
         (Some("string"), Some("date-time")) => Ok("date-time"),
         (Some("string"), Some(f)) => Err([
             "string format ",
-            &crate::protocol::quote::quoted(f),
+            &crate::util::quote::quoted(f),
             " is not one elicitation allows",
         ]
         .concat()),
@@ -386,7 +386,7 @@ pub fn field_kind(prop: &Value) -> Result<&'static str, String> {
         (Some("boolean"), _) => Ok("boolean"),
         (Some(t), _) => Err([
             "type ",
-            &crate::protocol::quote::quoted(t),
+            &crate::util::quote::quoted(t),
             " is not a primitive elicitation field",
         ]
         .concat()),
@@ -467,7 +467,7 @@ pub fn form_model(schema: &Value) -> Result<Value, String> {
     let mut fields = Vec::new();
     for (name, prop) in props {
         let kind = field_kind(prop)
-            .map_err(|e| ["field ", &crate::protocol::quote::quoted(name), ": ", &e].concat())?;
+            .map_err(|e| ["field ", &crate::util::quote::quoted(name), ": ", &e].concat())?;
         let mut constraints = Map::new();
         for k in [
             "minLength",
@@ -518,7 +518,7 @@ pub fn coerce_form(schema: &Value, content: &Map<String, Value>) -> Map<String, 
         let coerced = match (ty, v) {
             (_, Value::String(s)) if s.is_empty() && ty != "string" => continue,
             ("string", Value::String(s)) if s.is_empty() && !required(schema, name) => continue,
-            ("number", Value::String(s)) => crate::protocol::number::parse(s)
+            ("number", Value::String(s)) => crate::util::number::parse(s)
                 .and_then(|n| crate::json::Number::from_f64(n).map(Value::Number))
                 .unwrap_or_else(|| v.clone()),
             ("integer", Value::String(s)) => s

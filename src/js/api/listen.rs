@@ -3,8 +3,8 @@
 
 use crate::engine::listen::Subscription;
 use crate::engine::{Engine, RequestOptions};
+use crate::js::boundary::{error as jserr, interop};
 use crate::js::promise;
-use crate::js::{error as jserr, interop};
 use js_sys::{Function, Object, Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

@@ -4,10 +4,10 @@
 
 use crate::engine::host::{unless, within};
 use crate::engine::{Exchange, FirstReply, Inbox, Sent, Transport};
-use crate::js::abort::{sleep, AbortOnDrop, SignalLink};
-use crate::js::http::{new_controller, read_text, status_error, Head, Http};
-use crate::js::http_sse::HttpSse;
-use crate::js::sse_body::read_sse_messages;
+use crate::js::host::abort::{sleep, AbortOnDrop, SignalLink};
+use crate::js::http::fetch::{new_controller, read_text, status_error, Head, Http};
+use crate::js::http::http_sse::HttpSse;
+use crate::js::http::sse_body::read_sse_messages;
 use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{decode, Message};
 use crate::session::reconnect::{self, Reconnect};
@@ -123,7 +123,7 @@ impl Resumable<'_> {
                     schedule.attempts(),
                     last_id
                         .as_deref()
-                        .map_or_else(|| "(none)".into(), crate::protocol::quote::quoted)
+                        .map_or_else(|| "(none)".into(), crate::util::quote::quoted)
                 )));
             };
             if delay > 0 {
@@ -180,7 +180,7 @@ impl Resumable<'_> {
                         "Could not resume the stream of {what} from event {}",
                         last_id
                             .as_deref()
-                            .map_or_else(|| "(none)".into(), crate::protocol::quote::quoted)
+                            .map_or_else(|| "(none)".into(), crate::util::quote::quoted)
                     )));
                 }
             }
@@ -210,7 +210,7 @@ impl StreamableHttp {
         if status == 401 {
             // Never a handshake answer: the server wants authorization (and `auth` is absent,
             // or the flow would have handled it). The same `unauthorized` error as any request.
-            return Err(crate::js::http::unauthorized(
+            return Err(crate::js::http::fetch::unauthorized(
                 &head,
                 what,
                 self.http.auth.is_some(),

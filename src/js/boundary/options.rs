@@ -2,9 +2,9 @@
 //! errors that name the offending option.
 
 use crate::engine::RequestOptions;
-use crate::js::abort::SignalLink;
+use crate::js::boundary::interop;
+use crate::js::host::abort::SignalLink;
 use crate::js::host::call_handler;
-use crate::js::interop;
 use crate::json::Value;
 use crate::protocol::error::McpError;
 use js_sys::{Function, Object, Reflect};
@@ -236,7 +236,7 @@ impl Reader {
             let pair: &js_sys::Array = entry.unchecked_ref();
             let name = pair.get(0).as_string().unwrap_or_default();
             let Some(value) = pair.get(1).as_string() else {
-                let key = format!("headers[{}]", crate::protocol::quote::quoted(&name));
+                let key = format!("headers[{}]", crate::util::quote::quoted(&name));
                 self.wrong(&key, " must be a string");
                 return Vec::new();
             };

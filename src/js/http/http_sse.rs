@@ -4,15 +4,15 @@
 
 use crate::engine::host::within;
 use crate::engine::{Exchange, Inbox, Sent, Transport};
-use crate::js::abort::{sleep, AbortOnDrop};
-use crate::js::http::{body_reader, new_controller, Head, Http};
+use crate::js::host::abort::{sleep, AbortOnDrop};
+use crate::js::http::fetch::{body_reader, new_controller, Head, Http};
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::decode;
-use crate::session::inflight::oneshot;
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{body_kind, BodyKind};
 use crate::transport::sse::SseParser;
+use crate::util::oneshot;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use gloo_net::http::Method;
@@ -82,7 +82,7 @@ async fn read_stream(
     head: Head,
     _guard: AbortOnDrop,
     max_message_bytes: usize,
-    endpoint: oneshot::Sender,
+    endpoint: oneshot::Sender<crate::session::inflight::Outcome>,
     inbox: Rc<dyn Inbox>,
 ) {
     let mut endpoint = Some(endpoint);

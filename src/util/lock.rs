@@ -1,28 +1,27 @@
-//! A lock for one thread's tasks: one holder at a time, the others wait until it is released.
-//! (futures' `Mutex` is built for threads: atomics, a slab of waiters; ~1.3 KB of wasm for
-//! what this does in ~0.3 KB.)
+//! An async lock for one thread's tasks: one holder at a time, the others wait until it is
+//! released. (futures' `Mutex` is built for threads: atomics and a slab of waiters.)
 
 use std::cell::{Cell, RefCell};
 use std::future::poll_fn;
 use std::task::{Poll, Waker};
 
-/// Held while tokens are being obtained or refreshed; other requests wait for it.
+/// One holder at a time (authorization: while tokens are obtained or refreshed); others wait.
 #[derive(Debug, Default)]
-pub struct Busy {
+pub struct Lock {
     held: Cell<bool>,
     waiting: RefCell<Vec<Waker>>,
 }
 
 /// Holds the lock; dropping it (the holder finished or was cancelled) releases it.
 #[derive(Debug)]
-pub struct BusyGuard<'a>(&'a Busy);
+pub struct LockGuard<'a>(&'a Lock);
 
-impl Busy {
+impl Lock {
     /// Waits until nobody holds the lock, then holds it.
-    pub async fn lock(&self) -> BusyGuard<'_> {
+    pub async fn lock(&self) -> LockGuard<'_> {
         poll_fn(|cx| {
             if !self.held.replace(true) {
-                return Poll::Ready(BusyGuard(self));
+                return Poll::Ready(LockGuard(self));
             }
             let mut waiting = self.waiting.borrow_mut();
             if !waiting.iter().any(|w| w.will_wake(cx.waker())) {
@@ -34,7 +33,7 @@ impl Busy {
     }
 }
 
-impl Drop for BusyGuard<'_> {
+impl Drop for LockGuard<'_> {
     fn drop(&mut self) {
         self.0.held.set(false);
         // Every waiter polls again; the first to run takes the lock, the rest wait anew.
@@ -53,7 +52,7 @@ mod tests {
 
     #[test]
     fn one_holder_at_a_time_in_order_of_release() {
-        let busy = Rc::new(Busy::default());
+        let busy = Rc::new(Lock::default());
         let log = Rc::new(RefCell::new(Vec::new()));
         let (tx, rx) = futures::channel::oneshot::channel::<()>();
         let mut pool = LocalPool::new();
@@ -88,7 +87,7 @@ mod tests {
 
     #[test]
     fn a_cancelled_holder_releases() {
-        let busy = Busy::default();
+        let busy = Lock::default();
         let mut pool = LocalPool::new();
         pool.run_until(async {
             let guard = busy.lock().await;

@@ -2,14 +2,17 @@
 //! the engine's future to a promise of plain wire-shape objects.
 
 use crate::engine::{Engine, Limits, RequestOptions, Transport};
-use crate::js::abort::SignalLink;
 use crate::js::auth::JsAuthorizer;
+use crate::js::boundary::options::{
+    self, non_empty, optional_object, url_text, DEFAULT_TIMEOUT_MS,
+};
+use crate::js::boundary::{error as jserr, interop};
+use crate::js::host::abort::SignalLink;
 use crate::js::host::JsHost;
-use crate::js::js_transport::JsTransport;
-use crate::js::options::{self, non_empty, optional_object, url_text, DEFAULT_TIMEOUT_MS};
+use crate::js::http::fetch::Http;
+use crate::js::http::streamable_http::StreamableHttp;
 use crate::js::promise;
-use crate::js::streamable_http::StreamableHttp;
-use crate::js::{error as jserr, http::Http, interop};
+use crate::js::transports::js_transport::JsTransport;
 use crate::json::{json, Value};
 use crate::protocol::error::{McpError, METHOD_NOT_FOUND};
 use crate::protocol::version::{Era, Mode};
@@ -146,20 +149,14 @@ fn read_target(r: &mut options::Reader, first: &JsValue, second: &JsValue) -> (T
 fn check_http_url(r: &mut options::Reader, url: &str) {
     let scheme = web_sys::Url::new(url)
         .ok()
-        .map(|u| crate::js::http::text_field(&u, "protocol"));
+        .map(|u| crate::js::http::fetch::text_field(&u, "protocol"));
     let why = match scheme.as_deref() {
         Some("http:" | "https:") => return,
         Some(other) => ["must be http: or https:, not ", other].concat(),
         None => "is not an absolute URL".to_string(),
     };
     r.fail(McpError::input(
-        [
-            "Client url ",
-            &crate::protocol::quote::quoted(url),
-            " ",
-            &why,
-        ]
-        .concat(),
+        ["Client url ", &crate::util::quote::quoted(url), " ", &why].concat(),
     ));
 }
 
@@ -673,7 +670,7 @@ impl Client {
                 Op::Listen(filter) => engine
                     .listen(&filter, &opts)
                     .await
-                    .map(|sub| crate::js::listen::to_js(&engine, sub, opts)),
+                    .map(|sub| crate::js::api::listen::to_js(&engine, sub, opts)),
                 Op::Request(method, params, pages) => engine
                     .request_pages(&method, params, pages, &opts)
                     .await

@@ -26,9 +26,9 @@ impl Drop for Timer {
 /// Sleeps `ms` milliseconds on the JS event loop (cleared when dropped). The timer wakes the
 /// crate's own oneshot channel: no gloo-timers, no futures channel.
 pub async fn sleep(ms: u64) {
-    let (tx, rx) = crate::session::inflight::oneshot::channel();
+    let (tx, rx) = crate::util::oneshot::channel::<()>();
     let fire = Closure::once(move || {
-        let _ = tx.send(Ok(crate::json::Value::Null));
+        let _ = tx.send(());
     });
     // Declared after `fire`: dropped first, so the timer is cleared before its callback goes.
     let _timer = Timer(set_timeout(

@@ -130,7 +130,7 @@ pub fn install_error_prototype() {
 /// Converts a core error into the JS `McpError` rejection value.
 pub fn to_js(e: CoreError) -> JsValue {
     let data = match e.data_json() {
-        Some(d) => crate::js::interop::to_js(&d),
+        Some(d) => crate::js::boundary::interop::to_js(&d),
         None => JsValue::UNDEFINED,
     };
     let e = e.into_parts();
@@ -156,7 +156,7 @@ pub fn from_js(v: &JsValue) -> CoreError {
             let data = Reflect::get(v, &"data".into())
                 .ok()
                 .filter(|d| !d.is_undefined());
-            let data = data.and_then(|d| crate::js::interop::from_js(&d).ok());
+            let data = data.and_then(|d| crate::js::boundary::interop::from_js(&d).ok());
             return CoreError::from(ErrorParts {
                 code: code as i64,
                 message,
@@ -167,6 +167,6 @@ pub fn from_js(v: &JsValue) -> CoreError {
     }
     let text = message
         .or_else(|| v.as_string())
-        .unwrap_or_else(|| crate::js::interop::describe(v));
+        .unwrap_or_else(|| crate::js::boundary::interop::describe(v));
     CoreError::new(INTERNAL_ERROR, text)
 }

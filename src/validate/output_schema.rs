@@ -11,7 +11,7 @@
 
 use crate::json::{json, Map, Value};
 use crate::protocol::error::{truncate, McpError, INVALID_PARAMS};
-use crate::protocol::number::Num;
+use crate::util::number::Num;
 
 /// Most errors reported for one result.
 const MAX_ERRORS: usize = 20;
@@ -87,7 +87,7 @@ impl OutputValidator {
                 } else {
                     return Err(format!(
                         "invalid outputSchema: unknown $schema dialect {}",
-                        crate::protocol::quote::quoted(s)
+                        crate::util::quote::quoted(s)
                     ));
                 }
             }
@@ -158,10 +158,7 @@ impl OutputValidator {
                 None => Self::fail(
                     errors,
                     at,
-                    format!(
-                        "$ref {} does not resolve",
-                        crate::protocol::quote::quoted(r)
-                    ),
+                    format!("$ref {} does not resolve", crate::util::quote::quoted(r)),
                 ),
             }
             // Before 2019-09, $ref overrides its siblings.
@@ -339,7 +336,7 @@ impl OutputValidator {
                     format!(
                         "{} does not match {}",
                         short(&json!(text)),
-                        crate::protocol::quote::quoted(p)
+                        crate::util::quote::quoted(p)
                     ),
                 );
             }
@@ -540,7 +537,7 @@ fn check_static(
                 if k == "pattern" {
                     if let (Some(p), Some(m)) = (v.as_str(), pattern) {
                         if m(p, "").is_none() {
-                            return Err(format!("invalid outputSchema at {at}: pattern {} is not a valid regular expression", crate::protocol::quote::quoted(p)));
+                            return Err(format!("invalid outputSchema at {at}: pattern {} is not a valid regular expression", crate::util::quote::quoted(p)));
                         }
                     }
                 }
@@ -675,7 +672,7 @@ pub fn check_result(
             Err(e) if e[0].contains(TOO_COMPLEX) => {
                 return Ok(Some(format!(
                     "tool {}: result not checked, {}",
-                    crate::protocol::quote::quoted(tool_name),
+                    crate::util::quote::quoted(tool_name),
                     e[0]
                 )))
             }
@@ -685,12 +682,12 @@ pub fn check_result(
     let message = if errors[0] == "structuredContent is missing" {
         format!(
             "Tool {} declares an outputSchema but returned no structured content",
-            crate::protocol::quote::quoted(tool_name)
+            crate::util::quote::quoted(tool_name)
         )
     } else {
         format!(
             "Tool {} returned structuredContent that does not match its outputSchema: {}",
-            crate::protocol::quote::quoted(tool_name),
+            crate::util::quote::quoted(tool_name),
             errors[0]
         )
     };

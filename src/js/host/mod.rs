@@ -1,14 +1,16 @@
 //! The engine's host in JavaScript: timers and tasks on the event loop, and the user's
 //! functions (callbacks that answer the server, handlers that hear it).
 
+pub mod abort;
+
 use crate::engine::{Cancel, Host};
-use crate::js::abort::{signal_for, sleep};
-use crate::js::{error as jserr, interop};
+use crate::js::boundary::{error as jserr, interop};
+use crate::js::host::abort::{signal_for, sleep};
 use crate::json::Value;
 use crate::protocol::capabilities::Registered;
 use crate::protocol::error::{ErrorKind, McpError, INVALID_PARAMS};
-use crate::protocol::output_schema::PatternMatcher;
 use crate::session::server_requests::{not_supported, Answerer};
+use crate::validate::output_schema::PatternMatcher;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use js_sys::{Function, Object, Reflect};

@@ -1,7 +1,7 @@
 //! Reading a response body as a stream of JSON-RPC messages: SSE parsed incrementally, or one
 //! JSON text; shared by both HTTP transports.
 
-use crate::js::http::{body_reader, Head};
+use crate::js::http::fetch::{body_reader, Head};
 use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{decode, Message};
 use crate::transport::http::stream_ended;

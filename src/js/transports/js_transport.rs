@@ -5,13 +5,13 @@
 //! messages by their `subscriptionId`, everything else to the engine.
 
 use crate::engine::{Exchange, Inbox, Sent, Transport};
-use crate::js::{error as jserr, interop};
+use crate::js::boundary::{error as jserr, interop};
 use crate::json::{json, Value};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
-use crate::protocol::small_map::SmallMap;
-use crate::session::inflight::oneshot;
 use crate::session::stamp::Outgoing;
+use crate::util::oneshot;
+use crate::util::small_map::SmallMap;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use js_sys::{Function, Promise, Reflect};
@@ -29,7 +29,7 @@ const DROPPED_CODE: &str = "MCP_MESSAGE_DROPPED";
 /// A request waiting for its response: where its messages go, and who to wake.
 struct Route {
     inbox: Rc<dyn Inbox>,
-    done: Option<oneshot::Sender>,
+    done: Option<oneshot::Sender<crate::session::inflight::Outcome>>,
 }
 
 /// Where `start()` is: not called yet, called (its promise), or settled.

@@ -5,9 +5,9 @@
 
 use crate::auth::challenge::AuthHint;
 use crate::auth::flow::{Operation, Ticket};
-use crate::js::abort::AbortOnDrop;
 use crate::js::auth::JsAuthorizer;
-use crate::js::options::Reader;
+use crate::js::boundary::options::Reader;
+use crate::js::host::abort::AbortOnDrop;
 use crate::json::json;
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
@@ -150,7 +150,7 @@ impl Http {
                 crate::protocol::error::INVALID_REQUEST,
                 format!(
                     "The HTTP+SSE endpoint {} is not a URL",
-                    crate::protocol::quote::quoted(endpoint)
+                    crate::util::quote::quoted(endpoint)
                 ),
             )
         })?;
@@ -316,7 +316,7 @@ impl Http {
                             what,
                             format!(
                                 "the server redirected to an invalid URL {}",
-                                crate::protocol::quote::quoted(&location)
+                                crate::util::quote::quoted(&location)
                             ),
                         )
                     })?;
@@ -524,7 +524,7 @@ impl BodyReader {
                             failed(
                                 &[
                                     "a chunk that is not bytes: ",
-                                    &crate::js::interop::describe(&v),
+                                    &crate::js::boundary::interop::describe(&v),
                                 ]
                                 .concat()
                                 .into(),

@@ -2,13 +2,13 @@
 //! `inMemoryPair`. Arguments are checked here; the objects (the TypeScript SDK's `Transport`
 //! shape) are built by `transports.js`.
 
-use crate::js::error as jserr;
-use crate::js::options;
+use crate::js::boundary::error as jserr;
+use crate::js::boundary::options;
 use crate::protocol::error::McpError;
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/js/transports.js")]
+#[wasm_bindgen(module = "/src/js/transports/transports.js")]
 extern "C" {
     #[wasm_bindgen(js_name = portTransport)]
     fn port_transport(port: &JsValue) -> JsValue;
@@ -53,13 +53,13 @@ fn exact_origin(v: Option<String>) -> Result<String, McpError> {
         ));
     }
     let origin = web_sys::Url::new(&text).map(|u| u.origin()).map_err(|_| {
-        McpError::input(format!("windowTransport: targetOrigin {} is not an absolute origin such as \"https://tools.example\"", crate::protocol::quote::quoted(&text)
+        McpError::input(format!("windowTransport: targetOrigin {} is not an absolute origin such as \"https://tools.example\"", crate::util::quote::quoted(&text)
         ))
     })?;
     if origin == "null" {
         return Err(McpError::input(format!(
             "windowTransport: targetOrigin {} has no origin a window can check (opaque)",
-            crate::protocol::quote::quoted(&text)
+            crate::util::quote::quoted(&text)
         )));
     }
     Ok(origin)

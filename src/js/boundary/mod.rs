@@ -1,0 +1,6 @@
+//! The JS boundary: reading arguments and option objects, the exported `McpError`, and JSON
+//! values to and from JS.
+
+pub mod error;
+pub mod interop;
+pub mod options;
