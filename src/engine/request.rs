@@ -61,6 +61,16 @@ impl RequestOptions {
 }
 
 /// Removes a progress registration when the call settles.
+/// How one exchange ended.
+enum Settled {
+    /// Its response (or the failure that stands for it) arrived.
+    Answered(Result<Value, McpError>),
+    /// The call's time ran out first.
+    TimedOut,
+    /// The caller aborted it, with the reason it gave, if any.
+    Aborted(Option<String>),
+}
+
 struct ProgressGuard<'a> {
     engine: &'a Engine,
     token: String,
@@ -349,25 +359,23 @@ impl Engine {
         let timer = self.call_timer(opts.timeout_ms, progress);
         let user_abort = fired_or_never(opts.cancel.as_ref());
         futures::pin_mut!(timer, user_abort);
-        // Ready(Ok(outcome)): the call settled; Ready(Err(reason)): it timed out (`None`) or
-        // the caller aborted it.
         let settled = std::future::poll_fn(|cx| {
             if let Poll::Ready(r) = rx.poll_unpin(cx) {
-                return Poll::Ready(Ok(r.unwrap_or_else(|_| {
+                return Poll::Ready(Settled::Answered(r.unwrap_or_else(|_| {
                     Err(McpError::closed_while("the request was in flight"))
                 })));
             }
             if let Some(Poll::Ready(s)) = sent.as_mut().map(|s| s.poll_unpin(cx)) {
                 sent = None;
                 if let Ok(Some(delivered)) = rx.try_recv() {
-                    return Poll::Ready(Ok(delivered));
+                    return Poll::Ready(Settled::Answered(delivered));
                 }
                 match s {
-                    Err(e) => return Poll::Ready(Ok(Err(e))),
+                    Err(e) => return Poll::Ready(Settled::Answered(Err(e))),
                     // The response arrives on another stream: keep waiting for it.
                     Ok(Sent::Elsewhere) => {}
                     Ok(Sent::Answered) => {
-                        return Poll::Ready(Ok(Err(McpError::protocol(
+                        return Poll::Ready(Settled::Answered(Err(McpError::protocol(
                             INVALID_REQUEST,
                             format!(
                             "The server's response stream for {method} ended without a response"
@@ -377,24 +385,20 @@ impl Engine {
                 }
             }
             if timer.as_mut().poll(cx).is_ready() {
-                return Poll::Ready(Err(None));
+                return Poll::Ready(Settled::TimedOut);
             }
-            user_abort.as_mut().poll(cx).map(|reason| Err(Some(reason)))
+            user_abort.as_mut().poll(cx).map(Settled::Aborted)
         })
         .await;
         let outcome = match settled {
-            Ok(outcome) => outcome,
-            Err(aborted) => {
-                self.cancel_answering(Some(id));
-                let reason = match &aborted {
-                    None => "timeout",
-                    Some(reason) => reason.as_deref().unwrap_or("aborted"),
-                };
-                self.cancel_on_server(id, reason);
-                Err(match aborted {
-                    None => McpError::timeout(method, opts.timeout_ms),
-                    Some(reason) => McpError::aborted(method, reason),
-                })
+            Settled::Answered(outcome) => outcome,
+            Settled::TimedOut => {
+                self.stop_answering_and_cancel(id, "timeout");
+                Err(McpError::timeout(method, opts.timeout_ms))
+            }
+            Settled::Aborted(reason) => {
+                self.stop_answering_and_cancel(id, reason.as_deref().unwrap_or("aborted"));
+                Err(McpError::aborted(method, reason))
             }
         };
         self.inflight.borrow_mut().forget(id);
@@ -418,6 +422,13 @@ impl Engine {
                 remaining -= slice;
             }
         }
+    }
+
+    /// A call that will not wait for its response any more: its pending callbacks stop and the
+    /// server is told (where the era tells it).
+    fn stop_answering_and_cancel(&self, id: &RequestId, reason: &str) {
+        self.cancel_answering(Some(id));
+        self.cancel_on_server(id, reason);
     }
 
     /// Legacy, and any era over a message transport: tells the server to stop working on `id`
