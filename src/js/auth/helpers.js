@@ -495,19 +495,20 @@ export async function authFetch(fetch, request) {
   } catch (e) {
     return failed("body", errorText(e), errorName(e));
   }
-  if (got.tooLarge) return failed("too_large", `its body passed ${maxBytes} bytes; reading stopped there`);
+  if (got.tooLarge) return failed("too_large", got.tooLarge);
   return ok({ status: r.status, body: got.text, dpopNonce });
 }
 
-// The body of `response` as UTF-8 text, counted while it is read: { text }, or { tooLarge: true }
+// The body of `response` as UTF-8 text, counted while it is read: { text }, or { tooLarge: how }
 // as soon as it passes `maxBytes` (the rest is cancelled, never read: a 100 MiB answer costs
 // no more memory than the cap). A response without a body stream (some fetch polyfills) is read
 // whole by text() and checked after.
 async function readCapped(response, maxBytes) {
   const stream = response.body;
-  if (stream === null || typeof stream?.getReader !== "function") {
+  if (typeof stream?.getReader !== "function") {
     const text = await response.text();
-    return new TextEncoder().encode(text).byteLength > maxBytes ? { tooLarge: true } : { text };
+    if (new TextEncoder().encode(text).byteLength <= maxBytes) return { text };
+    return { tooLarge: "read whole: this fetch's Response has no body stream to stop" };
   }
   const reader = stream.getReader();
   const decoder = new TextDecoder();
@@ -524,7 +525,7 @@ async function readCapped(response, maxBytes) {
     if (size > maxBytes) {
       // Not awaited: a stream whose cancel never settles must not hold the flow.
       reader.cancel().catch(() => {});
-      return { tooLarge: true };
+      return { tooLarge: "reading stopped there; the rest was cancelled unread" };
     }
     text += decoder.decode(value, { stream: true });
   }
