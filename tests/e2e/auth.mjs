@@ -10,7 +10,8 @@
 // /usr/bin/chromium with playwright-core: the popup (Approve on the consent page), token
 // refresh, step-up, sign-out, a module worker using the page's sign-in, the legacy era, redirect
 // mode, a header-less 401, an AS without CORS (auth_cors, then auth.fetch through the proxy), Deny
-// and a closed popup. Prints one line per step and "e2e-auth: N passed, M failed"; saves
+// and a closed popup, and a 100 MiB token response (refused while reading: the connection closes
+// after about the 64 KiB cap). Prints one line per step and "e2e-auth: N passed, M failed"; saves
 // 08-oauth-consent.png and 09-oauth-signed-in.png to docs/screenshots/ (E2E_SCREENSHOTS=0 skips
 // them). E2E_OAUTH_SERVER overrides the peer's path.
 import fs from "node:fs";
@@ -36,14 +37,48 @@ const MIME = {
 const HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "origin", "referer", "content-length"]);
 
 /**
+ * Answers with a JSON body of 100 MiB, 16 KiB every 2 ms while the socket takes it, until the
+ * client goes away. Returns { written, closedEarly, done } (done: when the connection closed).
+ */
+function oversized(res) {
+  const total = 100 * 1024 * 1024;
+  const chunk = Buffer.alloc(16 * 1024, "a");
+  const record = { written: 0, closedEarly: false, done: null };
+  record.done = new Promise((resolve) => {
+    let timer = null;
+    res.on("close", () => {
+      clearTimeout(timer);
+      record.closedEarly = record.written < total;
+      resolve(record);
+    });
+    const next = () => {
+      if (record.written >= total) return void res.end('"}');
+      record.written += chunk.length;
+      if (res.write(chunk)) timer = setTimeout(next, 2);
+      else res.once("drain", () => (timer = setTimeout(next, 2)));
+    };
+    res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+    res.write('{"access_token":"');
+    timer = setTimeout(next, 2);
+  });
+  return record;
+}
+
+/**
  * The static server of the repository root (what python3 -m http.server does in run.mjs),
  * plus /as-proxy/<absolute URL>: forwards the request to that URL when its origin is allowed.
  * This is the route an app adds on its own origin for an authorization server without CORS;
- * the page's auth.fetch sends discovery, registration and token requests through it.
+ * the page's auth.fetch sends discovery, registration and token requests through it. And
+ * /oversized: a 100 MiB answer (recorded in `streams`), for a page's auth.fetch to send a token
+ * request to.
  */
-function staticServer(port, allowedOrigins, proxied) {
+function staticServer(port, allowedOrigins, proxied, streams) {
   const server = http.createServer((req, res) => {
     const u = new URL(req.url, `http://127.0.0.1:${port}`);
+    if (u.pathname === "/oversized") {
+      streams.push(oversized(res));
+      return;
+    }
     if (u.pathname.startsWith("/as-proxy/")) {
       let target;
       try { target = new URL(req.url.slice("/as-proxy/".length)); } catch { target = null; }
@@ -88,8 +123,9 @@ async function main() {
     oauthPeer("oauth peer (AS without CORS)", p[4], p[5], ["--as-no-cors"]),
   ]);
   const proxied = [];
+  const streams = [];
   const allowed = new Set([plain, hidden, noCors].flatMap((x) => x.origins));
-  const webServer = await staticServer(web, allowed, proxied);
+  const webServer = await staticServer(web, allowed, proxied, streams);
   const WEB = `http://127.0.0.1:${web}`;
   console.log(`# oauth peers ${plain.mcp} (AS ${plain.issuer}), ${hidden.mcp} (hidden WWW-Authenticate), ` +
     `${noCors.mcp} (AS without CORS); static + /as-proxy/ ${WEB}/`);
@@ -364,6 +400,50 @@ async function main() {
     const line = (t) => t.replace(/\s+/g, " ").slice(0, 150);
     console.log(`     deny: ${line(denied)}\n     closed: ${line(closed)}`);
     await E.context.close();
+  });
+
+  // ---- a token response of 100 MiB
+  await step("a 100 MiB token response: auth_metadata naming the token endpoint and the 64 KiB cap; the connection closes after about the cap", async () => {
+    const F = await newPage();
+    await F.page.goto(`${WEB}/www/`);
+    await F.$('body[data-wasm="ready"]').waitFor();
+    const cdp = await F.context.newCDPSession(F.page);
+    await cdp.send("Performance.enable");
+    const heap = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "JSHeapUsedSize").value;
+    const before = await heap();
+    // A client whose auth.fetch sends the token request to /oversized; the sign-in page is
+    // skipped (authorize answers a callback at once): the code is never redeemed anyway.
+    const e = await F.page.evaluate(async ({ mcp, issuer }) => {
+      const { Client } = await import("/www/js/pkg.js");
+      const { CLIENT_METADATA } = await import("/www/js/auth-options.js");
+      const c = new Client(mcp, {
+        auth: {
+          clientMetadata: CLIENT_METADATA,
+          authorize: async ({ redirectUri, state }) =>
+            `${redirectUri}?code=never-redeemed&state=${encodeURIComponent(state)}&iss=${encodeURIComponent(issuer)}`,
+          fetch: (url, init) => (String(url) === `${issuer}/token` ? fetch("/oversized", init) : fetch(url, init)),
+        },
+      });
+      try {
+        await c.connect();
+        return { kind: "connected" };
+      } catch (err) {
+        return { kind: err.data?.kind, message: err.message, data: err.data };
+      } finally {
+        await c.close().catch(() => {});
+      }
+    }, { mcp: plain.mcp, issuer: plain.issuer });
+    const grown = (await heap()) - before;
+    expect(e.kind === "auth_metadata", `auth_metadata: ${JSON.stringify(e)}`);
+    expect(e.message.includes(`${plain.issuer}/token`) && /larger than 65536 bytes/.test(e.message), `the endpoint and the cap named: ${e.message}`);
+    expect(e.data?.maxBytes === 65536, `data.maxBytes: ${JSON.stringify(e.data)}`);
+    expect(streams.length === 1, `one oversized answer (${streams.length})`);
+    const s = await Promise.race([streams[0].done, new Promise((r) => setTimeout(() => r(null), 10_000))]);
+    expect(s !== null, `the page still reads the answer after 10 s (${streams[0].written} bytes written)`);
+    expect(s.closedEarly && s.written < 16 * 65536, `${s.written} bytes written before the page closed the connection`);
+    expect(grown < 30 * 1024 * 1024, `JS heap grew ${(grown / 1048576).toFixed(1)} MiB`);
+    console.log(`     ${s.written} bytes written before the page closed the connection; JS heap ${grown >= 0 ? "+" : ""}${(grown / 1048576).toFixed(1)} MiB`);
+    await F.context.close();
   });
 
   await step("no page errors", async () => {

@@ -362,6 +362,93 @@ describe("a misbehaving OAuth world", () => {
 
 // ---- tokens over time -----------------------------------------------------------------------------
 
+// ---- oversized answers: refused while reading, not after -----------------------------------------
+
+const MiB = 1024 * 1024;
+/** The caps of the flow: token, registration and IdP answers (src/auth/tokens.rs
+ *  MAX_RESPONSE_BYTES), metadata documents (src/auth/metadata.rs MAX_DOCUMENT_BYTES). */
+const TOKEN_CAP = 64 * 1024;
+const METADATA_CAP = 256 * 1024;
+
+/** The world's oversized answer to `path`, once its connection closed (failing after `ms`). */
+async function streamEnded(world, path, ms = 10_000) {
+  await until(() => world.streams.some((s) => s.path === path), `an oversized answer to ${path}`);
+  const s = world.streams.find((x) => x.path === path);
+  const ended = await Promise.race([s.done, sleep(ms).then(() => null)]);
+  assert.ok(ended, `the client still reads ${path} after ${ms} ms (${s.written} bytes written)`);
+  return s;
+}
+
+/** A fetch whose Responses have no body stream, as some polyfills make them. */
+async function streamlessFetch(url, init) {
+  const r = await fetch(url, init);
+  Object.defineProperty(r, "body", { value: null });
+  return r;
+}
+
+describe("oversized answers are refused while reading", () => {
+  scenario(
+    "a 100 MiB token response → auth_metadata naming the token endpoint and the 64 KiB cap; the connection closes after about the cap; RSS grows < 30 MiB",
+    {},
+    async (h) => {
+      const { world } = h;
+      // One sign-in with ordinary answers first: what follows measures only the refusal.
+      const warm = h.client({ mode: "legacy" });
+      await warm.connect();
+      await warm.close();
+      world.opts.oversized = { path: "/as/token" };
+      const c = h.client({ mode: "legacy", auth: { storage: memoryStorage() } });
+      const rss = process.memoryUsage().rss;
+      const e = await h.fails(c.connect(), "auth_metadata");
+      const grown = process.memoryUsage().rss - rss;
+      const s = await streamEnded(world, "/as/token");
+      const endpoint = `${world.issuer("as")}/token`;
+      assert.ok(e.message.includes(endpoint), e.message);
+      assert.match(e.message, /larger than 65536 bytes \(reading stopped there; the rest was cancelled unread\)/);
+      assert.equal(e.data.url, endpoint);
+      assert.equal(e.data.maxBytes, TOKEN_CAP);
+      assert.ok(s.closedEarly, "the client closed the connection");
+      assert.ok(s.written < 16 * TOKEN_CAP, `${s.written} bytes written before the client closed`);
+      console.log(`[oversized token] ${s.written} bytes written before the client closed; RSS ${grown >= 0 ? "+" : ""}${(grown / MiB).toFixed(1)} MiB`);
+      assert.ok(grown < 30 * MiB, `RSS grew ${(grown / MiB).toFixed(1)} MiB`);
+      assert.equal(c.authorization, null);
+    },
+  );
+
+  scenario(
+    "a 100 MiB authorization server metadata document → refused after about the 256 KiB cap; no registration, no authorization request",
+    { oversized: { path: "/.well-known/oauth-authorization-server/as" } },
+    async (h) => {
+      const { world } = h;
+      const e = await h.fails(h.client({ mode: "legacy" }).connect(), "auth_metadata");
+      const s = await streamEnded(world, "/.well-known/oauth-authorization-server/as");
+      assert.ok(e.message.includes(`${world.origin}/.well-known/oauth-authorization-server/as`), e.message);
+      assert.ok(s.closedEarly, "the client closed the connection");
+      console.log(`[oversized metadata] ${s.written} bytes written before the client closed: ${e.message}`);
+      assert.ok(s.written < 16 * METADATA_CAP, `${s.written} bytes written before the client closed`);
+      assert.equal(world.count("/as/register"), 0);
+      assert.equal(world.count("/as/authorize"), 0);
+    },
+  );
+
+  scenario(
+    "a fetch without body streams (some polyfills): answers are read whole by text(), and the cap is checked after",
+    {},
+    async (h) => {
+      const { world } = h;
+      const c = h.client({ mode: "legacy", auth: { fetch: streamlessFetch } });
+      await c.connect();
+      assert.equal(text(await c.callTool("echo", { text: "through text()" })), "through text()");
+      world.opts.oversized = { path: "/as/token", totalBytes: MiB, intervalMs: 0 };
+      const c2 = h.client({ mode: "legacy", auth: { fetch: streamlessFetch, storage: memoryStorage() } });
+      const e = await h.fails(c2.connect(), "auth_metadata");
+      assert.match(e.message, /larger than 65536 bytes/);
+      const s = await streamEnded(world, "/as/token");
+      assert.equal(s.closedEarly, false, "read whole: no stream to cancel");
+    },
+  );
+});
+
 describe("refresh, re-authorization, another AS, concurrency", () => {
   scenario("a token about to expire is refreshed (grant_type=refresh_token, resource) before the next request", { expiresIn: 61 }, async (h) => {
     const { world } = h;

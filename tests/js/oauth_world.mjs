@@ -107,6 +107,15 @@ const DEFAULTS = {
   mcpNonce: false,
   /** Issue DPoP tokens bound (cnf.jkt) to another key than the proof's. */
   bindToOtherKey: false,
+
+  // ---- oversized answers (auth.test.mjs) ----
+  /**
+   * { path, totalBytes, chunkBytes, intervalMs }: every request to `path` (e.g. "/as/token") is
+   * answered 200 with a JSON body of `totalBytes` (default 100 MiB), written `chunkBytes` (16 KiB)
+   * at a time every `intervalMs` (2) while the socket takes it, until the client goes away.
+   * Each such answer is recorded in `world.streams`.
+   */
+  oversized: null,
 };
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -162,10 +171,54 @@ function readBody(req) {
   });
 }
 
+const MiB = 1024 * 1024;
+
+/**
+ * Answers `res` with a JSON body of `totalBytes`, paced (see DEFAULTS.oversized). Returns the
+ * record { path, written, closedEarly, done }: `written` counts the bytes handed to the socket,
+ * `done` resolves when the answer ended or the connection closed (closedEarly: before the end).
+ */
+function streamOversized(res, { path, totalBytes = 100 * MiB, chunkBytes = 16 * 1024, intervalMs = 2 }) {
+  const record = { path, written: 0, closedEarly: false, done: null };
+  const chunk = Buffer.alloc(chunkBytes, "a");
+  record.done = new Promise((resolve) => {
+    let stopped = false;
+    let ended = false;
+    let timer = null;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(timer);
+      record.closedEarly = !ended;
+      resolve(record);
+    };
+    res.on("close", stop);
+    const write = (bytes) => {
+      record.written += bytes.length;
+      return res.write(bytes);
+    };
+    const next = () => {
+      if (stopped) return;
+      if (record.written + chunk.length >= totalBytes) {
+        ended = true;
+        res.end('"}');
+        return;
+      }
+      // Only when the socket took the last chunk: the server's own memory stays flat.
+      if (write(chunk)) timer = setTimeout(next, intervalMs);
+      else res.once("drain", () => (timer = setTimeout(next, intervalMs)));
+    };
+    res.writeHead(200, { "content-type": "application/json" });
+    write(Buffer.from('{"access_token":"'));
+    timer = setTimeout(next, intervalMs);
+  });
+  return record;
+}
+
 /**
  * Starts a world. `opts` override DEFAULTS; `port` (default env AUTH_TEST_PORT, else 0).
  * Resolves to the world object: { origin, url, prmUrl, issuer(name), opts, log, secrets,
- * requests(pred), count(pathOrPred), revokeAll(), clients, close() }.
+ * requests(pred), count(pathOrPred), revokeAll(), clients, streams, close() }.
  */
 export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_PORT ?? 0)) {
   const w = {
@@ -196,6 +249,8 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
     idJags: new Map(),
     /** Workload assertions the AS accepts for jwt_bearer (`world.assertion()`). */
     assertions: new Set(),
+    /** Oversized answers sent (`opts.oversized`): { path, written, closedEarly, done }. */
+    streams: [],
     /** The current DPoP nonces of the AS and the MCP server. */
     asNonce: `as-nonce-${rand(6)}`,
     mcpNonce: `mcp-nonce-${rand(6)}`,
@@ -693,6 +748,10 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
       return orig(status, ...rest);
     };
     const p = url.pathname;
+    if (w.opts.oversized?.path === p) {
+      w.streams.push(streamOversized(res, w.opts.oversized));
+      return;
+    }
     if (p === "/mcp") return mcp(req, res, body, entry);
     if (p === "/idp/token" && req.method === "POST") return idp(req, res, body);
     if (p === "/.well-known/oauth-protected-resource/mcp") {

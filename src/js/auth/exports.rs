@@ -2,6 +2,7 @@
 //! `authorizeHeadless`, `completeAuthorizationPopup`, `memoryStorage`, `webStorage`,
 //! `indexedDbStorage`. Arguments are checked here; the objects are built by `helpers.js`.
 
+use super::outcome::Outcome;
 use crate::js::boundary::error as jserr;
 use crate::js::boundary::options;
 use crate::protocol::error::McpError;
@@ -21,9 +22,9 @@ extern "C" {
     #[wasm_bindgen(js_name = memoryStore)]
     fn memory_store() -> JsValue;
     #[wasm_bindgen(js_name = webStore)]
-    fn web_store(storage: &JsValue) -> JsValue;
+    fn web_store(storage: &JsValue) -> Outcome;
     #[wasm_bindgen(js_name = idbStore)]
-    fn idb_store(name: &str) -> JsValue;
+    fn idb_store(name: &str) -> Outcome;
     #[wasm_bindgen(js_name = isStorage)]
     pub(super) fn is_storage(s: &JsValue) -> bool;
     #[wasm_bindgen(js_name = idJag)]
@@ -116,13 +117,9 @@ pub fn memory_storage() -> JsValue {
 pub fn web_storage(
     #[wasm_bindgen(unchecked_param_type = "Storage")] storage: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let store = web_store(&storage);
-    if store.is_undefined() {
-        return Err(jserr::to_js(McpError::input(
-            "webStorage: pass a Storage object (sessionStorage or localStorage)",
-        )));
-    }
-    Ok(store)
+    web_store(&storage)
+        .into_result()
+        .map_err(|f| jserr::to_js(McpError::input(f.message)))
 }
 
 /// `indexedDbStorage(name)`: an IndexedDB database of that name as auth storage.
@@ -131,13 +128,9 @@ pub fn indexed_db_storage(
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
 ) -> Result<JsValue, JsValue> {
     let name = options::non_empty(&name, "indexedDbStorage", "name").map_err(jserr::to_js)?;
-    let store = idb_store(&name);
-    if store.is_undefined() {
-        return Err(jserr::to_js(McpError::input(
-            "indexedDbStorage: this host has no indexedDB (use memoryStorage() or your own { get, set, delete })",
-        )));
-    }
-    Ok(store)
+    idb_store(&name)
+        .into_result()
+        .map_err(|f| jserr::to_js(McpError::input(f.message)))
 }
 
 /// `idJagAssertion({ idpTokenEndpoint, idToken, idpClientId, idpClientSecret })`: the

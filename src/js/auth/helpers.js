@@ -1,7 +1,14 @@
 // The JS side of authorization: where the authorization page is shown (popup, redirect,
-// headless fetch), the popup's callback page, and the storages. The Rust exports in
-// exports.rs check their arguments and return what these build; the flow itself is Rust
-// (src/auth/flow.rs).
+// headless fetch), the popup's callback page, the storages, and the host's I/O (fetch, Web
+// Crypto, the application's storage and callbacks). The Rust exports in exports.rs check their
+// arguments and return what these build; the flow itself is Rust (src/auth/).
+//
+// What Rust awaits here settles with an outcome, read by name in src/js/auth/outcome.rs, never
+// with a number, an array or a throw:
+//   { value }                             the helper did its job: what it made;
+//   { failure: { kind, message, name } }  it did not: `kind` names the step that failed
+//                                         ("unreachable", "too_large", "sign"...), `message`
+//                                         says why in words, `name` is the thrown error's name.
 
 const CHANNEL = "mcp-wasm-client-auth";
 const MESSAGE = "mcp-wasm-client:authorization-callback";
@@ -15,6 +22,44 @@ function failure(name, message) {
   const e = new Error(message);
   e.name = name;
   return e;
+}
+
+// --- outcomes -----------------------------------------------------------------------------
+
+const ok = (value) => ({ value });
+const failed = (kind, message, name) => ({ failure: { kind, message, name } });
+
+// `o[key]`, or undefined when reading it throws (a hostile getter or proxy).
+function read(o, key) {
+  try {
+    return o?.[key];
+  } catch {
+    return undefined;
+  }
+}
+
+// A thrown value as text: its message (or itself, when a string), with its cause's message
+// in parentheses (undici's "fetch failed" says why only in `cause`).
+function errorText(e) {
+  const own = read(e, "message");
+  const text = typeof own === "string" ? own : typeof e === "string" ? e : "unknown error";
+  const cause = read(read(e, "cause"), "message");
+  return typeof cause === "string" && cause !== "" ? `${text} (${cause})` : text;
+}
+
+// The thrown value's `name` ("AbortError", "PopupBlocked"...), when it is a string.
+function errorName(e) {
+  const n = read(e, "name");
+  return typeof n === "string" ? n : undefined;
+}
+
+// Runs `job` and settles with its outcome; what it throws is a failure of `kind`.
+async function attempt(kind, job) {
+  try {
+    return ok(await job());
+  } catch (e) {
+    return failed(kind, errorText(e), errorName(e));
+  }
 }
 
 export function popupAuthorizer(features, timeoutMs) {
@@ -212,19 +257,28 @@ function globalObject(name) {
   }
 }
 
-// A Web Storage area as auth storage; undefined when `storage` is not one.
+// A Web Storage area as auth storage: { value: the storage } or { failure: not_a_storage }.
 export function webStore(storage) {
-  if (!hasMethods(storage, ["getItem", "setItem", "removeItem"])) return undefined;
-  return tag({
-    get: (k) => storage.getItem(k),
-    set: (k, v) => storage.setItem(k, v),
-    delete: (k) => storage.removeItem(k),
-  }, "web");
+  if (!hasMethods(storage, ["getItem", "setItem", "removeItem"])) {
+    return failed("not_a_storage", "webStorage: pass a Storage object (sessionStorage or localStorage)");
+  }
+  return ok(
+    tag({
+      get: (k) => storage.getItem(k),
+      set: (k, v) => storage.setItem(k, v),
+      delete: (k) => storage.removeItem(k),
+    }, "web"),
+  );
 }
 
-// An IndexedDB database as auth storage; undefined when this host has no indexedDB.
+// An IndexedDB database as auth storage: { value: the storage } or { failure: no_indexeddb }.
 export function idbStore(name) {
-  if (globalObject("indexedDB") === undefined) return undefined;
+  if (globalObject("indexedDB") === undefined) {
+    return failed(
+      "no_indexeddb",
+      "indexedDbStorage: this host has no indexedDB (use memoryStorage() or your own { get, set, delete })",
+    );
+  }
   let db = null;
   const open = () =>
     (db ??= new Promise((resolve, reject) => {
@@ -243,15 +297,17 @@ export function idbStore(name) {
       t.onabort = () => reject(t.error);
     });
   };
-  return tag({
-    get: async (k) => (await run("readonly", (s) => s.get(k))) ?? null,
-    set: async (k, v) => {
-      await run("readwrite", (s) => s.put(v, k));
-    },
-    delete: async (k) => {
-      await run("readwrite", (s) => s.delete(k));
-    },
-  }, "indexeddb");
+  return ok(
+    tag({
+      get: async (k) => (await run("readonly", (s) => s.get(k))) ?? null,
+      set: async (k, v) => {
+        await run("readwrite", (s) => s.put(v, k));
+      },
+      delete: async (k) => {
+        await run("readwrite", (s) => s.delete(k));
+      },
+    }, "indexeddb"),
+  );
 }
 
 // --- keys and signatures (issue 11): WebCrypto only; private keys never leave it. ---------
@@ -267,48 +323,58 @@ const SIGNING = {
   RS256: { import: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, sign: { name: "RSASSA-PKCS1-v1_5" } },
 };
 
-// A PKCS#8 PEM string as a non-extractable signing CryptoKey (the PEM is not kept).
-export async function importPem(pem, alg) {
-  const m = /-----BEGIN PRIVATE KEY-----([\s\S]*?)-----END PRIVATE KEY-----/.exec(pem);
-  if (!m) {
-    throw failure(
-      "KeyError",
-      /BEGIN (RSA|EC) PRIVATE KEY/.test(pem)
-        ? "privateKey is PKCS#1/SEC1; convert it to PKCS#8 (openssl pkcs8 -topk8 -nocrypt)"
-        : "privateKey must be a CryptoKey or a PKCS#8 PEM string (-----BEGIN PRIVATE KEY-----)",
-    );
-  }
-  const der = Uint8Array.from(atob(m[1].replace(/\s+/g, "")), (c) => c.charCodeAt(0));
-  return subtle().importKey("pkcs8", der, SIGNING[alg].import, false, ["sign"]);
+// A PKCS#8 PEM string as a non-extractable signing CryptoKey (the PEM is not kept):
+// { value: the CryptoKey } or { failure: import_key }.
+export function importPem(pem, alg) {
+  return attempt("import_key", async () => {
+    const m = /-----BEGIN PRIVATE KEY-----([\s\S]*?)-----END PRIVATE KEY-----/.exec(pem);
+    if (!m) {
+      throw failure(
+        "KeyError",
+        /BEGIN (RSA|EC) PRIVATE KEY/.test(pem)
+          ? "privateKey is PKCS#1/SEC1; convert it to PKCS#8 (openssl pkcs8 -topk8 -nocrypt)"
+          : "privateKey must be a CryptoKey or a PKCS#8 PEM string (-----BEGIN PRIVATE KEY-----)",
+      );
+    }
+    const der = Uint8Array.from(atob(m[1].replace(/\s+/g, "")), (c) => c.charCodeAt(0));
+    return subtle().importKey("pkcs8", der, SIGNING[alg].import, false, ["sign"]);
+  });
 }
 
-export async function signBytes(key, alg, bytes) {
-  return new Uint8Array(await subtle().sign(SIGNING[alg].sign, key, bytes));
+// `bytes` signed with `key` (ES256: raw r||s): { value: the signature's bytes } or
+// { failure: sign }.
+export function signBytes(key, alg, bytes) {
+  return attempt("sign", async () => new Uint8Array(await subtle().sign(SIGNING[alg].sign, key, bytes)));
 }
 
-// The DPoP key pair: the given one, else one kept in `storage` under `name` (only storages
-// that hold objects: IndexedDB, memory), else a new non-extractable P-256 pair (kept there).
-export async function dpopKeyPair(given, storage, name, persist) {
-  if (given) return given;
-  if (persist) {
-    let kept = null;
-    try {
-      kept = await storage.get(name);
-    } catch {}
-    if (kept && typeof kept === "object" && kept.privateKey && kept.publicKey) return kept;
-  }
-  const pair = await subtle().generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
-  if (persist) {
-    // A storage that only holds strings cannot keep it: the key then lives as long as the client.
-    try {
-      await storage.set(name, pair);
-    } catch {}
-  }
-  return pair;
+// The DPoP key pair: `given` when the application gave one, else the one kept in `keep.storage`
+// under `keep.key`, else a new non-extractable P-256 pair (then kept there). `keep` is undefined
+// for a storage that holds strings only (Web Storage): the pair lives as long as the client.
+// { value: the pair } or { failure: make_key }.
+export function dpopKeyPair(given, keep) {
+  return attempt("make_key", async () => {
+    if (given) return given;
+    if (keep) {
+      let kept = null;
+      try {
+        kept = await keep.storage.get(keep.key);
+      } catch {}
+      if (kept && typeof kept === "object" && kept.privateKey && kept.publicKey) return kept;
+    }
+    const pair = await subtle().generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+    if (keep) {
+      // A storage of the application's own that cannot keep it: the pair lives with the client.
+      try {
+        await keep.storage.set(keep.key, pair);
+      } catch {}
+    }
+    return pair;
+  });
 }
 
-export async function publicJwkText(pair) {
-  return JSON.stringify(await subtle().exportKey("jwk", pair.publicKey));
+// The public JWK of a key pair: { value: its JSON text } or { failure: export_key }.
+export function publicJwkText(pair) {
+  return attempt("export_key", async () => JSON.stringify(await subtle().exportKey("jwk", pair.publicKey)));
 }
 
 // True when `s` is an object with get, set and delete functions.
@@ -316,6 +382,7 @@ export function isStorage(s) {
   return hasMethods(s, ["get", "set", "delete"]);
 }
 
+// What made `storage` ("memory", "web", "indexeddb"), or "" when the application did.
 export function storageKind(storage) {
   return storage?.mcpWasmClientKind ?? "";
 }
@@ -329,38 +396,81 @@ export function idJag({ idpTokenEndpoint, idToken, idpClientId, idpClientSecret 
   return tag(f, "id-jag");
 }
 
-// auth.authorize({ url, state, redirectUri, signal }), settled.
-export async function callAuthorize(f, url, state, redirectUri, signal) {
-  return await f.call(undefined, { url, state, redirectUri, signal });
+// An application callback called with its one argument (auth.authorize({ url, state,
+// redirectUri, signal }), grant.assertion({ issuer, resource, scope })): { value: what it
+// resolved with } or { failure: `kind` } with the name of what it threw ("PopupBlocked"...).
+export function callApp(kind, f, argument) {
+  return attempt(kind, () => f.call(undefined, argument));
 }
 
-// grant.assertion({ issuer, resource, scope }), settled.
-export async function callAssertion(f, issuer, resource, scope) {
-  return await f.call(undefined, { issuer, resource, scope });
-}
+// --- Web Crypto's digest and randomness ------------------------------------------------------
 
-// SHA-256 of `bytes` by Web Crypto: the digest's bytes, or 1 when globalThis.crypto is
-// missing, 2 when crypto.subtle.digest is (not a secure context).
+const CRYPTO_MISSING = "globalThis.crypto is missing: authorization needs Web Crypto";
+
+// SHA-256 of `bytes`: { value: the digest's 32 bytes } or { failure } of kind crypto_missing
+// (no globalThis.crypto), subtle_missing (no crypto.subtle.digest: not a secure context) or
+// digest (it failed).
 export async function sha256(bytes) {
   const c = globalObject("crypto");
-  if (c === undefined) return 1;
-  let s, d;
-  try {
-    s = c.subtle;
-    if (s === null || typeof s !== "object") return 2;
-    d = s.digest;
-  } catch {
-    return 2;
+  if (c === undefined) return failed("crypto_missing", CRYPTO_MISSING);
+  const s = read(c, "subtle");
+  const digest = s !== null && typeof s === "object" ? read(s, "digest") : undefined;
+  if (typeof digest !== "function") {
+    return failed(
+      "subtle_missing",
+      "crypto.subtle is unavailable: pages must be a secure context (https, or http on localhost) to sign in",
+    );
   }
-  if (typeof d !== "function") return 2;
-  return new Uint8Array(await d.call(s, "SHA-256", bytes));
+  try {
+    return ok(new Uint8Array(await digest.call(s, "SHA-256", bytes)));
+  } catch (e) {
+    return failed("digest", `SHA-256 failed: ${errorText(e)}`, errorName(e));
+  }
 }
 
-// An authorization request's fetch, read: [status, body, DPoP-Nonce] (a manual redirect the
-// browser hides is [302, "", undefined]). Its init: no redirects followed; JSON accepted
-// when there is a body. It throws [error] when the fetch or the body failed, and 0 when
-// `fetch` did not resolve with a Response.
-export async function authFetch(fetch, url, method, contentType, authorization, dpop, payload) {
+// `len` random bytes from Web Crypto: { value: the bytes } or { failure } of kind
+// crypto_missing, random_missing (no crypto.getRandomValues) or random (it threw).
+export function randomBytes(len) {
+  const c = globalObject("crypto");
+  if (c === undefined) return failed("crypto_missing", CRYPTO_MISSING);
+  const f = read(c, "getRandomValues");
+  if (typeof f !== "function") return failed("random_missing", "crypto.getRandomValues is missing");
+  try {
+    const buf = new Uint8Array(len);
+    f.call(c, buf);
+    return ok(buf);
+  } catch (e) {
+    return failed("random", `crypto.getRandomValues failed: ${errorText(e)}`, errorName(e));
+  }
+}
+
+// --- the application's storage ----------------------------------------------------------------
+
+// `storage[op](key)` (with `value`: `(key, value)`), settled: { value: what it returned } or
+// { failure } of kind not_a_function (storage[op] is not one) or storage (the call failed).
+export async function storageCall(storage, op, key, value) {
+  const f = read(storage, op);
+  if (typeof f !== "function") return failed("not_a_function", `auth.storage.${op} is not a function`);
+  try {
+    return ok(await (value === undefined ? f.call(storage, key) : f.call(storage, key, value)));
+  } catch (e) {
+    return failed("storage", `auth.storage.${op} failed: ${errorText(e)}`, errorName(e));
+  }
+}
+
+// --- the authorization fetch ------------------------------------------------------------------
+
+// An authorization request (metadata, registration, token, IdP), sent and read.
+//   request: { url, method, contentType, authorization, dpop, body, maxBytes }; no redirect is
+//   followed; JSON is accepted when there is a body.
+// Settles with { value: { status, body, dpopNonce } } (a redirect the browser hides reads as
+// { status: 302, body: "" }), or { failure } of kind
+//   unreachable     fetch rejected (network, DNS; in a browser most often CORS),
+//   not_a_response  auth.fetch resolved with something other than a Response,
+//   body            reading the body failed midway,
+//   too_large       the body passed `maxBytes`: reading stopped there and the body was cancelled.
+export async function authFetch(fetch, request) {
+  const { url, method, contentType, authorization, dpop, body, maxBytes } = request;
   const headers = {};
   if (contentType !== undefined) {
     headers["content-type"] = contentType;
@@ -369,55 +479,54 @@ export async function authFetch(fetch, url, method, contentType, authorization, 
   if (authorization !== undefined) headers.authorization = authorization;
   if (dpop !== undefined) headers.dpop = dpop;
   const init = { method, headers, redirect: "manual" };
-  if (payload !== undefined) init.body = payload;
+  if (body !== undefined) init.body = body;
   let r;
   try {
     r = await fetch.call(undefined, url, init);
   } catch (e) {
-    throw [e];
+    return failed("unreachable", errorText(e), errorName(e));
   }
-  if (!(r instanceof Response)) throw 0;
-  if (r.type === "opaqueredirect") return [302, "", undefined];
-  const nonce = r.headers.get("dpop-nonce") ?? undefined;
-  let body;
+  if (!(r instanceof Response)) return failed("not_a_response", "auth.fetch must resolve with a Response");
+  if (r.type === "opaqueredirect") return ok({ status: 302, body: "" });
+  const dpopNonce = r.headers.get("dpop-nonce") ?? undefined;
+  let got;
   try {
-    body = await r.text();
+    got = await readCapped(r, maxBytes);
   } catch (e) {
-    throw [e];
+    return failed("body", errorText(e), errorName(e));
   }
-  return [r.status, body, nonce];
+  if (got.tooLarge) return failed("too_large", got.tooLarge);
+  return ok({ status: r.status, body: got.text, dpopNonce });
 }
 
-// `storage[op](key)` (with `value`: `(key, value)`), settled. It throws 0 when storage[op] is
-// not a function, and [error] when the call failed.
-export async function storageCall(storage, op, key, value) {
-  let f;
-  try {
-    f = Reflect.get(storage, op);
-  } catch {
-    throw 0;
+// The body of `response` as UTF-8 text, counted while it is read: { text }, or { tooLarge: how }
+// as soon as it passes `maxBytes` (the rest is cancelled, never read: a 100 MiB answer costs
+// no more memory than the cap). A response without a body stream (some fetch polyfills) is read
+// whole by text() and checked after.
+async function readCapped(response, maxBytes) {
+  const stream = response.body;
+  if (typeof stream?.getReader !== "function") {
+    const text = await response.text();
+    if (new TextEncoder().encode(text).byteLength <= maxBytes) return { text };
+    return { tooLarge: "read whole: this fetch's Response has no body stream to stop" };
   }
-  if (typeof f !== "function") throw 0;
-  try {
-    return await (value === undefined ? f.call(storage, key) : f.call(storage, key, value));
-  } catch (e) {
-    throw [e];
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: text + decoder.decode() };
+    if (!ArrayBuffer.isView(value)) {
+      reader.cancel().catch(() => {});
+      throw new TypeError("the body stream gave something other than bytes");
+    }
+    size += value.byteLength;
+    if (size > maxBytes) {
+      // Not awaited: a stream whose cancel never settles must not hold the flow.
+      reader.cancel().catch(() => {});
+      return { tooLarge: "reading stopped there; the rest was cancelled unread" };
+    }
+    text += decoder.decode(value, { stream: true });
   }
-}
-
-// `len` random bytes from Web Crypto, or 1 when globalThis.crypto is missing, 2 when its
-// getRandomValues is.
-export function randomBytes(len) {
-  const c = globalObject("crypto");
-  if (c === undefined) return 1;
-  let f;
-  try {
-    f = c.getRandomValues;
-  } catch {
-    return 2;
-  }
-  if (typeof f !== "function") return 2;
-  const buf = new Uint8Array(len);
-  f.call(c, buf);
-  return buf;
 }

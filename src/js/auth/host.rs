@@ -3,20 +3,20 @@
 //! SHA-256, the application's storage object, and its `authorize` function. Request timers
 //! of the engine pause while the authorization page is open: a person is signing in.
 
+use super::outcome::{object, settled, Failure, FetchRead, Outcome};
 use crate::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
 use crate::auth::secret::Secret;
 use crate::js::host::abort::AbortOnDrop;
-use crate::js::http::fetch::{error_text, new_controller};
+use crate::js::http::fetch::new_controller;
 use crate::json::json;
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTION_CLOSED};
 use futures::future::LocalBoxFuture;
-use js_sys::{Array, Function, Promise, Reflect, Uint8Array};
+use js_sys::{Function, Promise, Reflect, Uint8Array};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
 /// The JS side of the flow.
 pub struct JsAuthHost {
@@ -50,84 +50,53 @@ pub struct JsAuthHost {
 
 #[wasm_bindgen(module = "/src/js/auth/helpers.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = importPem, catch)]
-    fn import_pem(pem: &JsValue, alg: &str) -> Result<Promise, JsValue>;
-    #[wasm_bindgen(js_name = signBytes, catch)]
-    fn sign_bytes(key: &JsValue, alg: &str, bytes: &Uint8Array) -> Result<Promise, JsValue>;
-    #[wasm_bindgen(js_name = dpopKeyPair, catch)]
-    fn dpop_key_pair(
-        given: &JsValue,
-        storage: &JsValue,
-        name: &str,
-        persist: bool,
-    ) -> Result<Promise, JsValue>;
-    #[wasm_bindgen(js_name = publicJwkText, catch)]
-    fn public_jwk_text(pair: &JsValue) -> Result<Promise, JsValue>;
-    #[wasm_bindgen(js_name = callAuthorize)]
-    fn call_authorize(
-        f: &Function,
-        url: &str,
-        state: &str,
-        redirect_uri: &str,
-        signal: &JsValue,
-    ) -> Promise;
-    #[wasm_bindgen(js_name = callAssertion)]
-    fn call_assertion(
-        f: &Function,
-        issuer: &str,
-        resource: Option<&str>,
-        scope: Option<&str>,
-    ) -> Promise;
+    // Each settles with an outcome (`{ value }` or `{ failure }`: see outcome.rs).
+    #[wasm_bindgen(js_name = importPem)]
+    fn import_pem(pem: &JsValue, alg: &str) -> Promise;
+    #[wasm_bindgen(js_name = signBytes)]
+    fn sign_bytes(key: &JsValue, alg: &str, bytes: &Uint8Array) -> Promise;
+    #[wasm_bindgen(js_name = dpopKeyPair)]
+    fn dpop_key_pair(given: &JsValue, keep: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = publicJwkText)]
+    fn public_jwk_text(pair: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = callApp)]
+    fn call_app(kind: &str, f: &Function, argument: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = sha256)]
     fn web_sha256(bytes: &Uint8Array) -> Promise;
-    #[wasm_bindgen(js_name = authFetch, catch)]
-    fn auth_fetch(
-        fetch: &Function,
-        url: &str,
-        method: &str,
-        content_type: Option<&str>,
-        authorization: Option<&str>,
-        dpop: Option<&str>,
-        body: Option<&str>,
-    ) -> Result<Promise, JsValue>;
-    #[wasm_bindgen(js_name = storageCall, catch)]
-    fn storage_call(
-        storage: &JsValue,
-        op: &str,
-        key: &str,
-        value: Option<&str>,
-    ) -> Result<Promise, JsValue>;
-    #[wasm_bindgen(js_name = randomBytes, catch)]
-    fn random_bytes(len: u32) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = authFetch)]
+    fn auth_fetch(fetch: &Function, request: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = storageCall)]
+    fn storage_call(storage: &JsValue, op: &str, key: &str, value: Option<&str>) -> Promise;
+    #[wasm_bindgen(js_name = randomBytes)]
+    fn random_bytes(len: u32) -> Outcome;
     #[wasm_bindgen(js_name = storageKind)]
     pub fn storage_kind(storage: &JsValue) -> String;
 }
 
-fn key_error(kind: ErrorKind, what: &str, e: &JsValue) -> McpError {
+/// An authorization error of `kind`: `what` failed, and why.
+fn key_error(kind: ErrorKind, what: &str, failure: Failure) -> McpError {
     McpError::local(
         AUTHORIZATION_FAILED,
         kind,
-        format!("{what}: {}", error_text(e)),
+        format!("{what}: {}", failure.message),
         Value::Null,
     )
 }
 
-/// What a call returned, settled: its error, or the value (a promise's outcome).
-async fn settle(v: Result<JsValue, JsValue>) -> Result<JsValue, JsValue> {
-    JsFuture::from(Promise::resolve(&v?)).await
-}
-
-/// A helper's promise, settled.
-async fn call_promise(p: Result<Promise, JsValue>) -> Result<JsValue, JsValue> {
-    settle(p.map(JsValue::from)).await
-}
-
-fn crypto_missing() -> McpError {
-    McpError::input("globalThis.crypto is missing: authorization needs Web Crypto")
-}
-
-fn storage_error(op: &str, e: &JsValue) -> McpError {
-    McpError::input(format!("auth.storage.{op} failed: {}", error_text(e)))
+/// `authFetch`'s request: `{ url, method, contentType, authorization, dpop, body, maxBytes }`.
+fn fetch_request(r: &AuthRequest) -> JsValue {
+    object(&[
+        ("url", r.url.as_str().into()),
+        ("method", r.method.into()),
+        ("contentType", r.content_type.into()),
+        (
+            "authorization",
+            r.authorization.as_ref().map(Secret::expose).into(),
+        ),
+        ("dpop", r.dpop.as_deref().into()),
+        ("body", r.body.as_ref().map(Secret::expose).into()),
+        ("maxBytes", (r.max_bytes as f64).into()),
+    ])
 }
 
 /// Counts the authorization page as a pending callback while alive.
@@ -142,8 +111,12 @@ impl Drop for Waiting {
 }
 
 impl JsAuthHost {
-    fn fetch_error(&self, url: &str, e: &JsValue) -> McpError {
-        let mut message = format!("Could not reach {url} for authorization: {}", error_text(e));
+    /// The error of a fetch that got no usable answer from `url`.
+    fn fetch_error(&self, url: &str, failure: Failure) -> McpError {
+        let mut message = format!(
+            "Could not reach {url} for authorization: {}",
+            failure.message
+        );
         let (code, kind) = if self.in_browser {
             message.push_str(". The browser hides why; most often that server sends no CORS headers. Route these requests through a same-origin proxy with the auth.fetch option");
             (AUTHORIZATION_FAILED, ErrorKind::AuthCors)
@@ -153,46 +126,34 @@ impl JsAuthHost {
         McpError::local(code, kind, message, json!({ "url": url }))
     }
 
-    async fn fetch_inner(&self, request: AuthRequest) -> Result<AuthResponse, McpError> {
-        let AuthRequest {
-            method,
-            url,
-            content_type,
-            body,
-            authorization,
-            max_bytes,
-            dpop,
-        } = request;
-        let read = call_promise(auth_fetch(
-            &self.fetch,
-            &url,
-            method,
-            content_type,
-            authorization.as_ref().map(Secret::expose),
-            dpop.as_deref(),
-            body.as_ref().map(Secret::expose),
-        ))
-        .await
-        .map_err(|e| match e.dyn_ref::<Array>() {
-            Some(a) => self.fetch_error(&url, &a.get(0)),
-            None => McpError::input("auth.fetch must resolve with a Response"),
-        })?;
-        let read: Array = read.unchecked_into();
-        let status = read.get(0).as_f64().unwrap_or_default() as u16;
-        let body = read.get(1).as_string().unwrap_or_default();
-        let dpop_nonce = read.get(2).as_string();
-        if body.len() > max_bytes {
-            return Err(McpError::local(
+    /// The error of `authFetch`'s failure for `request`.
+    fn fetch_failure(&self, request: &AuthRequest, failure: Failure) -> McpError {
+        let (url, max_bytes) = (&request.url, request.max_bytes);
+        match failure.kind.as_str() {
+            "not_a_response" => McpError::input(failure.message),
+            "too_large" => McpError::local(
                 AUTHORIZATION_FAILED,
                 ErrorKind::AuthMetadata,
-                format!("The response of {url} is larger than {max_bytes} bytes"),
-                json!({ "url": url }),
-            ));
+                format!(
+                    "The response of {url} is larger than {max_bytes} bytes ({})",
+                    failure.message
+                ),
+                json!({ "url": url, "maxBytes": max_bytes }),
+            ),
+            // "unreachable", "body": no answer to act on.
+            _ => self.fetch_error(url, failure),
         }
+    }
+
+    async fn fetch_inner(&self, request: AuthRequest) -> Result<AuthResponse, McpError> {
+        let read: FetchRead = settled(auth_fetch(&self.fetch, &fetch_request(&request)))
+            .await
+            .map_err(|f| self.fetch_failure(&request, f))?
+            .unchecked_into();
         Ok(AuthResponse {
-            status,
-            body,
-            dpop_nonce,
+            status: read.status(),
+            body: read.body().unwrap_or_default(),
+            dpop_nonce: read.dpop_nonce(),
         })
     }
 
@@ -208,23 +169,22 @@ impl JsAuthHost {
             c.set(c.get() + 1);
         }
         let _waiting = Waiting(waits);
-        let refused = |e: &JsValue| {
-            McpError::local(
-                AUTHORIZATION_FAILED,
-                ErrorKind::Unauthorized,
-                format!("Authorization did not complete: {}", error_text(e)),
-                json!({ "reason": Reflect::get(e, &"name".into()).ok().and_then(|n| n.as_string()) }),
-            )
-        };
-        let out = JsFuture::from(call_authorize(
-            &self.authorize,
-            &url,
-            &state,
-            &redirect_uri,
-            &guard.signal().into(),
-        ))
-        .await
-        .map_err(|e| refused(&e))?;
+        let request = object(&[
+            ("url", url.as_str().into()),
+            ("state", state.as_str().into()),
+            ("redirectUri", redirect_uri.as_str().into()),
+            ("signal", guard.signal().into()),
+        ]);
+        let out = settled(call_app("authorize", &self.authorize, &request))
+            .await
+            .map_err(|f| {
+                McpError::local(
+                    AUTHORIZATION_FAILED,
+                    ErrorKind::Unauthorized,
+                    format!("Authorization did not complete: {}", f.message),
+                    json!({ "reason": f.name }),
+                )
+            })?;
         guard.disarm();
         match crate::js::boundary::options::url_text(&out) {
             Some(s) if s == "redirected" => Ok(Authorized::Redirected),
@@ -240,86 +200,82 @@ impl JsAuthHost {
         self.dpop_on && self.dpop_given.is_none() && storage_kind(&self.storage) == "web"
     }
 
-    /// Signs `input` with the DPoP key (`dpop`: ES256) or the client's key; a failure is an
-    /// error naming which.
-    async fn sign(&self, dpop: bool, input: Vec<u8>) -> Result<Vec<u8>, McpError> {
-        let key = self.key(dpop).await?;
-        let (key, alg, kind, what) = if dpop {
-            (
-                Reflect::get(&key, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED),
-                "ES256",
-                ErrorKind::DpopError,
-                "Signing a DPoP proof",
-            )
+    /// The DPoP key pair: the given one, else one kept in (or made and kept in) the storage,
+    /// on first use.
+    async fn dpop_pair(&self) -> Result<JsValue, McpError> {
+        if let Some(p) = self.dpop_pair.borrow().clone() {
+            return Ok(p);
+        }
+        let given = self.dpop_given.clone().unwrap_or(JsValue::UNDEFINED);
+        // Web Storage holds strings only; a storage of the app's own may hold objects.
+        let keep = if storage_kind(&self.storage) == "web" {
+            JsValue::UNDEFINED
         } else {
-            (
-                key,
-                self.client_alg,
-                ErrorKind::Input,
-                "Signing the client assertion",
-            )
+            object(&[
+                ("storage", self.storage.clone()),
+                ("key", self.dpop_storage_key.as_str().into()),
+            ])
         };
-        let sig = call_promise(sign_bytes(&key, alg, &Uint8Array::from(&input[..])))
+        let pair = settled(dpop_key_pair(&given, &keep))
             .await
-            .map_err(|e| key_error(kind, what, &e))?;
-        Ok(Uint8Array::new(&sig).to_vec())
+            .map_err(|f| key_error(ErrorKind::DpopError, "DPoP key", f))?;
+        *self.dpop_pair.borrow_mut() = Some(pair.clone());
+        Ok(pair)
     }
 
-    /// The DPoP key pair (`dpop`), or the client's signing key, made or imported on first
-    /// use (one await for both).
-    async fn key(&self, dpop: bool) -> Result<JsValue, McpError> {
-        let (cell, made, kind, what) = if dpop {
-            if let Some(p) = self.dpop_pair.borrow().clone() {
-                return Ok(p);
-            }
-            // Web Storage holds strings only; a storage of the app's own may hold objects.
-            let persist = storage_kind(&self.storage) != "web";
-            let given = self.dpop_given.clone().unwrap_or(JsValue::UNDEFINED);
-            (
-                &self.dpop_pair,
-                dpop_key_pair(&given, &self.storage, &self.dpop_storage_key, persist),
-                ErrorKind::DpopError,
-                "DPoP key",
-            )
-        } else {
-            let key = self
-                .client_key
-                .borrow()
-                .clone()
-                .ok_or_else(|| McpError::input("No grant.privateKey to sign with"))?;
-            if !key.is_string() {
-                return Ok(key);
-            }
-            // The PEM goes from JS to WebCrypto without being copied into wasm memory; then
-            // it is dropped: from now on only the non-extractable CryptoKey is held.
-            (
-                &self.client_key,
-                import_pem(&key, self.client_alg),
-                ErrorKind::Input,
-                "options.auth.grant.privateKey",
-            )
-        };
-        let made = call_promise(made)
+    /// The client's signing key (`grant.privateKey`); a PEM string is imported on first use.
+    async fn client_key(&self) -> Result<JsValue, McpError> {
+        let key = self
+            .client_key
+            .borrow()
+            .clone()
+            .ok_or_else(|| McpError::input("No grant.privateKey to sign with"))?;
+        if !key.is_string() {
+            return Ok(key);
+        }
+        // The PEM goes from JS to WebCrypto without being copied into wasm memory; then it is
+        // dropped: from now on only the non-extractable CryptoKey is held.
+        let key = settled(import_pem(&key, self.client_alg))
             .await
-            .map_err(|e| key_error(kind, what, &e))?;
-        *cell.borrow_mut() = Some(made.clone());
-        Ok(made)
+            .map_err(|f| key_error(ErrorKind::Input, "options.auth.grant.privateKey", f))?;
+        *self.client_key.borrow_mut() = Some(key.clone());
+        Ok(key)
     }
 
-    /// `storage[op](...args)`, settled; a failure names `op`.
+    /// `input` signed with the client's key (a client assertion).
+    async fn sign_with_client_key(&self, input: Vec<u8>) -> Result<Vec<u8>, McpError> {
+        let key = self.client_key().await?;
+        signature(&key, self.client_alg, &input)
+            .await
+            .map_err(|f| key_error(ErrorKind::Input, "Signing the client assertion", f))
+    }
+
+    /// `input` signed with the DPoP key (ES256, a DPoP proof).
+    async fn sign_with_dpop_key(&self, input: Vec<u8>) -> Result<Vec<u8>, McpError> {
+        let pair = self.dpop_pair().await?;
+        let key = Reflect::get(&pair, &"privateKey".into()).unwrap_or(JsValue::UNDEFINED);
+        signature(&key, "ES256", &input)
+            .await
+            .map_err(|f| key_error(ErrorKind::DpopError, "Signing a DPoP proof", f))
+    }
+
+    /// `storage[op](key[, value])`, settled; a failure names `op`.
     async fn storage_call(
         &self,
         op: &str,
         key: &str,
         value: Option<&str>,
     ) -> Result<JsValue, McpError> {
-        call_promise(storage_call(&self.storage, op, key, value))
+        settled(storage_call(&self.storage, op, key, value))
             .await
-            .map_err(|e| match e.dyn_ref::<Array>() {
-                Some(a) => storage_error(op, &a.get(0)),
-                None => McpError::input(format!("auth.storage.{op} is not a function")),
-            })
+            .map_err(|f| McpError::input(f.message))
     }
+}
+
+/// `input` signed with `key` by `alg` (JWS: raw r||s for ES256).
+async fn signature(key: &JsValue, alg: &str, input: &[u8]) -> Result<Vec<u8>, Failure> {
+    let sig = settled(sign_bytes(key, alg, &Uint8Array::from(input))).await?;
+    Ok(Uint8Array::new(&sig).to_vec())
 }
 
 impl AuthHost for JsAuthHost {
@@ -332,28 +288,20 @@ impl AuthHost for JsAuthHost {
     }
 
     fn random(&self, len: usize) -> Result<Vec<u8>, McpError> {
-        let v = random_bytes(len as u32).map_err(|e| {
-            McpError::input(format!("crypto.getRandomValues failed: {}", error_text(&e)))
-        })?;
-        match v.as_f64() {
-            Some(1.0) => Err(crypto_missing()),
-            Some(_) => Err(McpError::input("crypto.getRandomValues is missing")),
-            None => Ok(Uint8Array::new(&v).to_vec()),
-        }
+        let bytes = random_bytes(len as u32)
+            .into_result()
+            .map_err(|f| McpError::input(f.message))?;
+        Ok(Uint8Array::new(&bytes).to_vec())
     }
 
     fn sha256(&self, data: Vec<u8>) -> LocalBoxFuture<'_, Result<[u8; 32], McpError>> {
         Box::pin(async move {
-            let buf = JsFuture::from(web_sha256(&Uint8Array::from(data.as_slice())))
+            let digest = settled(web_sha256(&Uint8Array::from(data.as_slice())))
                 .await
-                .map_err(|e| McpError::input(format!("SHA-256 failed: {}", error_text(&e))))?;
-            match buf.as_f64() {
-                Some(1.0) => return Err(crypto_missing()),
-                Some(_) => return Err(McpError::input("crypto.subtle is unavailable: pages must be a secure context (https, or http on localhost) to sign in")),
-                None => {}
-            }
-            let v = Uint8Array::new(&buf).to_vec();
-            v.try_into()
+                .map_err(|f| McpError::input(f.message))?;
+            Uint8Array::new(&digest)
+                .to_vec()
+                .try_into()
                 .map_err(|_| McpError::input("SHA-256 gave other than 32 bytes"))
         })
     }
@@ -380,7 +328,7 @@ impl AuthHost for JsAuthHost {
     }
 
     fn sign_client(&self, input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
-        Box::pin(self.sign(false, input))
+        Box::pin(self.sign_with_client_key(input))
     }
 
     fn assertion(
@@ -394,21 +342,20 @@ impl AuthHost for JsAuthHost {
                 .assertion
                 .as_ref()
                 .ok_or_else(|| McpError::input("options.auth.grant.assertion is missing"))?;
-            let failed = |e: &JsValue| {
-                key_error(
-                    ErrorKind::AssertionError,
-                    "The assertion callback failed",
-                    e,
-                )
-            };
-            let out = JsFuture::from(call_assertion(
-                f,
-                &issuer,
-                resource.as_deref(),
-                scope.as_deref(),
-            ))
-            .await
-            .map_err(|e| failed(&e))?;
+            let request = object(&[
+                ("issuer", issuer.as_str().into()),
+                ("resource", resource.as_deref().into()),
+                ("scope", scope.as_deref().into()),
+            ]);
+            let out = settled(call_app("assertion", f, &request))
+                .await
+                .map_err(|f| {
+                    key_error(
+                        ErrorKind::AssertionError,
+                        "The assertion callback failed",
+                        f,
+                    )
+                })?;
             match out.as_string().filter(|s| !s.is_empty()) {
                 Some(a) => Ok(Secret::new(a)),
                 None => Err(McpError::local(
@@ -423,16 +370,16 @@ impl AuthHost for JsAuthHost {
 
     fn dpop_public_jwk(&self) -> LocalBoxFuture<'_, Result<Value, McpError>> {
         Box::pin(async move {
-            let pair = self.key(true).await?;
-            let text = call_promise(public_jwk_text(&pair)).await.map_err(|e| {
-                key_error(ErrorKind::DpopError, "Exporting the DPoP public key", &e)
-            })?;
+            let pair = self.dpop_pair().await?;
+            let text = settled(public_jwk_text(&pair))
+                .await
+                .map_err(|f| key_error(ErrorKind::DpopError, "Exporting the DPoP public key", f))?;
             crate::json::from_str(&text.as_string().unwrap_or_default())
                 .map_err(|_| McpError::input("The DPoP public key did not export as a JWK"))
         })
     }
 
     fn sign_dpop(&self, input: Vec<u8>) -> LocalBoxFuture<'_, Result<Vec<u8>, McpError>> {
-        Box::pin(self.sign(true, input))
+        Box::pin(self.sign_with_dpop_key(input))
     }
 }

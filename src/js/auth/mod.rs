@@ -4,5 +4,6 @@
 pub mod exports;
 pub mod host;
 pub mod options;
+pub mod outcome;
 
 pub use options::JsAuthorizer;
