@@ -9,12 +9,20 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { pkg as full, PY, TS, rejection, text } from "./peers.mjs";
+import { pkg as full, PY, TS, text } from "./peers.mjs";
 import { absent } from "../../pkg-template/core/absent.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const core = createRequire(import.meta.url)(process.env.MCP_PKG_NODE_CORE ?? path.join(here, "../../pkg/core-nodejs"));
 const { Client, McpError } = core;
+
+/** Awaits `p` and returns its rejection, an McpError of the core build (peers.mjs's is the full's). */
+async function rejection(p) {
+  const outcome = await p.then((v) => ({ resolved: v }), (e) => ({ rejected: e }));
+  if (!("rejected" in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.resolved)}`);
+  if (!(outcome.rejected instanceof McpError)) throw outcome.rejected;
+  return outcome.rejected;
+}
 
 /** An McpError of the core build: local, kind `input`, naming the full entry. */
 function namesTheFullEntry(e, what) {
