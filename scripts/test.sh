@@ -28,7 +28,8 @@
 #   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs, dpop.mjs,
 #                transports.mjs: windowTransport, messagePortTransport, inMemoryPair)        (pkg)
 #   packaging    the packed npm tarball in Node, Deno, Bun, workerd, Vite, webpack, workers, a
-#                strict-CSP page (tests/packaging; starts its own peers on 18920-18925)
+#                strict-CSP page, and its core entry in Node ESM/CJS, deno check and webpack
+#                (tests/packaging; starts its own peers on 18920-18925)
 #
 # Every selected stage runs even if an earlier one failed. Each prints one summary line; the last
 # line is `all: N passed, M failed`, summed over the stages that count tests (native, wasm-node,
