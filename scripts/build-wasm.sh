@@ -23,22 +23,33 @@
 # object names one snippet module under the same key more than once, always the same namespace:
 # esbuild's duplicate-key warning about it is silenced.)
 #
-# Usage: bash scripts/build-wasm.sh TARGET OUT_DIR     (TARGET: nodejs | web | bundler)
+# ENTRY says which package entry the build is for: `full` (the default; `mcp-wasm-client`) or
+# `core` (`mcp-wasm-client/core`: the crate without its `auth` feature, --no-default-features).
+# Both share one target dir: switching recompiles only this crate (its dependencies and std are
+# built once), which a changed source recompiles anyway.
+#
+# Usage: bash scripts/build-wasm.sh TARGET OUT_DIR [ENTRY]
+#        (TARGET: nodejs | web | bundler; ENTRY: full | core, default full)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=scripts/toolchain.env
 . "$ROOT/scripts/toolchain.env"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-target="$1" out="$2"
+target="$1" out="$2" entry="${3:-full}"
+case "$entry" in
+  full) features=() ;;
+  core) features=(--no-default-features) ;;
+  *) echo "build-wasm.sh: ENTRY must be full or core, not '$entry'" >&2; exit 2 ;;
+esac
 cd "$ROOT"
 if [ "${RELEASE_STABLE:-0}" = 1 ]; then
-  wasm-pack build --mode no-install --release --target "$target" --out-dir "$out" .
+  wasm-pack build --mode no-install --release --target "$target" --out-dir "$out" . -- "${features[@]}"
 else
   # A separate target dir: std built by build-std must not mix with the stable artifacts.
   CARGO_TARGET_DIR="$ROOT/target/release-nightly" RUSTUP_TOOLCHAIN="$RELEASE_TOOLCHAIN" \
     RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zinline-mir=no -Zlocation-detail=none -Zcross-crate-inline-threshold=always" \
     wasm-pack build --mode no-install --release --target "$target" --out-dir "$out" . -- \
-    -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
+    -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size "${features[@]}"
 fi
 
 # Short names for the glue's imports and the module's internal exports (see the script).

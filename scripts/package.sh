@@ -14,9 +14,17 @@
 #                               .wasm imported as a module (no fetch by URL, no code generation)
 #   node.cjs / node.mjs         Node require / import: the nodejs glue (one instance for both)
 #   index.d.ts                  re-exports dist/mcp_wasm_client.d.ts (+ `init` as a named export)
-# Everything outside dist/ (the five wrappers, index.d.ts, package.json, README.md) is a file in
+#   dist/core/, core/           the `mcp-wasm-client/core` entry: the crate built without its `auth`
+#                               feature (scripts/build-wasm.sh ENTRY core), its glue beside its own
+#                               .wasm in dist/core/ and the same wrappers in core/ (index.js,
+#                               workerd.js, node.cjs, node.mjs, manual.js, index.d.ts). The full
+#                               entry's exports that the core build lacks (the authorization
+#                               helpers) are stand-ins there (core/absent.js) that throw an McpError
+#                               naming the full entry.
+# Everything outside dist/ (the wrappers, index.d.ts, package.json, README.md) is a file in
 # pkg-template/, copied with the substitutions of step 3: the crate's export names, and Cargo.toml's
-# version, description, license and repository.
+# version, description, license and repository; core/manual.js is pkg-template/manual.js reading
+# the core glue.
 # The `bundler` target is built and measured but not shipped: it needs the bundler to implement
 # WebAssembly ESM integration (webpack `experiments.asyncWebAssembly`, vite-plugin-wasm), and a
 # browser cannot load it at all; the web target with `new URL(…, import.meta.url)` and top-level
@@ -59,44 +67,64 @@ REPOSITORY="$(read_meta repository)"
 if [ "${PACKAGE_SKIP_BUILD:-0}" != 1 ] || [ ! -f "$STAGE/web/$STEM.js" ]; then
   rm -rf "$STAGE"
   mkdir -p "$STAGE"
-  for target in nodejs web bundler; do
-    log "wasm-pack build --target $target"
-    if ! bash "$ROOT/scripts/build-wasm.sh" "$target" "$STAGE/$target" \
-        >"$STAGE/build-$target.log" 2>&1; then
-      cat "$STAGE/build-$target.log" >&2
-      die "wasm-pack build --target $target failed"
+  # DIR:TARGET:ENTRY; the core entry ships no bundler target, so it builds none
+  for build in nodejs:nodejs:full web:web:full bundler:bundler:full core-nodejs:nodejs:core core-web:web:core; do
+    IFS=: read -r dir target entry <<<"$build"
+    log "wasm-pack build --target $target ($entry entry)"
+    if ! bash "$ROOT/scripts/build-wasm.sh" "$target" "$STAGE/$dir" "$entry" \
+        >"$STAGE/build-$dir.log" 2>&1; then
+      cat "$STAGE/build-$dir.log" >&2
+      die "wasm-pack build --target $target ($entry entry) failed"
     fi
   done
 fi
-for f in nodejs/$STEM.js web/$STEM.js web/$STEM.d.ts web/${STEM}_bg.wasm nodejs/${STEM}_bg.wasm; do
-  [ -f "$STAGE/$f" ] || die "wasm-pack did not emit $f"
+for prefix in "" core-; do
+  for f in nodejs/$STEM.js web/$STEM.js web/$STEM.d.ts web/${STEM}_bg.wasm nodejs/${STEM}_bg.wasm; do
+    [ -f "$STAGE/$prefix$f" ] || die "wasm-pack did not emit $prefix$f"
+  done
+  cmp -s "$STAGE/${prefix}nodejs/${STEM}_bg.wasm" "$STAGE/${prefix}web/${STEM}_bg.wasm" \
+    || die "the ${prefix}nodejs and ${prefix}web targets emitted different .wasm files; the shared-wasm layout needs them identical"
+  if [ -d "$STAGE/${prefix}web/snippets" ] || [ -d "$STAGE/${prefix}nodejs/snippets" ]; then
+    diff -r "$STAGE/${prefix}nodejs/snippets" "$STAGE/${prefix}web/snippets" >/dev/null \
+      || die "the ${prefix}nodejs and ${prefix}web targets emitted different snippets/"
+  fi
 done
-cmp -s "$STAGE/nodejs/${STEM}_bg.wasm" "$STAGE/web/${STEM}_bg.wasm" \
-  || die "the nodejs and web targets emitted different .wasm files; the shared-wasm layout needs them identical"
-if [ -d "$STAGE/web/snippets" ] || [ -d "$STAGE/nodejs/snippets" ]; then
-  diff -r "$STAGE/nodejs/snippets" "$STAGE/web/snippets" >/dev/null \
-    || die "the nodejs and web targets emitted different snippets/"
-fi
 # (The glue is minified by build-wasm.sh: either quote, optional space.)
 grep -Eq "new URL\\([\"']${STEM}_bg\\.wasm[\"'], ?import\\.meta\\.url\\)" "$STAGE/web/$STEM.js" \
   || die "web glue no longer locates its wasm with new URL('${STEM}_bg.wasm', import.meta.url)"
 
 # 2. the export names (the same in both glues) ---------------------------------------------------
-names_node="$(node -e '
-  const m = require(process.argv[1]);
-  console.log(Object.keys(m).filter((k) => !k.startsWith("__")).sort().join(" "));
-' "$STAGE/nodejs/$STEM.js")"
-names_web="$(node --input-type=module -e '
-  const m = await import(process.argv[1]);
-  console.log(Object.keys(m).filter((k) => k !== "default" && k !== "initSync" && !k.startsWith("__")).sort().join(" "));
-' "file://$STAGE/web/$STEM.js")"
-[ "$names_node" = "$names_web" ] || die "export names differ: nodejs [$names_node] web [$names_web]"
-read -r -a NAMES <<<"$names_node"
+export_names() { # export_names STAGE_PREFIX: the names both glues of one entry export
+  local names_node names_web
+  names_node="$(node -e '
+    const m = require(process.argv[1]);
+    console.log(Object.keys(m).filter((k) => !k.startsWith("__")).sort().join(" "));
+  ' "$STAGE/${1}nodejs/$STEM.js")"
+  names_web="$(node --input-type=module -e '
+    const m = await import(process.argv[1]);
+    console.log(Object.keys(m).filter((k) => k !== "default" && k !== "initSync" && !k.startsWith("__")).sort().join(" "));
+  ' "file://$STAGE/${1}web/$STEM.js")"
+  [ "$names_node" = "$names_web" ] || die "export names differ: ${1}nodejs [$names_node] ${1}web [$names_web]"
+  echo "$names_node"
+}
+read -r -a NAMES <<<"$(export_names "")"
 [ "${#NAMES[@]}" -gt 0 ] || die "no exports found"
 for reserved in init initSync default; do
   case " ${NAMES[*]} " in *" $reserved "*) die "the crate exports '$reserved', which the package reserves";; esac
 done
 log "exports: ${NAMES[*]} (+ init, initSync)"
+# The core entry: its own exports, and ABSENT, the full entry's that it lacks (the authorization
+# helpers), which core/ stands in for. It may not export a name the full entry does not.
+read -r -a CORE_NAMES <<<"$(export_names core-)"
+ABSENT=()
+for n in "${NAMES[@]}"; do
+  case " ${CORE_NAMES[*]} " in *" $n "*) ;; *) ABSENT+=("$n") ;; esac
+done
+for n in "${CORE_NAMES[@]}"; do
+  case " ${NAMES[*]} " in *" $n "*) ;; *) die "the core entry exports '$n', which the full entry does not";; esac
+done
+[ "${#ABSENT[@]}" -gt 0 ] || die "the core build exports every name of the full one: was it built without the auth feature?"
+log "core exports: ${CORE_NAMES[*]}; stand-ins for: ${ABSENT[*]}"
 
 # 3. assemble pkg/npm ----------------------------------------------------------------------------
 rm -rf "$OUT"
@@ -110,23 +138,54 @@ cp "$STAGE/nodejs/$STEM.js" "$OUT/dist/$STEM.cjs"
 
 # The wrappers are pkg-template/ files, copied as they are except for one thing: the line
 # `// {{exports}}` in node.cjs, node.mjs and manual.js becomes one line per export of the crate
-# (NAMES, read from the glue in step 2), written as the file needs it ({} = the export's name).
-fill_exports() { # fill_exports FILE LINE
-  local file="$1" line_format="$2" line n
-  [ "$(grep -cxF '// {{exports}}' "$TEMPLATE/$file")" = 1 ] \
-    || die "pkg-template/$file must have exactly one line '// {{exports}}'"
+# (NAMES, read from the glue in step 2), written as the file needs it ({} = the export's name);
+# in core/, `// {{absent}}` becomes one line per name of ABSENT the same way.
+# fill_exports FILE OUT_FILE LINE [ABSENT_LINE]: with CORE=1 the exports are CORE_NAMES'.
+fill_exports() {
+  local file="$1" out_file="$2" line_format="$3" absent_format="${4:-}" line n names=("${NAMES[@]}")
+  [ "${CORE:-0}" = 1 ] && names=("${CORE_NAMES[@]}")
+  [ "$(grep -cxF '// {{exports}}' "$file")" = 1 ] || die "$file must have exactly one line '// {{exports}}'"
+  if [ -n "$absent_format" ]; then
+    [ "$(grep -cxF '// {{absent}}' "$file")" = 1 ] || die "$file must have exactly one line '// {{absent}}'"
+  fi
   while IFS= read -r line || [ -n "$line" ]; do
     if [ "$line" = '// {{exports}}' ]; then
-      for n in "${NAMES[@]}"; do printf '%s\n' "${line_format//'{}'/$n}"; done
+      for n in "${names[@]}"; do printf '%s\n' "${line_format//'{}'/$n}"; done
+    elif [ "$line" = '// {{absent}}' ] && [ -n "$absent_format" ]; then
+      for n in "${ABSENT[@]}"; do printf '%s\n' "${absent_format//'{}'/$n}"; done
     else
       printf '%s\n' "$line"
     fi
-  done <"$TEMPLATE/$file" >"$OUT/$file"
+  done <"$file" >"$out_file"
 }
-fill_exports node.cjs 'exports.{} = glue.{};'
-fill_exports node.mjs '  {},'
-fill_exports manual.js "export const {} = guard(glue.{}, '{}');"
+fill_exports "$TEMPLATE/node.cjs" "$OUT/node.cjs" 'exports.{} = glue.{};'
+fill_exports "$TEMPLATE/node.mjs" "$OUT/node.mjs" '  {},'
+fill_exports "$TEMPLATE/manual.js" "$OUT/manual.js" "export const {} = guard(glue.{}, '{}');"
 cp "$TEMPLATE/index.js" "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/README.md" "$OUT/"
+
+# the core entry: its glue and .wasm in dist/core/, its wrappers in core/
+mkdir -p "$OUT/dist/core" "$OUT/core"
+cp "$STAGE/core-web/$STEM.js" "$STAGE/core-web/$STEM.d.ts" "$STAGE/core-web/${STEM}_bg.wasm" "$OUT/dist/core/"
+[ -f "$STAGE/core-web/${STEM}_bg.wasm.d.ts" ] && cp "$STAGE/core-web/${STEM}_bg.wasm.d.ts" "$OUT/dist/core/"
+[ -d "$STAGE/core-web/snippets" ] && cp -r "$STAGE/core-web/snippets" "$OUT/dist/core/"
+cp "$STAGE/core-nodejs/$STEM.js" "$OUT/dist/core/$STEM.cjs"
+CORE=1 fill_exports "$TEMPLATE/core/node.cjs" "$OUT/core/node.cjs" 'exports.{} = glue.{};' "exports.{} = absent(glue.McpError, '{}');"
+CORE=1 fill_exports "$TEMPLATE/core/node.mjs" "$OUT/core/node.mjs" '  {},' '  {},'
+# core/manual.js: pkg-template/manual.js reading the core glue, with the stand-ins (guarded too:
+# before init they say so, like every other export)
+glue_import="import * as glue from './dist/$STEM.js';"
+[ "$(grep -cxF "$glue_import" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must have exactly one line $glue_import"
+{
+  echo "// mcp-wasm-client/core's manual.js: the full entry's (below), reading the core glue; the"
+  echo "// authorization helpers are stand-ins (absent.js) that throw. Not an entry of its own."
+  sed "s#^import \* as glue from './dist/$STEM.js';\$#import * as glue from '../dist/core/$STEM.js';\nimport { absent } from './absent.js';#" \
+    "$TEMPLATE/manual.js"
+  echo '// {{absent}}'
+} >"$OUT/core/manual.template.js"
+CORE=1 fill_exports "$OUT/core/manual.template.js" "$OUT/core/manual.js" \
+  "export const {} = guard(glue.{}, '{}');" "export const {} = guard(absent(glue.McpError, '{}'), '{}');"
+rm "$OUT/core/manual.template.js"
+cp "$TEMPLATE/core/index.js" "$TEMPLATE/core/workerd.js" "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/absent.js" "$OUT/core/"
 for f in "$ROOT"/LICENSE*; do [ -f "$f" ] && cp "$f" "$OUT/"; done
 
 # package.json: pkg-template/package.json with the "{{version}}", "{{description}}", "{{license}}"
@@ -157,6 +216,14 @@ node -e 'const m = require(process.argv[1]); if (typeof m.Client !== "function")
   || die "node.cjs does not load"
 node --input-type=module -e 'const m = await import(process.argv[1]); if (typeof m.Client !== "function") process.exit(1);' "file://$OUT/node.mjs" \
   || die "node.mjs does not load"
+for f in core/node.cjs core/node.mjs; do
+  node --input-type=module -e '
+    const m = await import(process.argv[1]);
+    if (typeof m.Client !== "function") process.exit(1);
+    for (const name of process.argv.slice(2)) {
+      try { m[name](); process.exit(2); } catch (e) { if (!(e instanceof m.McpError)) process.exit(3); }
+    }' "file://$OUT/$f" "${ABSENT[@]}" || die "$f does not load, or a stand-in does not throw an McpError"
+done
 
 # 5. pack ----------------------------------------------------------------------------------------
 rm -f "$ROOT/pkg/$NAME"-*.tgz
@@ -168,7 +235,7 @@ TARBALL="$ROOT/pkg/$NAME-$VERSION.tgz"
 gz() { gzip -9c "$1" | wc -c; }
 {
   echo "sizes (gzip -9; raw in parentheses):"
-  for target in nodejs web bundler; do
+  for target in nodejs web bundler core-nodejs core-web; do
     wasm="$STAGE/$target/${STEM}_bg.wasm"; js="$STAGE/$target/$STEM.js"
     line="  $target target: wasm $(gz "$wasm") B ($(stat -c %s "$wasm") B), JS glue $(gz "$js") B ($(stat -c %s "$js") B)"
     [ -f "$STAGE/$target/${STEM}_bg.js" ] && line+=", _bg.js $(gz "$STAGE/$target/${STEM}_bg.js") B"

@@ -2,6 +2,9 @@
 //!
 //! Everything MCP means lives in pure Rust (`protocol`, `session`, `transport::sse`) and is
 //! tested natively; the `js` module (wasm32 only) is the thin wasm-bindgen surface.
+//!
+//! Authorization (`auth`, and `js::auth` in wasm) is the `auth` Cargo feature, on by default;
+//! without it the crate is the npm package's `mcp-wasm-client/core` entry.
 
 #![warn(missing_docs, missing_debug_implementations)]
 
@@ -10,7 +13,14 @@
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
+#[cfg(feature = "auth")]
 pub mod auth;
+/// OAuth authorization without the `auth` feature: only the `WWW-Authenticate` parser, so a
+/// 401's `unauthorized` error still names the challenge's `resource_metadata` and `scope`.
+#[cfg(not(feature = "auth"))]
+pub mod auth {
+    pub mod challenge;
+}
 pub mod engine;
 pub mod json;
 pub mod protocol;

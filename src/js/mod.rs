@@ -2,10 +2,11 @@
 //! JS boundary ([`boundary`]: reading options, `McpError`, JSON ↔ JS), the engine's host
 //! ([`host`]: callbacks, timers, abort), HTTP ([`http`]: fetch, Streamable HTTP, HTTP+SSE, SSE
 //! bodies), transports written in JavaScript ([`transports`]) and the authorization host
-//! ([`auth`]). Everything here moves bytes and JS values; protocol rules live in
-//! `protocol`/`session`, sequencing in `engine`.
+//! (`auth`, only with the `auth` feature). Everything here moves bytes and JS values; protocol
+//! rules live in `protocol`/`session`, sequencing in `engine`.
 
 mod api;
+#[cfg(feature = "auth")]
 mod auth;
 mod boundary;
 mod host;

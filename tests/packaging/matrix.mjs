@@ -1,9 +1,9 @@
 // The packaging matrix: installs the packed tarball into tiny consumer projects (copies of
 // fixtures/*) in a temp dir and checks `import { Client } from "mcp-wasm-client"` in each
-// environment. Prints one line per environment and `packaging: N passed, M failed`.
+// environment (and `mcp-wasm-client/core` in Node ESM, Node CJS, Deno's types and webpack). Prints one line per environment and `packaging: N passed, M failed`.
 // Usage: node tests/packaging/matrix.mjs <tarball>   (run.sh builds and passes it)
 import { spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -54,12 +54,12 @@ const brief = (r) => `exit ${r.code}: ${(r.stderr || r.stdout).trim().split("\n"
 
 // ---- consumer projects ------------------------------------------------------------------------
 const tmp = await mkdtemp(path.join(os.tmpdir(), "mcp-wasm-client-packaging-"));
-const consumers = ["node-esm", "node-cjs", "vite", "webpack", "plain", "deno", "bun", "workerd", "csp"];
+const consumers = ["node-esm", "node-cjs", "vite", "webpack", "webpack-core", "plain", "deno", "bun", "workerd", "csp"];
 const installed = {};
 await Promise.all(consumers.map(async (name) => {
   const dir = path.join(tmp, name);
   await cp(path.join(FIXTURES, name), dir, { recursive: true });
-  const checkDir = name === "webpack" ? path.join(dir, "src") : dir;
+  const checkDir = name.startsWith("webpack") ? path.join(dir, "src") : dir;
   await cp(path.join(FIXTURES, "check.js"), path.join(checkDir, name === "node-cjs" ? "check.mjs" : "check.js"));
   const r = await run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", tarball], { cwd: dir });
   installed[name] = r.code === 0 ? null : brief(r);
@@ -76,13 +76,13 @@ if (installOk("node ESM (import)", "node-esm")) {
   const r = await run(process.execPath, ["test.js"], { cwd: dirOf("node-esm"), timeoutMs: 30_000 });
   const res = lastJson(r.stdout);
   if (r.code !== 0 || !res) record("node ESM (import)", "fail", brief(r));
-  else fromCheck("node ESM (import)", res, "import = require instance; /manual = same");
+  else fromCheck("node ESM (import)", res, "import = require instance; /manual = same; /core: its own build, auth refused");
 }
 if (installOk("node CJS (require)", "node-cjs")) {
   const r = await run(process.execPath, ["test.js"], { cwd: dirOf("node-cjs"), timeoutMs: 30_000 });
   const res = lastJson(r.stdout);
   if (r.code !== 0 || !res) record("node CJS (require)", "fail", brief(r));
-  else fromCheck("node CJS (require)", res, r.stderr.trim() ? `stderr: ${r.stderr.trim().split("\n")[0]}` : "");
+  else fromCheck("node CJS (require)", res, r.stderr.trim() ? `stderr: ${r.stderr.trim().split("\n")[0]}` : "/core: auth refused");
 }
 
 // ---- Deno (npm: specifier, node_modules from the tarball) ---------------------------------------
@@ -115,8 +115,8 @@ if (installOk("deno (npm:mcp-wasm-client)", "deno")) {
     const t = await run(deno.bin, ["check", "--quiet", "types.ts"], {
       cwd: dirOf("deno"), env: { DENO_DIR: path.join(tmp, ".deno-dir"), NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" }, timeoutMs: 90_000,
     });
-    if (t.code === 0) record("deno check: types via exports (., ./manual)", "pass", "index.d.ts -> dist/mcp_wasm_client.d.ts");
-    else record("deno check: types via exports (., ./manual)", "fail", brief(t).replace(/\s+/g, " ").slice(0, 400));
+    if (t.code === 0) record("deno check: types via exports (., ./manual, ./core)", "pass", "index.d.ts -> dist/mcp_wasm_client.d.ts");
+    else record("deno check: types via exports (., ./manual, ./core)", "fail", brief(t).replace(/\s+/g, " ").slice(0, 400));
   }
 }
 
@@ -304,18 +304,32 @@ if (installed.vite === null) {
     record(`vite ${vite.version} dev server`, "fail", `server failed: ${String(e.message ?? e).split("\n")[0]}`);
   }
 }
-if (installOk("webpack build", "webpack")) {
+// webpack: the full entry (a page and a module worker), and a page that imports only the core
+// entry, whose bundle must hold the core .wasm alone (the full one is not downloaded)
+for (const name of ["webpack", "webpack-core"]) {
+  if (!installOk(`${name} build`, name)) continue;
   const { default: webpack } = await import("webpack");
-  const { default: config } = await import(path.join(dirOf("webpack"), "webpack.config.js"));
-  const label = `webpack ${webpack.version}`;
+  const { default: config } = await import(path.join(dirOf(name), "webpack.config.js"));
+  const label = name === "webpack" ? `webpack ${webpack.version}` : `webpack ${webpack.version}: mcp-wasm-client/core`;
   const stats = await new Promise((resolve) => webpack(config, (err, s) => resolve(err ? { err } : { s })));
   if (stats.err || stats.s.hasErrors()) {
     const msg = stats.err ? String(stats.err) : stats.s.toJson({ all: false, errors: true }).errors.map((e) => e.message).join(" | ");
     record(label, "fail", `build failed: ${msg.split("\n").slice(0, 3).join(" ")}`);
-  } else {
-    await cp(path.join(dirOf("webpack"), "index.html"), path.join(dirOf("webpack"), "dist", "index.html"));
-    pages.push({ label, workerLabel: `${label}: module worker`, path: "/webpack/dist/index.html" });
+    continue;
   }
+  await cp(path.join(dirOf(name), "index.html"), path.join(dirOf(name), "dist", "index.html"));
+  if (name === "webpack") {
+    pages.push({ label, workerLabel: `${label}: module worker`, path: "/webpack/dist/index.html" });
+    continue;
+  }
+  const installedPkg = path.join(dirOf(name), "node_modules", "mcp-wasm-client", "dist");
+  const size = async (file) => (await stat(file)).size;
+  const [coreWasm, fullWasm] = [await size(path.join(installedPkg, "core", "mcp_wasm_client_bg.wasm")), await size(path.join(installedPkg, "mcp_wasm_client_bg.wasm"))];
+  const emitted = await Promise.all((await readdir(path.join(dirOf(name), "dist"))).filter((f) => f.endsWith(".wasm")).map((f) => size(path.join(dirOf(name), "dist", f))));
+  const wasmLabel = `${label}: the bundle holds the core .wasm only`;
+  if (emitted.length === 1 && emitted[0] === coreWasm && coreWasm < fullWasm) record(wasmLabel, "pass", `${coreWasm} B (the full entry's: ${fullWasm} B)`);
+  else record(wasmLabel, "fail", `emitted .wasm sizes ${JSON.stringify(emitted)}; core ${coreWasm} B, full ${fullWasm} B`);
+  pages.push({ label, path: "/webpack-core/dist/index.html" });
 }
 if (installed.plain === null) {
   pages.push({ label: "browser <script type=module> + import map", workerLabel: "module worker, plain relative URL", path: "/plain/index.html" });

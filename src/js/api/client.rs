@@ -1,27 +1,17 @@
 //! The exported `Client` class: arguments checked synchronously, then one generic path from
 //! the engine's future to a promise of plain wire-shape objects.
 
-use crate::engine::{Engine, Limits, RequestOptions, Transport};
-use crate::js::auth::JsAuthorizer;
-use crate::js::boundary::options::{
-    self, non_empty, optional_object, url_text, DEFAULT_TIMEOUT_MS,
-};
+use crate::engine::{Engine, RequestOptions};
+use crate::js::boundary::options::{self, non_empty, optional_object};
 use crate::js::boundary::{error as jserr, interop};
 use crate::js::host::abort::SignalLink;
-use crate::js::host::JsHost;
-use crate::js::http::fetch::Http;
-use crate::js::http::streamable_http::StreamableHttp;
 use crate::js::promise;
-use crate::js::transports::js_transport::JsTransport;
 use crate::json::{json, Value};
 use crate::protocol::error::{McpError, METHOD_NOT_FOUND};
-use crate::protocol::version::{Era, Mode};
-use crate::session::ClientConfig;
-use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
+use crate::protocol::version::Era;
 use js_sys::Promise;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// `{ key: value }`: the params of most methods start as one string member.
 fn one(key: &str, value: String) -> Value {
@@ -34,9 +24,6 @@ fn one(key: &str, value: String) -> Value {
 fn text(s: Option<&str>) -> JsValue {
     s.map_or(JsValue::UNDEFINED, JsValue::from_str)
 }
-
-/// How long the `server/discover` probe (and opening a fallback stream) may take at most.
-const OPEN_TIMEOUT_MS: u64 = 10_000;
 
 /// What a method call does once its arguments are read.
 enum Op {
@@ -51,223 +38,23 @@ enum Op {
     Close,
     /// `listen(filter)`, the filter as JSON.
     Listen(Value),
-    /// `finishAuthorization(callbackUrl)`.
-    FinishAuthorization(Rc<JsAuthorizer>, String),
-    /// `signOut({ all })`.
-    SignOut(Rc<JsAuthorizer>, bool),
 }
 
 /// An MCP client over Streamable HTTP or a transport written in JavaScript, speaking the legacy and the 2026 protocol eras.
-/// (Its TypeScript declaration is hand-written in `js::types`.)
+/// (Its TypeScript declaration is hand-written in `js::types`; its constructor is in
+/// `api::new_client`, and the sign-in methods are in `api::sign_in`, or `api::without_auth` in a build
+/// without the `auth` feature.)
 #[wasm_bindgen(skip_typescript)]
 #[derive(Debug)]
 pub struct Client {
-    engine: Rc<Engine>,
-    auth: Option<Rc<JsAuthorizer>>,
-}
-
-/// What the client talks to: a Streamable HTTP URL, or a transport object written in JS.
-enum Target {
-    Url(String),
-    Transport(JsTransport),
-}
-
-/// Options that only mean something over HTTP.
-const HTTP_ONLY: [&str; 3] = ["headers", "fetch", "auth"];
-
-/// Reads `new Client(url, options)` or `new Client({ transport, ...options }, moreOptions)`:
-/// the target and the one options object (the two merged; a key given twice is refused). An
-/// error is kept in `r`, with an empty URL and no options in its place: later reads read nothing.
-fn read_target(r: &mut options::Reader, first: &JsValue, second: &JsValue) -> (Target, JsValue) {
-    let refused = |r: &mut options::Reader, e: McpError| {
-        r.fail(e);
-        (Target::Url(String::new()), JsValue::UNDEFINED)
-    };
-    let options_first =
-        first.is_object() && !js_sys::Array::is_array(first) && url_text(first).is_none();
-    if !options_first {
-        let Some(url) = url_text(first) else {
-            return refused(
-                r,
-                McpError::input(
-                    "Client needs a URL (a string or URL object: an absolute http: or https: URL) or an options object with transport",
-                ),
-            );
-        };
-        if options::present(second, "transport") {
-            return refused(r, McpError::input(
-                "options.transport cannot be combined with a URL: pass new Client({ transport, ...options })",
-            ));
-        }
-        if !second.is_null_or_undefined() && !second.is_object() {
-            return refused(r, McpError::input("Client options must be an object"));
-        }
-        return (Target::Url(url), second.clone());
-    }
-    if !options::present(first, "transport") {
-        return refused(r, McpError::input(
-            "Client options without a URL need transport: new Client({ transport: messagePortTransport(port) }) or new Client(url, options)",
-        ));
-    }
-    let merged = if second.is_null_or_undefined() {
-        first.clone()
-    } else {
-        if !second.is_object() || js_sys::Array::is_array(second) {
-            return refused(r, McpError::input("Client options must be an object"));
-        }
-        let more: &js_sys::Object = second.unchecked_ref();
-        for key in js_sys::Object::keys(more)
-            .iter()
-            .filter_map(|k| k.as_string())
-        {
-            if options::present(first, &key) {
-                return refused(r, McpError::input(format!(
-                    "Client option {key} is given twice (in the first and the second argument); give it once"
-                )));
-            }
-        }
-        let merged = js_sys::Object::new();
-        js_sys::Object::assign(&merged, more);
-        js_sys::Object::assign(&merged, first.unchecked_ref());
-        merged.into()
-    };
-    for key in HTTP_ONLY {
-        if options::present(&merged, key) {
-            return refused(r, McpError::input(format!(
-                "options.{key} applies to Streamable HTTP only; a transport object carries the messages itself"
-            )));
-        }
-    }
-    let object = js_sys::Reflect::get(&merged, &"transport".into()).unwrap_or(JsValue::UNDEFINED);
-    match JsTransport::new(object) {
-        Ok(t) => (Target::Transport(t), merged),
-        Err(e) => refused(r, e),
-    }
-}
-
-/// Checks a Streamable HTTP URL: absolute, http: or https: (the error kept in `r`).
-fn check_http_url(r: &mut options::Reader, url: &str) {
-    let scheme = web_sys::Url::new(url)
-        .ok()
-        .map(|u| crate::js::http::fetch::text_field(&u, "protocol"));
-    let why = match scheme.as_deref() {
-        Some("http:" | "https:") => return,
-        Some(other) => ["must be http: or https:, not ", other].concat(),
-        None => "is not an absolute URL".to_string(),
-    };
-    r.fail(McpError::input(
-        ["Client url ", &crate::util::quote::quoted(url), " ", &why].concat(),
-    ));
-}
-
-fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
-    // One exit for every error: read_target's too are kept in the reader.
-    let r = &mut options::Reader::new("options");
-    let (target, options) = read_target(r, first, second);
-    // (An options object that is not an object was refused by read_target.)
-    let options = &options;
-    let mut cfg = ClientConfig {
-        mode: match r.string(options, "mode") {
-            None => Mode::Auto,
-            Some(m) => Mode::parse(&m).unwrap_or_else(|e| {
-                r.fail(McpError::input(["options.", &e].concat()));
-                Mode::Auto
-            }),
-        },
-        ..Default::default()
-    };
-    if let Some(info) = r.json_object(options, "clientInfo") {
-        if info.get("name").and_then(Value::as_str).is_none()
-            || info.get("version").and_then(Value::as_str).is_none()
-        {
-            r.fail_with("options.clientInfo needs string name and version");
-        }
-        cfg.client_info = info;
-    }
-    cfg.log_level = r.string(options, "logLevel");
-    let host = JsHost {
-        elicitation: r.function(options, "elicitationCallback"),
-        sampling: r.function(options, "samplingCallback"),
-        roots: r.function(options, "listRootsCallback"),
-        message_handler: r.function(options, "messageHandler"),
-        logging_callback: r.function(options, "loggingCallback"),
-    };
-    let sampling_caps = r.json_object(options, "samplingCapabilities");
-    cfg.registered = host.registered(sampling_caps);
-    let limits = Limits {
-        timeout_ms: r
-            .positive_number(options, "timeoutMs")
-            .unwrap_or(DEFAULT_TIMEOUT_MS),
-        max_message_bytes: r
-            .positive_number(options, "maxMessageBytes")
-            .map_or(DEFAULT_MAX_EVENT_BYTES, |n| n as usize),
-        max_rounds: r
-            .positive_number(options, "inputRequiredMaxRounds")
-            .map_or(10, |n| n.min(u32::MAX as u64) as u32),
-        cache: r.boolean(options, "cache").unwrap_or(true),
-    };
-    // The Streamable HTTP options are read by the same reader: one exit for every error,
-    // in the order a `?` per option would give.
-    let mut http = None;
-    let mut auth = None;
-    if let Target::Url(url) = &target {
-        if r.ok() {
-            check_http_url(r, url);
-        }
-        let fetch = r.function(options, "fetch");
-        let headers = r.headers(options);
-        if r.ok() {
-            http = Http::new(r, url.clone(), fetch, headers);
-        }
-        if let Some(h) = &http {
-            auth =
-                crate::js::auth::options::read(r, options, url, h.fetch_function(), h.in_browser);
-        }
-    }
-    r.check()?;
-    let transport: Rc<dyn Transport> = match (target, http) {
-        (_, Some(mut http)) => {
-            http.auth = auth.clone();
-            let open_timeout = OPEN_TIMEOUT_MS.min(limits.timeout_ms);
-            Rc::new(StreamableHttp::new(
-                http,
-                limits.max_message_bytes,
-                open_timeout,
-            ))
-        }
-        (Target::Transport(t), _) => Rc::new(t),
-        // A URL without an Http: an error was met and returned above.
-        (Target::Url(_), None) => return Err(McpError::input("Client options must be an object")),
-    };
-    let engine = Engine::new(cfg, limits, Rc::new(host), transport);
-    if let Some(a) = &auth {
-        *a.host().waits.borrow_mut() = Some(engine.user_waits());
-        if a.host().dpop_key_is_ephemeral() {
-            engine.surface_error(McpError::warning(
-                "options.auth.dpop with webStorage(): Web Storage cannot hold the DPoP key (a CryptoKey), so each new client makes a new key and stored tokens bound to the old one are refused; use indexedDbStorage(name) or pass dpop: { keyPair }",
-            ));
-        }
-        if a.host().confidential_in_page {
-            engine.surface_error(McpError::warning(
-                "options.auth.grant holds a client secret or private key in a web page, where anyone who loads the page can read it: a browser app is a public client (use the authorization-code flow; keep confidential grants on a server or worker you control)",
-            ));
-        }
-    }
-    Ok(Client { engine, auth })
+    pub(super) engine: Rc<Engine>,
+    /// The `auth` option's flow (`api::sign_in` has the methods that use it).
+    #[cfg(feature = "auth")]
+    pub(super) auth: Option<Rc<crate::js::auth::JsAuthorizer>>,
 }
 
 #[wasm_bindgen]
 impl Client {
-    /// `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, maxMessageBytes, messageHandler, loggingCallback, ... })`
-    /// (`url` a string or a `URL`), or `new Client({ transport, ...options }, moreOptions?)`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "string | URL | ClientOptions")] url: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: Option<JsValue>,
-    ) -> Result<Client, JsValue> {
-        read_client(&url, &options.unwrap_or(JsValue::UNDEFINED)).map_err(jserr::to_js)
-    }
-
     /// Connects: probes the era (`auto`), initializes (`legacy`), or adopts a pinned version.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn connect(&self) -> Promise {
@@ -580,54 +367,6 @@ impl Client {
         self.run(op, &JsValue::UNDEFINED)
     }
 
-    /// `finishAuthorization(callbackUrl)`: redirect mode, on the callback page: checks the
-    /// callback against the pending authorization (stored) and redeems its code.
-    #[wasm_bindgen(js_name = finishAuthorization, unchecked_return_type = "Promise<void>")]
-    pub fn finish_authorization(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string | URL")] callback: JsValue,
-    ) -> Promise {
-        let ready = self.auth_flow("finishAuthorization").and_then(|auth| {
-            let url = options::url_text(&callback)
-                .filter(|s| !s.is_empty())
-                .ok_or_else(|| {
-                    McpError::input("finishAuthorization: callbackUrl must be a string or a URL")
-                })?;
-            Ok(Op::FinishAuthorization(auth, url))
-        });
-        self.run(ready, &JsValue::UNDEFINED)
-    }
-
-    /// `{ issuer, scope, expiresAt }` while signed in, else `null`; never a token.
-    #[wasm_bindgen(getter, unchecked_return_type = "AuthorizationStatus | null")]
-    pub fn authorization(&self) -> JsValue {
-        match self.auth.as_ref().and_then(|a| a.status()) {
-            Some(s) => interop::to_js(&json!({
-                "issuer": s.issuer,
-                "scope": s.scope,
-                "expiresAt": s.expires_at_ms,
-            })),
-            None => JsValue::NULL,
-        }
-    }
-
-    /// `signOut({ all })`: forgets the tokens (with `all`, the client registrations too).
-    #[wasm_bindgen(js_name = signOut, unchecked_return_type = "Promise<void>")]
-    pub fn sign_out(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "{ all?: boolean }")] options: JsValue,
-    ) -> Promise {
-        let ready = self.auth_flow("signOut").and_then(|auth| {
-            let object = options.is_object() && !js_sys::Array::is_array(&options);
-            if !(options.is_null_or_undefined() || object) {
-                return Err(McpError::input("signOut: options must be an object"));
-            }
-            let all = options::boolean(&options, "all", "signOut options")?.unwrap_or(false);
-            Ok(Op::SignOut(auth, all))
-        });
-        self.run(ready, &JsValue::UNDEFINED)
-    }
-
     /// Closes the client: pending calls fail, a legacy session is DELETEd.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
@@ -663,10 +402,6 @@ impl Client {
             let _link = link;
             // One exit for every error: each arm yields a JS value or an McpError.
             let result = match op {
-                Op::FinishAuthorization(auth, url) => {
-                    auth.finish(&url).await.map(|_| JsValue::UNDEFINED)
-                }
-                Op::SignOut(auth, all) => auth.sign_out(all).await.map(|_| JsValue::UNDEFINED),
                 Op::Listen(filter) => engine
                     .listen(&filter, &opts)
                     .await
@@ -684,14 +419,6 @@ impl Client {
             };
             result.map_err(jserr::to_js)
         }))
-    }
-
-    fn auth_flow(&self, what: &str) -> Result<Rc<JsAuthorizer>, McpError> {
-        self.auth.clone().ok_or_else(|| {
-            McpError::input(format!(
-                "{what} needs the auth option of new Client(url, {{ auth }})"
-            ))
-        })
     }
 
     fn legacy_only(&self, what: &str, instead: &str) -> Result<(), McpError> {

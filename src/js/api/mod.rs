@@ -1,8 +1,15 @@
-//! The exported API: `Client`, `ClientGroup`, the elicitation form helpers, `listen()`'s async
-//! iterable and the TypeScript declarations.
+//! The exported API: `Client` (its methods; `new_client` reads its arguments; `sign_in` holds
+//! the authorization methods, or `without_auth` in a build without the `auth` feature),
+//! `ClientGroup`, the elicitation form helpers, `listen()`'s async iterable and the TypeScript
+//! declarations.
 
 pub mod client;
 pub mod forms;
 pub mod group;
 pub mod listen;
+pub mod new_client;
+#[cfg(feature = "auth")]
+pub mod sign_in;
 pub mod types;
+#[cfg(not(feature = "auth"))]
+pub mod without_auth;

@@ -66,7 +66,8 @@ pub fn string(obj: &JsValue, key: &str, scope: &'static str) -> Result<Option<St
     r.check().map(|()| v)
 }
 
-/// Reads an optional function option.
+/// Reads an optional function option (only authorization's options have one outside a reader).
+#[cfg(feature = "auth")]
 pub fn function(
     obj: &JsValue,
     key: &str,

@@ -4,7 +4,9 @@
 //! option.
 
 use crate::auth::challenge::AuthHint;
+#[cfg(feature = "auth")]
 use crate::auth::flow::{Operation, Ticket};
+#[cfg(feature = "auth")]
 use crate::js::auth::JsAuthorizer;
 use crate::js::boundary::options::Reader;
 use crate::js::host::abort::AbortOnDrop;
@@ -15,6 +17,7 @@ use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
 use gloo_net::http::{Method, Response};
 use js_sys::{Function, Reflect};
+#[cfg(feature = "auth")]
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -35,6 +38,7 @@ pub struct Http {
     /// Deprecated HTTP+SSE transport: where POSTs go (from the `endpoint` event).
     endpoint: std::cell::RefCell<Option<String>>,
     /// The authorization flow (the `auth` option): tokens on every request, 401/403 handled.
+    #[cfg(feature = "auth")]
     pub auth: Option<Rc<JsAuthorizer>>,
 }
 
@@ -108,11 +112,13 @@ impl Http {
             extra_headers,
             in_browser: detect_browser(),
             endpoint: Default::default(),
+            #[cfg(feature = "auth")]
             auth: None,
         })
     }
 
     /// The fetch function requests go through.
+    #[cfg(feature = "auth")]
     pub fn fetch_function(&self) -> &Function {
         &self.fetch
     }
@@ -180,9 +186,31 @@ impl Http {
         }
     }
 
+    /// True when the `auth` option is set (then its flow has already met any 401).
+    pub fn signs_in(&self) -> bool {
+        #[cfg(feature = "auth")]
+        return self.auth.is_some();
+        #[cfg(not(feature = "auth"))]
+        false
+    }
+
+    /// Sends one request; resolves with the response head once headers arrive.
+    #[cfg(not(feature = "auth"))]
+    pub async fn send(
+        &self,
+        method: Method,
+        body: Option<&str>,
+        headers: &[(String, String)],
+        signal: &AbortSignal,
+        what: &str,
+    ) -> Result<Head, McpError> {
+        self.send_once(method, body, headers, signal, what).await
+    }
+
     /// Sends one request; resolves with the response head once headers arrive. With the
     /// `auth` option it carries the access token, and a 401 (or `403 insufficient_scope`)
     /// runs the authorization flow, then the request is sent again.
+    #[cfg(feature = "auth")]
     pub async fn send(
         &self,
         method: Method,
@@ -248,15 +276,18 @@ impl Http {
         method: Method,
         body: Option<&str>,
         headers: &[(String, String)],
-        ticket: Option<&Ticket>,
+        #[cfg(feature = "auth")] ticket: Option<&Ticket>,
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
         let mut url = self.target(&method);
-        let authorization = ticket.and_then(|t| t.authorization.as_ref());
         // In a browser a manual redirect is opaque (no Location); follow there unless the user
         // gave headers (credentials) that must not reach another origin.
-        let manual = !self.in_browser || !self.extra_headers.is_empty() || authorization.is_some();
+        let manual = !self.in_browser || !self.extra_headers.is_empty();
+        #[cfg(feature = "auth")]
+        let authorization = ticket.and_then(|t| t.authorization.as_ref());
+        #[cfg(feature = "auth")]
+        let manual = manual || authorization.is_some();
         let mut hops = 0;
         loop {
             // fetch(url, init) with a plain init object: cheaper than building a Request
@@ -275,10 +306,12 @@ impl Http {
                 set(&header_obj, &name, v);
                 sent_names.push(name);
             }
+            #[cfg(feature = "auth")]
             if let Some(a) = authorization {
                 set(&header_obj, "authorization", a.expose());
                 sent_names.push("authorization".into());
             }
+            #[cfg(feature = "auth")]
             if let Some(proof) = ticket.and_then(|t| t.dpop.as_deref()) {
                 set(&header_obj, "dpop", proof);
                 sent_names.push("dpop".into());
@@ -578,7 +611,7 @@ pub async fn status_error(
     let has_session = sent("mcp-session-id");
     let legacy = !sent("mcp-method");
     if head.status == 401 {
-        return unauthorized(head, what, http.auth.is_some());
+        return unauthorized(head, what, http.signs_in());
     }
     let e = error_for_status(head.status, &head.status_text, &body, what, has_session);
     if http.in_browser && legacy && !has_session && head.status == 400 {
@@ -593,8 +626,10 @@ pub fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
     let hint = AuthHint::from_header(head.response.headers().get("www-authenticate").as_deref());
     let how = if has_auth {
         "authorization did not succeed"
-    } else {
+    } else if cfg!(feature = "auth") {
         "pass the auth option to sign in"
+    } else {
+        "this build, mcp-wasm-client/core, cannot sign in: import mcp-wasm-client and pass the auth option"
     };
     McpError::local(
         crate::protocol::error::AUTHORIZATION_FAILED,

@@ -213,7 +213,7 @@ impl StreamableHttp {
             return Err(crate::js::http::fetch::unauthorized(
                 &head,
                 what,
-                self.http.auth.is_some(),
+                self.http.signs_in(),
             ));
         }
         let is_sse = (200..300).contains(&status)

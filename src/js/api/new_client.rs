@@ -1,0 +1,253 @@
+//! `new Client(...)`: its arguments read into a running engine: the target (a Streamable HTTP URL
+//! or a transport object), the options (every error through one reader, in option order), the
+//! HTTP side and, with the `auth` feature, the authorization flow.
+
+use super::client::Client;
+use crate::engine::{Engine, Limits, Transport};
+use crate::js::boundary::options::{self, url_text, DEFAULT_TIMEOUT_MS};
+use crate::js::host::JsHost;
+use crate::js::http::fetch::Http;
+use crate::js::http::streamable_http::StreamableHttp;
+use crate::js::transports::js_transport::JsTransport;
+use crate::json::Value;
+use crate::protocol::error::McpError;
+use crate::protocol::version::Mode;
+use crate::session::ClientConfig;
+use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// How long the `server/discover` probe (and opening a fallback stream) may take at most.
+const OPEN_TIMEOUT_MS: u64 = 10_000;
+
+/// What the client talks to: a Streamable HTTP URL, or a transport object written in JS.
+enum Target {
+    Url(String),
+    Transport(JsTransport),
+}
+
+/// Options that only mean something over HTTP.
+const HTTP_ONLY: [&str; 3] = ["headers", "fetch", "auth"];
+
+/// Reads `new Client(url, options)` or `new Client({ transport, ...options }, moreOptions)`:
+/// the target and the one options object (the two merged; a key given twice is refused). An
+/// error is kept in `r`, with an empty URL and no options in its place: later reads read nothing.
+fn read_target(r: &mut options::Reader, first: &JsValue, second: &JsValue) -> (Target, JsValue) {
+    let refused = |r: &mut options::Reader, e: McpError| {
+        r.fail(e);
+        (Target::Url(String::new()), JsValue::UNDEFINED)
+    };
+    let options_first =
+        first.is_object() && !js_sys::Array::is_array(first) && url_text(first).is_none();
+    if !options_first {
+        let Some(url) = url_text(first) else {
+            return refused(
+                r,
+                McpError::input(
+                    "Client needs a URL (a string or URL object: an absolute http: or https: URL) or an options object with transport",
+                ),
+            );
+        };
+        if options::present(second, "transport") {
+            return refused(r, McpError::input(
+                "options.transport cannot be combined with a URL: pass new Client({ transport, ...options })",
+            ));
+        }
+        if !second.is_null_or_undefined() && !second.is_object() {
+            return refused(r, McpError::input("Client options must be an object"));
+        }
+        return (Target::Url(url), second.clone());
+    }
+    if !options::present(first, "transport") {
+        return refused(r, McpError::input(
+            "Client options without a URL need transport: new Client({ transport: messagePortTransport(port) }) or new Client(url, options)",
+        ));
+    }
+    let merged = if second.is_null_or_undefined() {
+        first.clone()
+    } else {
+        if !second.is_object() || js_sys::Array::is_array(second) {
+            return refused(r, McpError::input("Client options must be an object"));
+        }
+        let more: &js_sys::Object = second.unchecked_ref();
+        for key in js_sys::Object::keys(more)
+            .iter()
+            .filter_map(|k| k.as_string())
+        {
+            if options::present(first, &key) {
+                return refused(r, McpError::input(format!(
+                    "Client option {key} is given twice (in the first and the second argument); give it once"
+                )));
+            }
+        }
+        let merged = js_sys::Object::new();
+        js_sys::Object::assign(&merged, more);
+        js_sys::Object::assign(&merged, first.unchecked_ref());
+        merged.into()
+    };
+    for key in HTTP_ONLY {
+        if options::present(&merged, key) {
+            return refused(r, McpError::input(format!(
+                "options.{key} applies to Streamable HTTP only; a transport object carries the messages itself"
+            )));
+        }
+    }
+    let object = js_sys::Reflect::get(&merged, &"transport".into()).unwrap_or(JsValue::UNDEFINED);
+    match JsTransport::new(object) {
+        Ok(t) => (Target::Transport(t), merged),
+        Err(e) => refused(r, e),
+    }
+}
+
+/// Checks a Streamable HTTP URL: absolute, http: or https: (the error kept in `r`).
+fn check_http_url(r: &mut options::Reader, url: &str) {
+    let scheme = web_sys::Url::new(url)
+        .ok()
+        .map(|u| crate::js::http::fetch::text_field(&u, "protocol"));
+    let why = match scheme.as_deref() {
+        Some("http:" | "https:") => return,
+        Some(other) => ["must be http: or https:, not ", other].concat(),
+        None => "is not an absolute URL".to_string(),
+    };
+    r.fail(McpError::input(
+        ["Client url ", &crate::util::quote::quoted(url), " ", &why].concat(),
+    ));
+}
+
+#[wasm_bindgen]
+impl Client {
+    /// `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, maxMessageBytes, messageHandler, loggingCallback, ... })`
+    /// (`url` a string or a `URL`), or `new Client({ transport, ...options }, moreOptions?)`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "string | URL | ClientOptions")] url: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: Option<JsValue>,
+    ) -> Result<Client, JsValue> {
+        read(&url, &options.unwrap_or(JsValue::UNDEFINED))
+            .map_err(crate::js::boundary::error::to_js)
+    }
+}
+
+/// `new Client(first, second)`: the client, or the first error in its arguments.
+fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
+    // One exit for every error: read_target's too are kept in the reader.
+    let r = &mut options::Reader::new("options");
+    let (target, options) = read_target(r, first, second);
+    // (An options object that is not an object was refused by read_target.)
+    let options = &options;
+    let cfg = read_config(r, options);
+    let host = read_host(r, options);
+    let sampling_caps = r.json_object(options, "samplingCapabilities");
+    let cfg = ClientConfig {
+        registered: host.registered(sampling_caps),
+        ..cfg
+    };
+    let limits = read_limits(r, options);
+    // The Streamable HTTP options are read by the same reader: one exit for every error,
+    // in the order a `?` per option would give.
+    let http = match &target {
+        Target::Url(url) => read_http(r, options, url),
+        Target::Transport(_) => None,
+    };
+    #[cfg(feature = "auth")]
+    let auth = http
+        .as_ref()
+        .and_then(|h| super::sign_in::read_option(r, options, h));
+    #[cfg(not(feature = "auth"))]
+    super::without_auth::refuse_option(r, options);
+    r.check()?;
+    #[cfg(feature = "auth")]
+    let http = http.map(|mut h| {
+        h.auth = auth.clone();
+        h
+    });
+    let transport: Rc<dyn Transport> = match (target, http) {
+        (_, Some(http)) => {
+            let open_timeout = OPEN_TIMEOUT_MS.min(limits.timeout_ms);
+            Rc::new(StreamableHttp::new(
+                http,
+                limits.max_message_bytes,
+                open_timeout,
+            ))
+        }
+        (Target::Transport(t), _) => Rc::new(t),
+        // A URL without an Http: an error was met and returned above.
+        (Target::Url(_), None) => return Err(McpError::input("Client options must be an object")),
+    };
+    let engine = Engine::new(cfg, limits, Rc::new(host), transport);
+    #[cfg(feature = "auth")]
+    if let Some(a) = &auth {
+        super::sign_in::attach(&engine, a);
+    }
+    Ok(Client {
+        engine,
+        #[cfg(feature = "auth")]
+        auth,
+    })
+}
+
+/// `mode`, `clientInfo` and `logLevel`.
+fn read_config(r: &mut options::Reader, options: &JsValue) -> ClientConfig {
+    let mut cfg = ClientConfig {
+        mode: match r.string(options, "mode") {
+            None => Mode::Auto,
+            Some(m) => Mode::parse(&m).unwrap_or_else(|e| {
+                r.fail(McpError::input(["options.", &e].concat()));
+                Mode::Auto
+            }),
+        },
+        ..Default::default()
+    };
+    if let Some(info) = r.json_object(options, "clientInfo") {
+        if info.get("name").and_then(Value::as_str).is_none()
+            || info.get("version").and_then(Value::as_str).is_none()
+        {
+            r.fail_with("options.clientInfo needs string name and version");
+        }
+        cfg.client_info = info;
+    }
+    cfg.log_level = r.string(options, "logLevel");
+    cfg
+}
+
+/// The callbacks and handlers: what the engine's host calls.
+fn read_host(r: &mut options::Reader, options: &JsValue) -> JsHost {
+    JsHost {
+        elicitation: r.function(options, "elicitationCallback"),
+        sampling: r.function(options, "samplingCallback"),
+        roots: r.function(options, "listRootsCallback"),
+        message_handler: r.function(options, "messageHandler"),
+        logging_callback: r.function(options, "loggingCallback"),
+    }
+}
+
+/// `timeoutMs`, `maxMessageBytes`, `inputRequiredMaxRounds` and `cache`.
+fn read_limits(r: &mut options::Reader, options: &JsValue) -> Limits {
+    Limits {
+        timeout_ms: r
+            .positive_number(options, "timeoutMs")
+            .unwrap_or(DEFAULT_TIMEOUT_MS),
+        max_message_bytes: r
+            .positive_number(options, "maxMessageBytes")
+            .map_or(DEFAULT_MAX_EVENT_BYTES, |n| n as usize),
+        max_rounds: r
+            .positive_number(options, "inputRequiredMaxRounds")
+            .map_or(10, |n| n.min(u32::MAX as u64) as u32),
+        cache: r.boolean(options, "cache").unwrap_or(true),
+    }
+}
+
+/// The URL checked, then `fetch` and `headers`: the HTTP side (`None` once an error is kept).
+fn read_http(r: &mut options::Reader, options: &JsValue, url: &str) -> Option<Http> {
+    if r.ok() {
+        check_http_url(r, url);
+    }
+    let fetch = r.function(options, "fetch");
+    let headers = r.headers(options);
+    if r.ok() {
+        Http::new(r, url.to_string(), fetch, headers)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,45 @@
+//! `Client` in a build without the `auth` feature (the npm package's `mcp-wasm-client/core`):
+//! the API stays the same, and what needs authorization says where to find it. The `auth`
+//! option is refused; `finishAuthorization` and `signOut` reject; `authorization` is `null`.
+
+use super::client::Client;
+use crate::js::boundary::error as jserr;
+use crate::js::boundary::options::{self, Reader};
+use crate::protocol::error::McpError;
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+/// The error for `what`, which needs authorization: an `input` error naming the full entry.
+fn needs_full_entry(what: &str) -> McpError {
+    McpError::input(format!(
+        "{what} needs authorization, which mcp-wasm-client/core leaves out: import from mcp-wasm-client (the full entry) instead"
+    ))
+}
+
+/// Keeps the error for an `auth` option in `r` (undefined and null are no option).
+pub(super) fn refuse_option(r: &mut Reader, options: &JsValue) {
+    if options::present(options, "auth") {
+        r.fail(needs_full_entry("options.auth"));
+    }
+}
+
+#[wasm_bindgen]
+impl Client {
+    /// `finishAuthorization(callbackUrl)`: rejects (no authorization in this build).
+    #[wasm_bindgen(js_name = finishAuthorization)]
+    pub fn finish_authorization(&self, _callback: JsValue) -> Promise {
+        Promise::reject(&jserr::to_js(needs_full_entry("finishAuthorization")))
+    }
+
+    /// Always `null`: a client of this build never signs in.
+    #[wasm_bindgen(getter)]
+    pub fn authorization(&self) -> JsValue {
+        JsValue::NULL
+    }
+
+    /// `signOut(options)`: rejects (no authorization in this build).
+    #[wasm_bindgen(js_name = signOut)]
+    pub fn sign_out(&self, _options: JsValue) -> Promise {
+        Promise::reject(&jserr::to_js(needs_full_entry("signOut")))
+    }
+}
