@@ -244,7 +244,8 @@ stage_lint() {
 stage_native() {
   step "native: cargo test"
   local log="$LOG_DIR/native.log" status=0
-  run "$log" cargo test -q || status=$?
+  # --no-fail-fast: every test binary runs (and counts) even when one of them fails.
+  run "$log" cargo test -q --no-fail-fast || status=$?
   record_counts native "$status" "$(test_result_passed "$log")" "$(test_result_failed "$log")"
 }
 
