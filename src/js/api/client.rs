@@ -1,6 +1,7 @@
 //! The exported `Client` class: arguments checked synchronously, then one generic path from
 //! the engine's future to a promise of plain wire-shape objects.
 
+use crate::auth::flow::SignOut;
 use crate::engine::{Engine, Limits, RequestOptions, Transport};
 use crate::js::auth::JsAuthorizer;
 use crate::js::boundary::options::{
@@ -54,7 +55,7 @@ enum Op {
     /// `finishAuthorization(callbackUrl)`.
     FinishAuthorization(Rc<JsAuthorizer>, String),
     /// `signOut({ all })`.
-    SignOut(Rc<JsAuthorizer>, bool),
+    SignOut(Rc<JsAuthorizer>, SignOut),
 }
 
 /// An MCP client over Streamable HTTP or a transport written in JavaScript, speaking the legacy and the 2026 protocol eras.
@@ -227,7 +228,7 @@ fn read_client(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
     r.check()?;
     let transport: Rc<dyn Transport> = match (target, http) {
         (_, Some(mut http)) => {
-            http.auth = auth.clone();
+            http.auth = auth.clone().map(crate::js::auth::for_http);
             let open_timeout = OPEN_TIMEOUT_MS.min(limits.timeout_ms);
             Rc::new(StreamableHttp::new(
                 http,
@@ -623,7 +624,12 @@ impl Client {
                 return Err(McpError::input("signOut: options must be an object"));
             }
             let all = options::boolean(&options, "all", "signOut options")?.unwrap_or(false);
-            Ok(Op::SignOut(auth, all))
+            let what = if all {
+                SignOut::Everything
+            } else {
+                SignOut::Tokens
+            };
+            Ok(Op::SignOut(auth, what))
         });
         self.run(ready, &JsValue::UNDEFINED)
     }
@@ -666,7 +672,7 @@ impl Client {
                 Op::FinishAuthorization(auth, url) => {
                     auth.finish(&url).await.map(|_| JsValue::UNDEFINED)
                 }
-                Op::SignOut(auth, all) => auth.sign_out(all).await.map(|_| JsValue::UNDEFINED),
+                Op::SignOut(auth, what) => auth.sign_out(what).await.map(|_| JsValue::UNDEFINED),
                 Op::Listen(filter) => engine
                     .listen(&filter, &opts)
                     .await

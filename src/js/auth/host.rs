@@ -5,8 +5,9 @@
 
 use crate::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
 use crate::auth::secret::Secret;
+use crate::js::boundary::error::error_text;
+use crate::js::host::abort::new_controller;
 use crate::js::host::abort::AbortOnDrop;
-use crate::js::http::fetch::{error_text, new_controller};
 use crate::json::json;
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTION_CLOSED};

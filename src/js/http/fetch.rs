@@ -4,21 +4,21 @@
 //! option.
 
 use crate::auth::challenge::AuthHint;
-use crate::auth::flow::{Operation, Ticket};
-use crate::js::auth::JsAuthorizer;
+use crate::auth::seam::{Authorize, Credentials, Request};
+use crate::js::boundary::error::error_text;
 use crate::js::boundary::options::Reader;
-use crate::js::host::abort::AbortOnDrop;
+use crate::js::host::abort::{new_controller, AbortOnDrop};
 use crate::json::json;
 use crate::json::Value;
-use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
+use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
+use futures::future::LocalBoxFuture;
 use gloo_net::http::{Method, Response};
 use js_sys::{Function, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::AbortController;
 use web_sys::AbortSignal;
 
 /// The headers a browser sends without a CORS preflight (plus what fetch adds itself).
@@ -34,8 +34,9 @@ pub struct Http {
     pub in_browser: bool,
     /// Deprecated HTTP+SSE transport: where POSTs go (from the `endpoint` event).
     endpoint: std::cell::RefCell<Option<String>>,
-    /// The authorization flow (the `auth` option): tokens on every request, 401/403 handled.
-    pub auth: Option<Rc<JsAuthorizer>>,
+    /// The authorization flow (the `auth` option) behind the seam: credentials on every
+    /// request, 401/403 handled.
+    pub auth: Option<Rc<dyn Authorize>>,
 }
 
 impl std::fmt::Debug for Http {
@@ -181,8 +182,8 @@ impl Http {
     }
 
     /// Sends one request; resolves with the response head once headers arrive. With the
-    /// `auth` option it carries the access token, and a 401 (or `403 insufficient_scope`)
-    /// runs the authorization flow, then the request is sent again.
+    /// `auth` option the authorization seam adds the credentials, and a 401 (or
+    /// `403 insufficient_scope`) runs the authorization flow, then the request is sent again.
     pub async fn send(
         &self,
         method: Method,
@@ -191,56 +192,30 @@ impl Http {
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
-        let auth = self.auth.as_ref();
-        let mut op = Operation::default();
-        let target = self.target(&method);
-        loop {
-            // One send path: without the option there is no ticket and the head is final.
-            let ticket = match auth {
-                Some(auth) => Some(
-                    auth.before_request(&mut op, method.as_ref(), &target)
-                        .await?,
-                ),
-                None => None,
-            };
-            let head = self
-                .send_once(method.clone(), body, headers, ticket.as_ref(), signal, what)
-                .await?;
-            let (Some(auth), Some(ticket)) = (auth, &ticket) else {
-                return Ok(head);
-            };
-            let challenge = || head.response.headers().get("www-authenticate");
-            let recover = match head.status {
-                401 => true,
-                403 => AuthHint::from_header(challenge().as_deref()).is_insufficient_scope(),
-                200..=299 => {
-                    auth.accepted(ticket);
-                    if let Some(nonce) = head.response.headers().get("dpop-nonce") {
-                        auth.remember_nonce(&target, &nonce);
-                    }
-                    false
-                }
-                _ => false,
-            };
-            if !recover {
-                return Ok(head);
+        let mut attempt = Attempt {
+            http: self,
+            url: self.target(&method),
+            method,
+            body,
+            headers,
+            signal,
+            what,
+            head: None,
+        };
+        match &self.auth {
+            Some(auth) => auth.send(&mut attempt, what).await?,
+            None => {
+                attempt.send(&Credentials::default()).await?;
             }
-            let www_authenticate = challenge();
-            let nonce = head.response.headers().get("dpop-nonce");
-            // The refusal's body is not read: release its connection (a reader dropped before
-            // the end cancels the body).
-            drop(body_reader(&head));
-            auth.recover(
-                ticket,
-                head.status,
-                www_authenticate.as_deref(),
-                nonce.as_deref(),
-                &target,
-                &mut op,
-            )
-            .await
-            .map_err(|e| e.with_context(what))?;
         }
+        attempt.head.ok_or_else(|| {
+            McpError::local(
+                CONNECTION_CLOSED,
+                ErrorKind::Network,
+                format!("No response for {what}"),
+                Value::Null,
+            )
+        })
     }
 
     async fn send_once(
@@ -248,15 +223,14 @@ impl Http {
         method: Method,
         body: Option<&str>,
         headers: &[(String, String)],
-        ticket: Option<&Ticket>,
+        credentials: &Credentials,
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
         let mut url = self.target(&method);
-        let authorization = ticket.and_then(|t| t.authorization.as_ref());
         // In a browser a manual redirect is opaque (no Location); follow there unless the user
         // gave headers (credentials) that must not reach another origin.
-        let manual = !self.in_browser || !self.extra_headers.is_empty() || authorization.is_some();
+        let manual = !self.in_browser || !self.extra_headers.is_empty() || !credentials.is_empty();
         let mut hops = 0;
         loop {
             // fetch(url, init) with a plain init object: cheaper than building a Request
@@ -275,13 +249,9 @@ impl Http {
                 set(&header_obj, &name, v);
                 sent_names.push(name);
             }
-            if let Some(a) = authorization {
-                set(&header_obj, "authorization", a.expose());
-                sent_names.push("authorization".into());
-            }
-            if let Some(proof) = ticket.and_then(|t| t.dpop.as_deref()) {
-                set(&header_obj, "dpop", proof);
-                sent_names.push("dpop".into());
+            for (name, value) in credentials.headers() {
+                set(&header_obj, name, value);
+                sent_names.push(name.into());
             }
             let init = js_sys::Object::new();
             set(&init, "method", method.as_ref());
@@ -393,6 +363,63 @@ impl Http {
     }
 }
 
+/// One request of [`Http::send`] as the authorization seam sees it: each send goes through
+/// `send_once`, and the last response's head is kept.
+struct Attempt<'a> {
+    http: &'a Http,
+    method: Method,
+    url: String,
+    body: Option<&'a str>,
+    headers: &'a [(String, String)],
+    signal: &'a AbortSignal,
+    what: &'a str,
+    head: Option<Head>,
+}
+
+impl Request for Attempt<'_> {
+    fn method(&self) -> &str {
+        self.method.as_ref()
+    }
+
+    fn url(&self) -> &str {
+        &self.url
+    }
+
+    fn send<'a>(
+        &'a mut self,
+        credentials: &'a Credentials,
+    ) -> LocalBoxFuture<'a, Result<u16, McpError>> {
+        Box::pin(async move {
+            let head = self
+                .http
+                .send_once(
+                    self.method.clone(),
+                    self.body,
+                    self.headers,
+                    credentials,
+                    self.signal,
+                    self.what,
+                )
+                .await?;
+            let status = head.status;
+            self.head = Some(head);
+            Ok(status)
+        })
+    }
+
+    fn header(&self, name: &str) -> Option<String> {
+        self.head.as_ref()?.response.headers().get(name)
+    }
+
+    fn release(&mut self) {
+        // The refusal's body is not read: release its connection (a reader dropped before the
+        // end cancels the body).
+        if let Some(head) = self.head.take() {
+            drop(body_reader(&head));
+        }
+    }
+}
+
 fn redirect_error(what: &str, why: String) -> McpError {
     McpError::local(
         crate::protocol::error::INVALID_REQUEST,
@@ -410,25 +437,6 @@ pub fn text_field(obj: &JsValue, key: &str) -> String {
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_default()
-}
-
-/// Message of a JS error, with its `cause` (Node's fetch puts ECONNREFUSED there).
-pub fn error_text(e: &JsValue) -> String {
-    let msg = Reflect::get(e, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "unknown error".into());
-    let cause = Reflect::get(e, &"cause".into())
-        .ok()
-        .filter(|c| c.is_object());
-    match cause
-        .and_then(|c| Reflect::get(&c, &"message".into()).ok())
-        .and_then(|m| m.as_string())
-    {
-        Some(c) if !c.is_empty() => format!("{msg} ({c})"),
-        _ => msg,
-    }
 }
 
 /// Largest error body read from a non-2xx response.
@@ -549,18 +557,6 @@ impl Drop for BodyReader {
             }));
         }
     }
-}
-
-/// A new `AbortController`, or the error saying the host has none.
-pub fn new_controller() -> Result<AbortController, McpError> {
-    AbortController::new().map_err(|e| {
-        McpError::local(
-            INVALID_REQUEST,
-            ErrorKind::Network,
-            format!("AbortController unavailable: {}", error_text(&e)),
-            Value::Null,
-        )
-    })
 }
 
 /// The error for a non-2xx response, with its body's detail; `headers` are the ones sent
