@@ -97,19 +97,7 @@ async fn run(auth: &Auth, mut server: impl FnMut(Option<&str>) -> Reply) -> Resu
             Reply::Refuse(status, header) => Answer::refused(status, header, None),
         }
     });
-    Authorize::send(auth, &mut request, "tools/call").await?;
-    let status = request.last.as_ref().map_or(0, |a| a.status);
-    assert_eq!(
-        request.released,
-        request.sends - 1,
-        "every refusal released"
-    );
-    match status {
-        200..=299 => Ok(request.sends),
-        _ => Err(McpError::input(format!(
-            "the server answered HTTP {status}"
-        ))),
-    }
+    request.run(auth).await
 }
 
 /// A 401 or 403 with `WWW-Authenticate: header`, as the seam hands it to `recover`.

@@ -23,7 +23,7 @@ use mcp_wasm_client::auth::flow::{
     AssertionSource, AuthConfig, Authorizer, GrantConfig, StaticClient,
 };
 use mcp_wasm_client::auth::jose::Alg;
-use mcp_wasm_client::auth::seam::{Authorize, Credentials};
+use mcp_wasm_client::auth::seam::Credentials;
 use mcp_wasm_client::auth::secret::Secret;
 use mcp_wasm_client::json::{json, Value};
 use mcp_wasm_client::protocol::{ErrorKind, McpError};
@@ -132,19 +132,7 @@ fn call(
             Reply::Refuse(status, header, nonce) => Answer::refused(status, header, nonce),
         }
     });
-    block_on(Authorize::send(auth, &mut request, "tools/call"))?;
-    let status = request.last.as_ref().map_or(0, |a| a.status);
-    assert_eq!(
-        request.released,
-        request.sends - 1,
-        "every refusal released"
-    );
-    match status {
-        200..=299 => Ok(request.sends),
-        _ => Err(McpError::input(format!(
-            "the server answered HTTP {status}"
-        ))),
-    }
+    block_on(request.run(auth))
 }
 
 /// The access token of an `Authorization` value of either scheme.

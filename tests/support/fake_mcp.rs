@@ -6,7 +6,7 @@
 #![allow(dead_code)]
 
 use futures::future::LocalBoxFuture;
-use mcp_wasm_client::auth::seam::{Credentials, Request};
+use mcp_wasm_client::auth::seam::{Authorize, Credentials, Request};
 use mcp_wasm_client::protocol::McpError;
 
 /// The MCP server's answer to one send.
@@ -64,6 +64,22 @@ impl<S: FnMut(&Credentials) -> Answer> FakeRequest<S> {
             sends: 0,
             released: 0,
             last: None,
+        }
+    }
+}
+
+impl<S: FnMut(&Credentials) -> Answer> FakeRequest<S> {
+    /// Sends the request through the seam to `auth` (as `tools/call`), as the transport
+    /// does; resolves with the number of sends. A final answer that is not a success is an
+    /// error, and every refusal before it must have been released.
+    pub async fn run(&mut self, auth: &dyn Authorize) -> Result<u32, McpError> {
+        auth.send(self, "tools/call").await?;
+        assert_eq!(self.released, self.sends - 1, "every refusal released");
+        match self.last.as_ref().map_or(0, |a| a.status) {
+            200..=299 => Ok(self.sends),
+            status => Err(McpError::input(format!(
+                "the server answered HTTP {status}"
+            ))),
         }
     }
 }

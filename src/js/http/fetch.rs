@@ -218,6 +218,8 @@ impl Http {
         })
     }
 
+    /// Sends the request once with `credentials`, following the redirects the policy allows;
+    /// resolves with the head of the final response.
     async fn send_once(
         &self,
         method: Method,
@@ -231,36 +233,11 @@ impl Http {
         // In a browser a manual redirect is opaque (no Location); follow there unless the user
         // gave headers (credentials) that must not reach another origin.
         let manual = !self.in_browser || !self.extra_headers.is_empty() || !credentials.is_empty();
+        let redirect = if manual { "manual" } else { "follow" };
+        let (init, sent_names) =
+            self.request_init(&method, body, headers, credentials, signal, redirect);
         let mut hops = 0;
         loop {
-            // fetch(url, init) with a plain init object: cheaper than building a Request
-            // (Node's undici makes a transferable body stream for every Request object).
-            let mut sent_names: Vec<String> = Vec::new();
-            let header_obj = js_sys::Object::new();
-            let set = |o: &js_sys::Object, k: &str, v: &str| {
-                let _ = Reflect::set(o, &JsValue::from_str(k), &JsValue::from_str(v));
-            };
-            if body.is_some() {
-                set(&header_obj, "content-type", "application/json");
-            }
-            set(&header_obj, "accept", ACCEPT_POST);
-            for (k, v) in self.extra_headers.iter().chain(headers.iter()) {
-                let name = k.to_ascii_lowercase();
-                set(&header_obj, &name, v);
-                sent_names.push(name);
-            }
-            for (name, value) in credentials.headers() {
-                set(&header_obj, name, value);
-                sent_names.push(name.into());
-            }
-            let init = js_sys::Object::new();
-            set(&init, "method", method.as_ref());
-            let _ = Reflect::set(&init, &"headers".into(), &header_obj);
-            if let Some(text) = body {
-                set(&init, "body", text);
-            }
-            let _ = Reflect::set(&init, &"signal".into(), signal);
-            set(&init, "redirect", if manual { "manual" } else { "follow" });
             let promise = self
                 .fetch
                 .call2(&JsValue::UNDEFINED, &JsValue::from_str(&url), &init)
@@ -277,47 +254,61 @@ impl Http {
                     "the server redirected {url}; with custom headers set, a browser client does not follow redirects (the target is hidden): use the final URL"
                 )));
             }
-            let headers = response.headers();
-            let status = response.status();
-            if (300..400).contains(&status) && status != 304 {
-                if let Some(location) = headers.get("location") {
-                    let target = web_sys::Url::new_with_base(&location, &url).map_err(|_| {
-                        redirect_error(
-                            what,
-                            format!(
-                                "the server redirected to an invalid URL {}",
-                                crate::util::quote::quoted(&location)
-                            ),
-                        )
-                    })?;
-                    let from = web_sys::Url::new(&url)
-                        .map(|u| u.origin())
-                        .unwrap_or_default();
-                    match redirect_policy(
-                        status,
-                        method.as_ref(),
-                        &from,
-                        &target.origin(),
-                        &text_field(&target, "href"),
-                        hops,
-                    ) {
-                        Redirect::Follow => {
-                            hops += 1;
-                            url = text_field(&target, "href");
-                            continue;
-                        }
-                        Redirect::Refuse(why) => return Err(redirect_error(what, why)),
-                    }
-                }
+            if let Some(next) = redirect_target(&response, &url, &method, hops, what)? {
+                hops += 1;
+                url = next;
+                continue;
             }
+            let headers = response.headers();
             return Ok(Head {
-                status,
+                status: response.status(),
                 status_text,
                 content_type: headers.get("content-type"),
                 session_id: headers.get("mcp-session-id"),
                 response,
             });
         }
+    }
+
+    /// The `fetch(url, init)` init of a request, a plain object (cheaper than building a
+    /// `Request`: Node's undici makes a transferable body stream for every Request object),
+    /// and the names of the headers it sets, for a CORS error.
+    fn request_init(
+        &self,
+        method: &Method,
+        body: Option<&str>,
+        headers: &[(String, String)],
+        credentials: &Credentials,
+        signal: &AbortSignal,
+        redirect: &str,
+    ) -> (js_sys::Object, Vec<String>) {
+        let mut sent_names: Vec<String> = Vec::new();
+        let header_obj = js_sys::Object::new();
+        let set = |o: &js_sys::Object, k: &str, v: &str| {
+            let _ = Reflect::set(o, &JsValue::from_str(k), &JsValue::from_str(v));
+        };
+        if body.is_some() {
+            set(&header_obj, "content-type", "application/json");
+        }
+        set(&header_obj, "accept", ACCEPT_POST);
+        for (k, v) in self.extra_headers.iter().chain(headers.iter()) {
+            let name = k.to_ascii_lowercase();
+            set(&header_obj, &name, v);
+            sent_names.push(name);
+        }
+        for (name, value) in credentials.headers() {
+            set(&header_obj, name, value);
+            sent_names.push(name.into());
+        }
+        let init = js_sys::Object::new();
+        set(&init, "method", method.as_ref());
+        let _ = Reflect::set(&init, &"headers".into(), &header_obj);
+        if let Some(text) = body {
+            set(&init, "body", text);
+        }
+        let _ = Reflect::set(&init, &"signal".into(), signal);
+        set(&init, "redirect", redirect);
+        (init, sent_names)
     }
 
     fn network_error(&self, e: &JsValue, what: &str, sent: &[String]) -> McpError {
@@ -417,6 +408,49 @@ impl Request for Attempt<'_> {
         if let Some(head) = self.head.take() {
             drop(body_reader(&head));
         }
+    }
+}
+
+/// Where a 3xx response to `method` `url` (after `hops` redirects) goes, when it has a
+/// `Location` the redirect policy follows; `None` for a final response, an error for a
+/// redirect refused.
+fn redirect_target(
+    response: &Response,
+    url: &str,
+    method: &Method,
+    hops: u32,
+    what: &str,
+) -> Result<Option<String>, McpError> {
+    let status = response.status();
+    if !(300..400).contains(&status) || status == 304 {
+        return Ok(None);
+    }
+    let Some(location) = response.headers().get("location") else {
+        return Ok(None);
+    };
+    let target = web_sys::Url::new_with_base(&location, url).map_err(|_| {
+        redirect_error(
+            what,
+            format!(
+                "the server redirected to an invalid URL {}",
+                crate::util::quote::quoted(&location)
+            ),
+        )
+    })?;
+    let from = web_sys::Url::new(url)
+        .map(|u| u.origin())
+        .unwrap_or_default();
+    let href = text_field(&target, "href");
+    match redirect_policy(
+        status,
+        method.as_ref(),
+        &from,
+        &target.origin(),
+        &href,
+        hops,
+    ) {
+        Redirect::Follow => Ok(Some(href)),
+        Redirect::Refuse(why) => Err(redirect_error(what, why)),
     }
 }
 
