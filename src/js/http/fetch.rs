@@ -4,7 +4,7 @@
 //! option.
 
 use crate::auth::challenge::AuthHint;
-use crate::auth::seam::{Authorize, Credentials, Request};
+use crate::auth::seam::{Authorize, Credentials};
 use crate::js::boundary::error::error_text;
 use crate::js::boundary::options::Reader;
 use crate::js::host::abort::{new_controller, AbortOnDrop};
@@ -13,7 +13,6 @@ use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
-use futures::future::LocalBoxFuture;
 use gloo_net::http::{Method, Response};
 use js_sys::{Function, Reflect};
 use std::rc::Rc;
@@ -174,53 +173,16 @@ impl Http {
 
     /// Where a request of `method` goes: the HTTP+SSE endpoint for POSTs once known, else
     /// the server URL.
-    fn target(&self, method: &Method) -> String {
+    pub(super) fn target(&self, method: &Method) -> String {
         match self.endpoint.borrow().as_ref() {
             Some(endpoint) if *method == Method::POST => endpoint.clone(),
             _ => self.url.clone(),
         }
     }
 
-    /// Sends one request; resolves with the response head once headers arrive. With the
-    /// `auth` option the authorization seam adds the credentials, and a 401 (or
-    /// `403 insufficient_scope`) runs the authorization flow, then the request is sent again.
-    pub async fn send(
-        &self,
-        method: Method,
-        body: Option<&str>,
-        headers: &[(String, String)],
-        signal: &AbortSignal,
-        what: &str,
-    ) -> Result<Head, McpError> {
-        let mut attempt = Attempt {
-            http: self,
-            url: self.target(&method),
-            method,
-            body,
-            headers,
-            signal,
-            what,
-            head: None,
-        };
-        match &self.auth {
-            Some(auth) => auth.send(&mut attempt, what).await?,
-            None => {
-                attempt.send(&Credentials::default()).await?;
-            }
-        }
-        attempt.head.ok_or_else(|| {
-            McpError::local(
-                CONNECTION_CLOSED,
-                ErrorKind::Network,
-                format!("No response for {what}"),
-                Value::Null,
-            )
-        })
-    }
-
     /// Sends the request once with `credentials`, following the redirects the policy allows;
     /// resolves with the head of the final response.
-    async fn send_once(
+    pub(super) async fn send_once(
         &self,
         method: Method,
         body: Option<&str>,
@@ -351,63 +313,6 @@ impl Http {
             format!("Could not reach {} for {what}: {detail}", self.url),
             json!({ "url": self.url }),
         )
-    }
-}
-
-/// One request of [`Http::send`] as the authorization seam sees it: each send goes through
-/// `send_once`, and the last response's head is kept.
-struct Attempt<'a> {
-    http: &'a Http,
-    method: Method,
-    url: String,
-    body: Option<&'a str>,
-    headers: &'a [(String, String)],
-    signal: &'a AbortSignal,
-    what: &'a str,
-    head: Option<Head>,
-}
-
-impl Request for Attempt<'_> {
-    fn method(&self) -> &str {
-        self.method.as_ref()
-    }
-
-    fn url(&self) -> &str {
-        &self.url
-    }
-
-    fn send<'a>(
-        &'a mut self,
-        credentials: &'a Credentials,
-    ) -> LocalBoxFuture<'a, Result<u16, McpError>> {
-        Box::pin(async move {
-            let head = self
-                .http
-                .send_once(
-                    self.method.clone(),
-                    self.body,
-                    self.headers,
-                    credentials,
-                    self.signal,
-                    self.what,
-                )
-                .await?;
-            let status = head.status;
-            self.head = Some(head);
-            Ok(status)
-        })
-    }
-
-    fn header(&self, name: &str) -> Option<String> {
-        self.head.as_ref()?.response.headers().get(name)
-    }
-
-    fn release(&mut self) {
-        // The refusal's body is not read: release its connection (a reader dropped before the
-        // end cancels the body).
-        if let Some(head) = self.head.take() {
-            drop(body_reader(&head));
-        }
     }
 }
 
