@@ -27,8 +27,9 @@ impl Http {
         let mut attempt = Attempt::new(self, method, body, headers, signal, what);
         match &self.auth {
             Some(auth) => auth.send(&mut attempt, what).await?,
+            // No authorization: sent once, without credentials (and without a boxed future).
             None => {
-                attempt.send(&Credentials::default()).await?;
+                attempt.send_with(&Credentials::default()).await?;
             }
         }
         attempt.head.ok_or_else(|| {
@@ -77,6 +78,25 @@ impl<'a> Attempt<'a> {
             head: None,
         }
     }
+
+    /// Sends the request once with `credentials`; keeps the response's head and resolves
+    /// with its status.
+    async fn send_with(&mut self, credentials: &Credentials) -> Result<u16, McpError> {
+        let head = self
+            .http
+            .send_once(
+                self.method.clone(),
+                self.body,
+                self.headers,
+                credentials,
+                self.signal,
+                self.what,
+            )
+            .await?;
+        let status = head.status;
+        self.head = Some(head);
+        Ok(status)
+    }
 }
 
 impl Request for Attempt<'_> {
@@ -92,22 +112,7 @@ impl Request for Attempt<'_> {
         &'a mut self,
         credentials: &'a Credentials,
     ) -> LocalBoxFuture<'a, Result<u16, McpError>> {
-        Box::pin(async move {
-            let head = self
-                .http
-                .send_once(
-                    self.method.clone(),
-                    self.body,
-                    self.headers,
-                    credentials,
-                    self.signal,
-                    self.what,
-                )
-                .await?;
-            let status = head.status;
-            self.head = Some(head);
-            Ok(status)
-        })
+        Box::pin(self.send_with(credentials))
     }
 
     fn header(&self, name: &str) -> Option<String> {
