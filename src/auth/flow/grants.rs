@@ -46,6 +46,23 @@ pub(super) struct TokenCall<'a> {
     pub(super) previous: Option<&'a TokenSet>,
 }
 
+/// A token request that failed: the error, and what a refresh does about it (see
+/// [`tokens::on_refresh_error`]; anything but an OAuth error response fails the call and
+/// keeps the tokens).
+pub(super) struct TokenFailure {
+    pub(super) error: McpError,
+    pub(super) on_refresh: RefreshFailure,
+}
+
+impl From<McpError> for TokenFailure {
+    fn from(error: McpError) -> Self {
+        TokenFailure {
+            error,
+            on_refresh: RefreshFailure::Fail,
+        }
+    }
+}
+
 /// What a grant without a user needs of the known PRM and AS metadata, checked.
 struct GrantTarget<'a> {
     client: &'a StaticClient,
@@ -112,7 +129,7 @@ impl<H: AuthHost> Authorizer<H> {
             auth_methods: target.auth_methods.clone(),
             previous: None,
         };
-        self.grant_tokens(call, &mut RefreshFailure::Fail).await
+        self.grant_tokens(call).await.map_err(|f| f.error)
     }
 
     /// The configured grant's client and the known AS, checked: the credentials belong to
@@ -216,13 +233,8 @@ impl<H: AuthHost> Authorizer<H> {
     /// with a DPoP proof when configured, and retried once with the AS's nonce on
     /// `use_dpop_nonce`; the call's `signer` (client id, algorithm) re-signs the
     /// `private_key_jwt` client assertion for the retry: the AS may have used up the first
-    /// one's `jti` (RFC 7523 §3). An OAuth error response also sets `failure` to what a
-    /// refresh does about it (see [`tokens::on_refresh_error`]).
-    pub(super) async fn grant_tokens(
-        &self,
-        mut call: TokenCall<'_>,
-        failure: &mut RefreshFailure,
-    ) -> Result<(), McpError> {
+    /// one's `jti` (RFC 7523 §3).
+    pub(super) async fn grant_tokens(&self, mut call: TokenCall<'_>) -> Result<(), TokenFailure> {
         let endpoint = call.endpoint.as_str();
         let mut nonce_retried = false;
         let fresh = loop {
@@ -247,8 +259,10 @@ impl<H: AuthHost> Authorizer<H> {
                     }
                     continue;
                 }
-                *failure = tokens::on_refresh_error(Some(&oauth));
-                return Err(oauth.to_error());
+                return Err(TokenFailure {
+                    error: oauth.to_error(),
+                    on_refresh: tokens::on_refresh_error(Some(&oauth)),
+                });
             }
             let tokens = tokens::parse_token_response(
                 &response.body,
@@ -268,7 +282,7 @@ impl<H: AuthHost> Authorizer<H> {
             resource: call.resource,
             auth_methods: call.auth_methods,
         }));
-        self.persist().await
+        Ok(self.persist().await?)
     }
 
     /// The application's `clientInformation`; given without an issuer, it is bound to the AS
@@ -347,12 +361,11 @@ impl<H: AuthHost> Authorizer<H> {
             auth_methods: grant.auth_methods.clone(),
             previous: Some(&grant.tokens),
         };
-        let mut failure = RefreshFailure::Fail;
-        let Err(e) = self.grant_tokens(call, &mut failure).await else {
+        let Err(TokenFailure { error, on_refresh }) = self.grant_tokens(call).await else {
             return Ok(());
         };
-        match failure {
-            RefreshFailure::Fail => return Err(e),
+        match on_refresh {
+            RefreshFailure::Fail => return Err(error),
             RefreshFailure::DropTokens => self.set_grant(None),
             RefreshFailure::DropClient => {
                 self.set_grant(None);
@@ -365,6 +378,6 @@ impl<H: AuthHost> Authorizer<H> {
         }
         // The error, after the state it leaves is stored.
         self.persist().await?;
-        Err(e)
+        Err(error)
     }
 }

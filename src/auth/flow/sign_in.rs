@@ -14,7 +14,7 @@ use crate::auth::pkce;
 use crate::auth::registration::{self, RegistrationPath};
 use crate::auth::secret::Secret;
 use crate::auth::store::Pending;
-use crate::auth::tokens::{self, RefreshFailure, TokenRequest};
+use crate::auth::tokens::{self, TokenRequest};
 use crate::json::json;
 use crate::protocol::error::{ErrorKind, McpError};
 use futures::future::LocalBoxFuture;
@@ -189,7 +189,7 @@ impl<H: AuthHost> Authorizer<H> {
             auth_methods: pending.auth_methods,
             previous: None,
         };
-        self.grant_tokens(call, &mut RefreshFailure::Fail).await
+        self.grant_tokens(call).await.map_err(|f| f.error)
     }
 
     /// Redirect mode: checks the callback against the stored pending authorization and
