@@ -87,7 +87,7 @@ pub enum Authorized {
     /// The callback URL (or its query), from a popup, a headless fetch or the application.
     Callback(String),
     /// The page navigated away to the AS (redirect mode): the callback arrives on another
-    /// page load, through [`Authorizer::finish`].
+    /// page load, through [`super::Authorizer::finish`].
     Redirected,
 }
 
