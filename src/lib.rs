@@ -15,11 +15,14 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 
 #[cfg(feature = "auth")]
 pub mod auth;
-/// OAuth authorization without the `auth` feature: only the `WWW-Authenticate` parser, so a
-/// 401's `unauthorized` error still names the challenge's `resource_metadata` and `scope`.
+/// OAuth authorization without the `auth` feature: the `WWW-Authenticate` parser (a 401's
+/// `unauthorized` error still names the challenge's `resource_metadata` and `scope`) and the
+/// seam HTTP sends through (with no flow to implement it, no request ever takes that path).
 #[cfg(not(feature = "auth"))]
 pub mod auth {
     pub mod challenge;
+    pub mod seam;
+    pub mod secret;
 }
 pub mod engine;
 pub mod json;

@@ -2,22 +2,27 @@
 //! (tests/support/fake_as.rs): discovery order, registration, the authorization URL, the
 //! callback checks, token requests and client authentication, refresh, rediscovery and AS
 //! change, step-up and its caps, concurrency, redirect mode, pre-registered and CIMD clients,
-//! sign-out, and that no secret reaches an error. Each test drives the flow the way the HTTP
-//! transport does (`before_request` → the MCP server's status → `recover`) and asserts on the
-//! requests that were actually sent.
+//! sign-out, and that no secret reaches an error. Each test sends its MCP requests through the
+//! authorization seam (`auth::seam`: credentials → the MCP server's status → `recover` → send
+//! again), the loop the HTTP transport runs, with a fake HTTP side (tests/support/fake_mcp.rs),
+//! and asserts on the requests that were actually sent.
 
 #[path = "support/fake_as.rs"]
 mod fake_as;
+#[path = "support/fake_mcp.rs"]
+mod fake_mcp;
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
 use fake_as::{
     get, kind, param, post, requests, sha256, CallbackMode, FakeAs, FakeHost, Sent, World,
 };
+use fake_mcp::{Answer, FakeRequest};
 use futures::executor::block_on;
 use mcp_wasm_client::auth::client::ClientInformation;
-use mcp_wasm_client::auth::flow::{AuthConfig, Authorizer, Operation, Ticket};
+use mcp_wasm_client::auth::flow::{AuthConfig, Authorizer, Operation, SignOut, MAX_RECOVERIES};
 use mcp_wasm_client::auth::scopes::StepUpPolicy;
+use mcp_wasm_client::auth::seam::{Authorize, Credentials, Flow, Refusal, Ticket};
 use mcp_wasm_client::auth::secret::Secret;
 use mcp_wasm_client::auth::store;
 use mcp_wasm_client::json::{json, Value};
@@ -82,24 +87,22 @@ enum Reply {
     Refuse(u16, Option<String>),
 }
 
-/// One operation, driven as the transport drives it: `before_request`, the server's answer,
-/// `accepted` or `recover`, until success or an error. The number of attempts is returned.
+/// One MCP request sent through the authorization seam, as the transport sends it, to the
+/// MCP server `server` (given the `Authorization` of each send). The number of sends is
+/// returned; a final answer that is not a success is an error.
 async fn run(auth: &Auth, mut server: impl FnMut(Option<&str>) -> Reply) -> Result<u32, McpError> {
-    let mut op = Operation::default();
-    for attempt in 1..=20 {
-        let ticket = auth.before_request(&mut op, "POST", SERVER).await?;
-        match server(ticket.authorization.as_ref().map(Secret::expose)) {
-            Reply::Ok => {
-                auth.accepted(&ticket);
-                return Ok(attempt);
-            }
-            Reply::Refuse(status, header) => {
-                auth.recover(&ticket, status, header.as_deref(), None, SERVER, &mut op)
-                    .await?
-            }
+    let mut request = FakeRequest::new(SERVER, |c: &Credentials| {
+        match server(c.authorization.as_ref().map(Secret::expose)) {
+            Reply::Ok => Answer::ok(),
+            Reply::Refuse(status, header) => Answer::refused(status, header, None),
         }
-    }
-    panic!("the flow never gave up");
+    });
+    request.run(auth).await
+}
+
+/// A 401 or 403 with `WWW-Authenticate: header`, as the seam hands it to `recover`.
+fn refusal(status: u16, header: Option<String>) -> Refusal {
+    Refusal::of(status, header, None).expect("a refusal the flow recovers from")
 }
 
 fn call(auth: &Auth, server: impl FnMut(Option<&str>) -> Reply) -> Result<u32, McpError> {
@@ -120,7 +123,10 @@ fn protected(w: &Rc<World>, header: Option<String>) -> impl FnMut(Option<&str>) 
 }
 
 fn ticket_auth(t: &Ticket) -> Option<String> {
-    t.authorization.as_ref().map(|s| s.expose().to_string())
+    t.credentials
+        .authorization
+        .as_ref()
+        .map(|s| s.expose().to_string())
 }
 
 fn before(auth: &Auth) -> Option<String> {
@@ -693,7 +699,7 @@ fn invalid_grant_on_refresh_drops_the_tokens_and_a_401_signs_in_again() {
         "the client stays"
     );
     // The server's 401 starts a sign-in, with the same registration.
-    block_on(auth.recover(&t, 401, challenge("a").as_deref(), None, SERVER, &mut op)).unwrap();
+    block_on(auth.recover(&t, &refusal(401, challenge("a")), SERVER, &mut op)).unwrap();
     assert_eq!(w.authorizations.borrow().len(), 2);
     assert_eq!(w.posts_to(&format!("{AS1}/register")).len(), 1);
     assert_eq!(w.posts_to(&token).len(), 3);
@@ -950,6 +956,106 @@ fn a_server_that_keeps_refusing_gets_at_most_three_authorization_requests() {
     assert_no_secret(&w, &e);
 }
 
+// 9b. The seam: what the HTTP layer sees ------------------------------------------------------
+
+/// One request through the seam, as the HTTP side saw it.
+struct Sends {
+    result: Result<(), McpError>,
+    /// The `Authorization` of every send.
+    sent: Vec<Option<String>>,
+    /// Responses released unread.
+    released: u32,
+    /// The status of the answer handed back.
+    last: Option<u16>,
+}
+
+fn sends_of(auth: &Auth, mut server: impl FnMut(Option<&str>) -> Reply) -> Sends {
+    let sent = std::cell::RefCell::new(Vec::new());
+    let mut request = FakeRequest::new(SERVER, |c: &Credentials| {
+        let a = c.authorization.as_ref().map(|s| s.expose().to_string());
+        sent.borrow_mut().push(a.clone());
+        match server(a.as_deref()) {
+            Reply::Ok => Answer::ok(),
+            Reply::Refuse(status, header) => Answer::refused(status, header, None),
+        }
+    });
+    let result = block_on(Authorize::send(auth, &mut request, "tools/call"));
+    let (released, last) = (request.released, request.last.map(|a| a.status));
+    Sends {
+        result,
+        sent: sent.take(),
+        released,
+        last,
+    }
+}
+
+#[test]
+fn the_seam_sends_recovers_from_a_401_and_sends_again_with_the_token() {
+    let w = world();
+    let auth = authorizer(&w, config());
+    let s = sends_of(&auth, protected(&w, challenge("a")));
+    s.result.unwrap();
+    // Anonymous first; the 401 released unread; signed in; the same request again.
+    assert_eq!(
+        s.sent,
+        vec![None, Some(format!("Bearer {}", last_token(&w, "as1")))]
+    );
+    assert_eq!((s.released, s.last), (1, Some(200)));
+    assert_eq!(w.authorizations.borrow().len(), 1);
+    // The next request just sends the token.
+    let s = sends_of(&auth, protected(&w, challenge("a")));
+    s.result.unwrap();
+    assert_eq!((s.sent.len(), s.released), (1, 0));
+}
+
+#[test]
+fn the_seam_hands_back_statuses_the_flow_does_not_recover_from() {
+    let (w, auth) = signed_in();
+    let forbidden = Some(r#"Bearer error="invalid_token""#.to_string());
+    for (status, header) in [(403, forbidden), (403, None), (404, None), (500, None)] {
+        let s = sends_of(&auth, |_| Reply::Refuse(status, header.clone()));
+        s.result.unwrap();
+        assert_eq!(s.sent.len(), 1, "{status}: sent once");
+        assert_eq!(s.released, 0, "{status}: the caller reads the body");
+        assert_eq!(s.last, Some(status));
+    }
+    assert_eq!(w.authorizations.borrow().len(), 1, "no new sign-in");
+}
+
+#[test]
+fn the_seam_steps_up_on_403_insufficient_scope() {
+    let (w, auth) = signed_in();
+    let s = sends_of(&auth, scoped(&w, "b"));
+    s.result.unwrap();
+    assert_eq!(s.sent.len(), 2);
+    assert_ne!(s.sent[0], s.sent[1], "the stepped-up token");
+    assert_eq!((s.released, s.last), (1, Some(200)));
+    assert_eq!(
+        param(&w.authorization_params(1), "scope").as_deref(),
+        Some("a b")
+    );
+}
+
+#[test]
+fn a_refusal_with_no_recovery_left_is_the_unauthorized_error_of_the_request() {
+    let w = world();
+    let auth = authorizer(&w, config());
+    let s = sends_of(&auth, |_| Reply::Refuse(401, challenge("a")));
+    let e = s.result.unwrap_err();
+    assert_eq!(kind(&e), ErrorKind::Unauthorized, "{e:?}");
+    assert!(e.message.starts_with("tools/call: "), "{}", e.message);
+    // The first send, and one after each recovery the operation is allowed.
+    let sends = MAX_RECOVERIES as usize + 1;
+    assert_eq!(s.sent.len(), sends);
+    assert_eq!(s.released as usize, sends, "every refusal released");
+    assert_eq!(w.authorizations.borrow().len(), 3);
+    assert_no_secret(&w, &e);
+    // The budget is per operation: the next request gets its own.
+    let s = sends_of(&auth, |_| Reply::Refuse(401, challenge("a")));
+    assert_eq!(kind(&s.result.unwrap_err()), ErrorKind::Unauthorized);
+    assert_eq!(s.sent.len(), sends);
+}
+
 // 10. Concurrency -------------------------------------------------------------------------
 
 #[test]
@@ -959,9 +1065,9 @@ fn a_second_request_with_the_same_ticket_just_retries() {
     let (mut op1, mut op2) = (Operation::default(), Operation::default());
     let t1 = block_on(auth.before_request(&mut op1, "POST", SERVER)).unwrap();
     let t2 = block_on(auth.before_request(&mut op2, "POST", SERVER)).unwrap();
-    block_on(auth.recover(&t1, 401, challenge("a").as_deref(), None, SERVER, &mut op1)).unwrap();
+    block_on(auth.recover(&t1, &refusal(401, challenge("a")), SERVER, &mut op1)).unwrap();
     let count = w.requests.borrow().len();
-    block_on(auth.recover(&t2, 401, challenge("a").as_deref(), None, SERVER, &mut op2)).unwrap();
+    block_on(auth.recover(&t2, &refusal(401, challenge("a")), SERVER, &mut op2)).unwrap();
     assert_eq!(
         w.requests.borrow().len(),
         count,
@@ -1180,7 +1286,7 @@ fn cimd_client_id_is_the_url_and_nothing_is_registered() {
 #[test]
 fn sign_out_keeps_or_drops_the_registration() {
     let (w, auth) = signed_in();
-    block_on(auth.sign_out(false)).unwrap();
+    block_on(auth.sign_out(SignOut::Tokens)).unwrap();
     assert!(auth.status().is_none());
     let stored = w.stored(&key()).unwrap();
     assert_eq!(stored["grant"], Value::Null);
@@ -1194,7 +1300,7 @@ fn sign_out_keeps_or_drops_the_registration() {
     );
     assert_eq!(w.authorizations.borrow().len(), 2);
 
-    block_on(auth.sign_out(true)).unwrap();
+    block_on(auth.sign_out(SignOut::Everything)).unwrap();
     assert!(auth.status().is_none());
     assert!(!w.storage.borrow().contains_key(&key()));
     assert_eq!(w.saves.borrow().last().cloned(), Some((key(), None)));

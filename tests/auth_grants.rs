@@ -2,23 +2,28 @@
 //! JWT bearer grant with a callback's assertion or an ID-JAG from an enterprise IdP) and
 //! DPoP (proofs on token and MCP requests, `cnf.jkt`, `use_dpop_nonce` at the AS and the
 //! server), natively against the fakes of tests/support/fake_as.rs. As in auth_flow.rs, each
-//! test drives the flow the way the HTTP transport does (`before_request` → the MCP server's
-//! answer → `recover`) and asserts on the requests that were actually sent.
+//! test sends its MCP requests through the authorization seam (`auth::seam`), the loop the HTTP
+//! transport runs, with a fake HTTP side (tests/support/fake_mcp.rs), and asserts on the
+//! requests that were actually sent.
 
 #[path = "support/fake_as.rs"]
 mod fake_as;
+#[path = "support/fake_mcp.rs"]
+mod fake_mcp;
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
 use fake_as::{
     dpop_jwk, get, jws_part, kind, post, requests, sha256, FakeAs, FakeHost, Sent, World, DPOP_JKT,
 };
+use fake_mcp::{Answer, FakeRequest};
 use futures::executor::block_on;
 use mcp_wasm_client::auth::client::{AuthMethod, ClientInformation};
 use mcp_wasm_client::auth::flow::{
-    AssertionSource, AuthConfig, Authorizer, GrantConfig, Operation, StaticClient, Ticket,
+    AssertionSource, AuthConfig, Authorizer, GrantConfig, StaticClient,
 };
 use mcp_wasm_client::auth::jose::Alg;
+use mcp_wasm_client::auth::seam::Credentials;
 use mcp_wasm_client::auth::secret::Secret;
 use mcp_wasm_client::json::{json, Value};
 use mcp_wasm_client::protocol::{ErrorKind, McpError};
@@ -105,45 +110,33 @@ fn authorizer(w: &Rc<World>, config: AuthConfig) -> Auth {
 /// What the fake MCP server answers to one request.
 enum Reply {
     Ok,
+    /// A success with a `DPoP-Nonce`.
+    OkWithNonce(String),
     /// Status, `WWW-Authenticate`, `DPoP-Nonce`.
     Refuse(u16, Option<String>, Option<String>),
 }
 
-/// One operation, driven as the transport drives it; every ticket sent is recorded.
+/// One MCP request sent through the authorization seam, as the transport sends it, to the
+/// MCP server `server`; the credentials of every send are recorded in `sent`. The number of
+/// sends is returned; a final answer that is not a success is an error.
 fn call(
     auth: &Auth,
-    tickets: &RefCell<Vec<Ticket>>,
-    mut server: impl FnMut(&Ticket) -> Reply,
+    sent: &RefCell<Vec<Credentials>>,
+    mut server: impl FnMut(&Credentials) -> Reply,
 ) -> Result<u32, McpError> {
-    block_on(async {
-        let mut op = Operation::default();
-        for attempt in 1..=20 {
-            let ticket = auth.before_request(&mut op, "POST", SERVER).await?;
-            tickets.borrow_mut().push(ticket.clone());
-            match server(&ticket) {
-                Reply::Ok => {
-                    auth.accepted(&ticket);
-                    return Ok(attempt);
-                }
-                Reply::Refuse(status, header, nonce) => {
-                    auth.recover(
-                        &ticket,
-                        status,
-                        header.as_deref(),
-                        nonce.as_deref(),
-                        SERVER,
-                        &mut op,
-                    )
-                    .await?
-                }
-            }
+    let mut request = FakeRequest::new(SERVER, |c: &Credentials| {
+        sent.borrow_mut().push(c.clone());
+        match server(c) {
+            Reply::Ok => Answer::ok(),
+            Reply::OkWithNonce(nonce) => Answer::refused(200, None, Some(nonce)),
+            Reply::Refuse(status, header, nonce) => Answer::refused(status, header, nonce),
         }
-        panic!("the flow never gave up");
-    })
+    });
+    block_on(request.run(auth))
 }
 
 /// The access token of an `Authorization` value of either scheme.
-fn token_of(t: &Ticket) -> Option<String> {
+fn token_of(t: &Credentials) -> Option<String> {
     let a = t.authorization.as_ref()?.expose();
     a.strip_prefix("Bearer ")
         .or_else(|| a.strip_prefix("DPoP "))
@@ -152,7 +145,7 @@ fn token_of(t: &Ticket) -> Option<String> {
 
 /// An MCP server that accepts any token a fake AS issued and otherwise answers 401 with
 /// `header`.
-fn protected<'a>(w: &'a Rc<World>, header: Option<&str>) -> impl FnMut(&Ticket) -> Reply + 'a {
+fn protected<'a>(w: &'a Rc<World>, header: Option<&str>) -> impl FnMut(&Credentials) -> Reply + 'a {
     let header = header.map(str::to_string);
     move |t| match token_of(t) {
         Some(tok) if w.token_scope(&tok).is_some() => Reply::Ok,
@@ -889,6 +882,25 @@ fn server_use_dpop_nonce_is_retried_with_the_nonce_without_a_new_token() {
         vec![None::<String>],
         "no server nonce at the AS"
     );
+}
+
+#[test]
+fn a_success_with_a_dpop_nonce_is_accepted_and_its_nonce_used_next() {
+    let w = world();
+    let auth = dpop_cc(&w);
+    run(&w, &auth, challenge("s").as_deref()).unwrap();
+    // The server accepts and sends a nonce for the next proof.
+    let sent = RefCell::default();
+    let sends = call(&auth, &sent, |_| Reply::OkWithNonce("RS-NONCE-9".into())).unwrap();
+    assert_eq!(sends, 1);
+    let first = jws_part(sent.borrow()[0].dpop.as_deref().unwrap(), 1);
+    assert!(first.get("nonce").is_none(), "{first}");
+    // The next request's proof carries it.
+    let sent = RefCell::default();
+    call(&auth, &sent, |_| Reply::Ok).unwrap();
+    let next = jws_part(sent.borrow()[0].dpop.as_deref().unwrap(), 1);
+    assert_eq!(next["nonce"], "RS-NONCE-9");
+    assert_eq!(w.posts_to(AS1_TOKEN).len(), 1, "no new token request");
 }
 
 fn dpop_nonce_of_token_requests(w: &World) -> Vec<Option<String>> {

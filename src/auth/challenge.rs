@@ -198,7 +198,7 @@ impl<'a> Cursor<'a> {
 pub fn parse(header: &str) -> Vec<Challenge> {
     let mut out = Vec::new();
     let mut c = Cursor { s: header, i: 0 };
-    'challenges: loop {
+    loop {
         c.skip_ws_commas();
         if c.peek().is_none() || out.len() == MAX_ITEMS {
             break;
@@ -216,75 +216,91 @@ pub fn parse(header: &str) -> Vec<Challenge> {
             out.push(challenge);
             continue;
         }
-        // token68: `abc==` standing alone before the end or a comma.
-        let start = c.i;
-        let t68 = c.take_while(is_token68_char);
-        let eqs = c.take_while(|b| b == b'=');
-        let t68_end = c.i;
-        c.skip_ws();
-        if !t68.is_empty() && c.at_end_or_comma() {
-            challenge.token68 = header.get(start..t68_end).map(|_| format!("{t68}{eqs}"));
+        if let Some(t68) = token68(&mut c) {
+            challenge.token68 = Some(t68);
             out.push(challenge);
             continue;
         }
-        c.i = start;
-        // auth-params
-        loop {
-            let name_start = c.i;
-            let name = c.take_while(is_tchar);
-            c.skip_ws();
-            if name.is_empty() || c.peek() != Some(b'=') {
-                if !name.is_empty() && !challenge.params.is_empty() {
-                    // `, Scheme2 …`: the next challenge starts here.
-                    c.i = name_start;
-                    out.push(challenge);
-                    continue 'challenges;
-                }
-                // Garbage: keep what was parsed so far and stop.
-                if !challenge.params.is_empty() {
-                    out.push(challenge);
-                }
-                break 'challenges;
-            }
-            c.i += 1;
-            c.skip_ws();
-            let value = if c.peek() == Some(b'"') {
-                match c.quoted() {
-                    Some(v) => v,
-                    None => {
-                        if !challenge.params.is_empty() {
-                            out.push(challenge);
-                        }
-                        break 'challenges;
-                    }
-                }
-            } else {
-                c.bare_value().to_string()
-            };
-            let name = name.to_ascii_lowercase();
-            if challenge.params.len() < MAX_ITEMS && challenge.param(&name).is_none() {
-                challenge.params.push((name, value));
-            }
-            c.skip_ws();
-            match c.peek() {
-                None => {
-                    out.push(challenge);
-                    break 'challenges;
-                }
-                Some(b',') => {
-                    c.skip_ws_commas();
-                    if c.peek().is_none() {
-                        out.push(challenge);
-                        break 'challenges;
-                    }
-                }
-                Some(_) => {
-                    // `a="x" b="y"` without a comma: tolerate as the next parameter.
-                }
-            }
+        let after = auth_params(&mut c, &mut challenge);
+        // A challenge whose parameters were all garbage is dropped.
+        if !challenge.params.is_empty() {
+            out.push(challenge);
+        }
+        if after == After::End {
+            break;
         }
     }
     out
+}
+
+/// A token68 (`abc==` standing alone before the end or a comma); otherwise `None`, the
+/// cursor left where it was.
+fn token68(c: &mut Cursor<'_>) -> Option<String> {
+    let start = c.i;
+    let t68 = c.take_while(is_token68_char);
+    let eqs = c.take_while(|b| b == b'=');
+    c.skip_ws();
+    if !t68.is_empty() && c.at_end_or_comma() {
+        return Some(format!("{t68}{eqs}"));
+    }
+    c.i = start;
+    None
+}
+
+/// What follows a challenge's auth-params.
+#[derive(Debug, PartialEq, Eq)]
+enum After {
+    /// Another challenge starts at the cursor.
+    Another,
+    /// The header ends here (or the rest is garbage).
+    End,
+}
+
+/// Reads auth-params (`name=value` or `name="quoted"`, comma-separated) into `challenge`
+/// until the header ends, garbage, or the next challenge's scheme.
+fn auth_params(c: &mut Cursor<'_>, challenge: &mut Challenge) -> After {
+    loop {
+        let name_start = c.i;
+        let name = c.take_while(is_tchar);
+        c.skip_ws();
+        if name.is_empty() || c.peek() != Some(b'=') {
+            if !name.is_empty() && !challenge.params.is_empty() {
+                // `, Scheme2 …`: the next challenge starts here.
+                c.i = name_start;
+                return After::Another;
+            }
+            // Garbage: keep what was parsed so far and stop.
+            return After::End;
+        }
+        c.i += 1;
+        c.skip_ws();
+        let value = if c.peek() == Some(b'"') {
+            match c.quoted() {
+                Some(v) => v,
+                // An unterminated quoted string.
+                None => return After::End,
+            }
+        } else {
+            c.bare_value().to_string()
+        };
+        let name = name.to_ascii_lowercase();
+        if challenge.params.len() < MAX_ITEMS && challenge.param(&name).is_none() {
+            challenge.params.push((name, value));
+        }
+        c.skip_ws();
+        match c.peek() {
+            None => return After::End,
+            Some(b',') => {
+                c.skip_ws_commas();
+                if c.peek().is_none() {
+                    return After::End;
+                }
+            }
+            Some(_) => {
+                // `a="x" b="y"` without a comma: tolerate as the next parameter.
+            }
+        }
+    }
 }
 
 #[cfg(test)]

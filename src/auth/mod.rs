@@ -9,6 +9,8 @@
 //! → its callback ([`callback`]) → tokens and what to do with them ([`tokens`]). Errors are
 //! `McpError`s with the auth kinds ([`errors`]); credentials are [`secret::Secret`]s.
 //! [`flow`] sequences all of it over an `AuthHost` (fetch, storage, crypto, the page);
+//! [`seam`] is where the HTTP layer meets it: the loop that sends a request with credentials
+//! and recovers from a 401/403, between a `Request` the HTTP layer implements and the flow;
 //! [`store`] is what it keeps in the application's storage; `crate::util::lock` is the lock that
 //! lets one request at a time obtain or refresh tokens.
 
@@ -25,6 +27,7 @@ pub mod metadata;
 pub mod pkce;
 pub mod registration;
 pub mod scopes;
+pub mod seam;
 pub mod secret;
 pub mod store;
 pub mod tokens;

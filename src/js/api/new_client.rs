@@ -159,7 +159,7 @@ fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
     r.check()?;
     #[cfg(feature = "auth")]
     let http = http.map(|mut h| {
-        h.auth = auth.clone();
+        h.auth = auth.clone().map(crate::js::auth::for_http);
         h
     });
     let transport: Rc<dyn Transport> = match (target, http) {

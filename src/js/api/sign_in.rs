@@ -3,6 +3,7 @@
 //! feature has `without_auth` in its place.
 
 use super::client::Client;
+use crate::auth::flow::SignOut;
 use crate::engine::Engine;
 use crate::js::auth::JsAuthorizer;
 use crate::js::boundary::options::{self, Reader};
@@ -93,9 +94,17 @@ impl Client {
                 return Err(McpError::input("signOut: options must be an object"));
             }
             let all = options::boolean(&options, "all", "signOut options")?.unwrap_or(false);
-            Ok((auth, all))
+            let what = if all {
+                SignOut::Everything
+            } else {
+                SignOut::Tokens
+            };
+            Ok((auth, what))
         });
-        settle(ready, |(auth, all)| async move { auth.sign_out(all).await })
+        settle(
+            ready,
+            |(auth, what)| async move { auth.sign_out(what).await },
+        )
     }
 }
 

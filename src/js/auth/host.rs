@@ -6,8 +6,8 @@
 use super::outcome::{object, settled, Failure, FetchRead, Outcome};
 use crate::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
 use crate::auth::secret::Secret;
+use crate::js::host::abort::new_controller;
 use crate::js::host::abort::AbortOnDrop;
-use crate::js::http::fetch::new_controller;
 use crate::json::json;
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTION_CLOSED};

@@ -1,5 +1,6 @@
 //! Authorization in JS hosts: the `auth` option, the flow's host (fetch, crypto, storage, the
-//! authorization page) and the exported helpers. The flow itself is `crate::auth::flow`.
+//! authorization page) and the exported helpers. The flow itself is `crate::auth::flow`; the
+//! HTTP layer reaches it only through `crate::auth::seam` ([`for_http`]).
 
 pub mod exports;
 pub mod host;
@@ -7,3 +8,11 @@ pub mod options;
 pub mod outcome;
 
 pub use options::JsAuthorizer;
+
+use crate::auth::seam::Authorize;
+use std::rc::Rc;
+
+/// The flow as the HTTP layer holds it: behind the authorization seam.
+pub fn for_http(auth: Rc<JsAuthorizer>) -> Rc<dyn Authorize> {
+    auth
+}

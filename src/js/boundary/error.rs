@@ -170,3 +170,22 @@ pub fn from_js(v: &JsValue) -> CoreError {
         .unwrap_or_else(|| crate::js::boundary::interop::describe(v));
     CoreError::new(INTERNAL_ERROR, text)
 }
+
+/// Message of a JS error, with its `cause` (Node's fetch puts ECONNREFUSED there).
+pub fn error_text(e: &JsValue) -> String {
+    let msg = Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".into());
+    let cause = Reflect::get(e, &"cause".into())
+        .ok()
+        .filter(|c| c.is_object());
+    match cause
+        .and_then(|c| Reflect::get(&c, &"message".into()).ok())
+        .and_then(|m| m.as_string())
+    {
+        Some(c) if !c.is_empty() => format!("{msg} ({c})"),
+        _ => msg,
+    }
+}

@@ -1,7 +1,11 @@
 //! JS time and cancellation for the engine: a timer future, a link from a caller's
-//! `AbortSignal` to an engine [`Cancel`], and a controller that aborts a fetch when dropped.
+//! `AbortSignal` to an engine [`Cancel`], a controller that aborts a fetch when dropped, and
+//! [`new_controller`].
 
 use crate::engine::Cancel;
+use crate::js::boundary::error::error_text;
+use crate::json::Value;
+use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{AbortController, AbortSignal};
@@ -133,4 +137,16 @@ impl Drop for AbortOnDrop {
             self.controller.abort();
         }
     }
+}
+
+/// A new `AbortController`, or the error saying the host has none.
+pub fn new_controller() -> Result<AbortController, McpError> {
+    AbortController::new().map_err(|e| {
+        McpError::local(
+            INVALID_REQUEST,
+            ErrorKind::Network,
+            format!("AbortController unavailable: {}", error_text(&e)),
+            Value::Null,
+        )
+    })
 }

@@ -4,24 +4,20 @@
 //! option.
 
 use crate::auth::challenge::AuthHint;
-#[cfg(feature = "auth")]
-use crate::auth::flow::{Operation, Ticket};
-#[cfg(feature = "auth")]
-use crate::js::auth::JsAuthorizer;
+use crate::auth::seam::{Authorize, Credentials};
+use crate::js::boundary::error::error_text;
 use crate::js::boundary::options::Reader;
-use crate::js::host::abort::AbortOnDrop;
+use crate::js::host::abort::{new_controller, AbortOnDrop};
 use crate::json::json;
 use crate::json::Value;
-use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
+use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
 use gloo_net::http::{Method, Response};
 use js_sys::{Function, Reflect};
-#[cfg(feature = "auth")]
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::AbortController;
 use web_sys::AbortSignal;
 
 /// The headers a browser sends without a CORS preflight (plus what fetch adds itself).
@@ -37,9 +33,9 @@ pub struct Http {
     pub in_browser: bool,
     /// Deprecated HTTP+SSE transport: where POSTs go (from the `endpoint` event).
     endpoint: std::cell::RefCell<Option<String>>,
-    /// The authorization flow (the `auth` option): tokens on every request, 401/403 handled.
-    #[cfg(feature = "auth")]
-    pub auth: Option<Rc<JsAuthorizer>>,
+    /// The authorization flow (the `auth` option) behind the seam: credentials on every
+    /// request, 401/403 handled.
+    pub auth: Option<Rc<dyn Authorize>>,
 }
 
 impl std::fmt::Debug for Http {
@@ -112,15 +108,19 @@ impl Http {
             extra_headers,
             in_browser: detect_browser(),
             endpoint: Default::default(),
-            #[cfg(feature = "auth")]
             auth: None,
         })
     }
 
-    /// The fetch function requests go through.
+    /// The fetch function requests go through (the authorization flow fetches with it too).
     #[cfg(feature = "auth")]
     pub fn fetch_function(&self) -> &Function {
         &self.fetch
+    }
+
+    /// True when the `auth` option is set (then its flow has already met any 401).
+    pub fn signs_in(&self) -> bool {
+        self.auth.is_some()
     }
 
     /// POSTs a stamped message with a controller of its own; the guard aborts the request
@@ -179,151 +179,33 @@ impl Http {
 
     /// Where a request of `method` goes: the HTTP+SSE endpoint for POSTs once known, else
     /// the server URL.
-    fn target(&self, method: &Method) -> String {
+    pub(super) fn target(&self, method: &Method) -> String {
         match self.endpoint.borrow().as_ref() {
             Some(endpoint) if *method == Method::POST => endpoint.clone(),
             _ => self.url.clone(),
         }
     }
 
-    /// True when the `auth` option is set (then its flow has already met any 401).
-    pub fn signs_in(&self) -> bool {
-        #[cfg(feature = "auth")]
-        return self.auth.is_some();
-        #[cfg(not(feature = "auth"))]
-        false
-    }
-
-    /// Sends one request; resolves with the response head once headers arrive.
-    #[cfg(not(feature = "auth"))]
-    pub async fn send(
+    /// Sends the request once with `credentials`, following the redirects the policy allows;
+    /// resolves with the head of the final response.
+    pub(super) async fn send_once(
         &self,
         method: Method,
         body: Option<&str>,
         headers: &[(String, String)],
-        signal: &AbortSignal,
-        what: &str,
-    ) -> Result<Head, McpError> {
-        self.send_once(method, body, headers, signal, what).await
-    }
-
-    /// Sends one request; resolves with the response head once headers arrive. With the
-    /// `auth` option it carries the access token, and a 401 (or `403 insufficient_scope`)
-    /// runs the authorization flow, then the request is sent again.
-    #[cfg(feature = "auth")]
-    pub async fn send(
-        &self,
-        method: Method,
-        body: Option<&str>,
-        headers: &[(String, String)],
-        signal: &AbortSignal,
-        what: &str,
-    ) -> Result<Head, McpError> {
-        let auth = self.auth.as_ref();
-        let mut op = Operation::default();
-        let target = self.target(&method);
-        loop {
-            // One send path: without the option there is no ticket and the head is final.
-            let ticket = match auth {
-                Some(auth) => Some(
-                    auth.before_request(&mut op, method.as_ref(), &target)
-                        .await?,
-                ),
-                None => None,
-            };
-            let head = self
-                .send_once(method.clone(), body, headers, ticket.as_ref(), signal, what)
-                .await?;
-            let (Some(auth), Some(ticket)) = (auth, &ticket) else {
-                return Ok(head);
-            };
-            let challenge = || head.response.headers().get("www-authenticate");
-            let recover = match head.status {
-                401 => true,
-                403 => AuthHint::from_header(challenge().as_deref()).is_insufficient_scope(),
-                200..=299 => {
-                    auth.accepted(ticket);
-                    if let Some(nonce) = head.response.headers().get("dpop-nonce") {
-                        auth.remember_nonce(&target, &nonce);
-                    }
-                    false
-                }
-                _ => false,
-            };
-            if !recover {
-                return Ok(head);
-            }
-            let www_authenticate = challenge();
-            let nonce = head.response.headers().get("dpop-nonce");
-            // The refusal's body is not read: release its connection (a reader dropped before
-            // the end cancels the body).
-            drop(body_reader(&head));
-            auth.recover(
-                ticket,
-                head.status,
-                www_authenticate.as_deref(),
-                nonce.as_deref(),
-                &target,
-                &mut op,
-            )
-            .await
-            .map_err(|e| e.with_context(what))?;
-        }
-    }
-
-    async fn send_once(
-        &self,
-        method: Method,
-        body: Option<&str>,
-        headers: &[(String, String)],
-        #[cfg(feature = "auth")] ticket: Option<&Ticket>,
+        credentials: &Credentials,
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
         let mut url = self.target(&method);
         // In a browser a manual redirect is opaque (no Location); follow there unless the user
         // gave headers (credentials) that must not reach another origin.
-        let manual = !self.in_browser || !self.extra_headers.is_empty();
-        #[cfg(feature = "auth")]
-        let authorization = ticket.and_then(|t| t.authorization.as_ref());
-        #[cfg(feature = "auth")]
-        let manual = manual || authorization.is_some();
+        let manual = !self.in_browser || !self.extra_headers.is_empty() || !credentials.is_empty();
+        let redirect = if manual { "manual" } else { "follow" };
+        let (init, sent_names) =
+            self.request_init(&method, body, headers, credentials, signal, redirect);
         let mut hops = 0;
         loop {
-            // fetch(url, init) with a plain init object: cheaper than building a Request
-            // (Node's undici makes a transferable body stream for every Request object).
-            let mut sent_names: Vec<String> = Vec::new();
-            let header_obj = js_sys::Object::new();
-            let set = |o: &js_sys::Object, k: &str, v: &str| {
-                let _ = Reflect::set(o, &JsValue::from_str(k), &JsValue::from_str(v));
-            };
-            if body.is_some() {
-                set(&header_obj, "content-type", "application/json");
-            }
-            set(&header_obj, "accept", ACCEPT_POST);
-            for (k, v) in self.extra_headers.iter().chain(headers.iter()) {
-                let name = k.to_ascii_lowercase();
-                set(&header_obj, &name, v);
-                sent_names.push(name);
-            }
-            #[cfg(feature = "auth")]
-            if let Some(a) = authorization {
-                set(&header_obj, "authorization", a.expose());
-                sent_names.push("authorization".into());
-            }
-            #[cfg(feature = "auth")]
-            if let Some(proof) = ticket.and_then(|t| t.dpop.as_deref()) {
-                set(&header_obj, "dpop", proof);
-                sent_names.push("dpop".into());
-            }
-            let init = js_sys::Object::new();
-            set(&init, "method", method.as_ref());
-            let _ = Reflect::set(&init, &"headers".into(), &header_obj);
-            if let Some(text) = body {
-                set(&init, "body", text);
-            }
-            let _ = Reflect::set(&init, &"signal".into(), signal);
-            set(&init, "redirect", if manual { "manual" } else { "follow" });
             let promise = self
                 .fetch
                 .call2(&JsValue::UNDEFINED, &JsValue::from_str(&url), &init)
@@ -340,47 +222,61 @@ impl Http {
                     "the server redirected {url}; with custom headers set, a browser client does not follow redirects (the target is hidden): use the final URL"
                 )));
             }
-            let headers = response.headers();
-            let status = response.status();
-            if (300..400).contains(&status) && status != 304 {
-                if let Some(location) = headers.get("location") {
-                    let target = web_sys::Url::new_with_base(&location, &url).map_err(|_| {
-                        redirect_error(
-                            what,
-                            format!(
-                                "the server redirected to an invalid URL {}",
-                                crate::util::quote::quoted(&location)
-                            ),
-                        )
-                    })?;
-                    let from = web_sys::Url::new(&url)
-                        .map(|u| u.origin())
-                        .unwrap_or_default();
-                    match redirect_policy(
-                        status,
-                        method.as_ref(),
-                        &from,
-                        &target.origin(),
-                        &text_field(&target, "href"),
-                        hops,
-                    ) {
-                        Redirect::Follow => {
-                            hops += 1;
-                            url = text_field(&target, "href");
-                            continue;
-                        }
-                        Redirect::Refuse(why) => return Err(redirect_error(what, why)),
-                    }
-                }
+            if let Some(next) = redirect_target(&response, &url, &method, hops, what)? {
+                hops += 1;
+                url = next;
+                continue;
             }
+            let headers = response.headers();
             return Ok(Head {
-                status,
+                status: response.status(),
                 status_text,
                 content_type: headers.get("content-type"),
                 session_id: headers.get("mcp-session-id"),
                 response,
             });
         }
+    }
+
+    /// The `fetch(url, init)` init of a request, a plain object (cheaper than building a
+    /// `Request`: Node's undici makes a transferable body stream for every Request object),
+    /// and the names of the headers it sets, for a CORS error.
+    fn request_init(
+        &self,
+        method: &Method,
+        body: Option<&str>,
+        headers: &[(String, String)],
+        credentials: &Credentials,
+        signal: &AbortSignal,
+        redirect: &str,
+    ) -> (js_sys::Object, Vec<String>) {
+        let mut sent_names: Vec<String> = Vec::new();
+        let header_obj = js_sys::Object::new();
+        let set = |o: &js_sys::Object, k: &str, v: &str| {
+            let _ = Reflect::set(o, &JsValue::from_str(k), &JsValue::from_str(v));
+        };
+        if body.is_some() {
+            set(&header_obj, "content-type", "application/json");
+        }
+        set(&header_obj, "accept", ACCEPT_POST);
+        for (k, v) in self.extra_headers.iter().chain(headers.iter()) {
+            let name = k.to_ascii_lowercase();
+            set(&header_obj, &name, v);
+            sent_names.push(name);
+        }
+        for (name, value) in credentials.headers() {
+            set(&header_obj, name, value);
+            sent_names.push(name.into());
+        }
+        let init = js_sys::Object::new();
+        set(&init, "method", method.as_ref());
+        let _ = Reflect::set(&init, &"headers".into(), &header_obj);
+        if let Some(text) = body {
+            set(&init, "body", text);
+        }
+        let _ = Reflect::set(&init, &"signal".into(), signal);
+        set(&init, "redirect", redirect);
+        (init, sent_names)
     }
 
     fn network_error(&self, e: &JsValue, what: &str, sent: &[String]) -> McpError {
@@ -426,6 +322,49 @@ impl Http {
     }
 }
 
+/// Where a 3xx response to `method` `url` (after `hops` redirects) goes, when it has a
+/// `Location` the redirect policy follows; `None` for a final response, an error for a
+/// redirect refused.
+fn redirect_target(
+    response: &Response,
+    url: &str,
+    method: &Method,
+    hops: u32,
+    what: &str,
+) -> Result<Option<String>, McpError> {
+    let status = response.status();
+    if !(300..400).contains(&status) || status == 304 {
+        return Ok(None);
+    }
+    let Some(location) = response.headers().get("location") else {
+        return Ok(None);
+    };
+    let target = web_sys::Url::new_with_base(&location, url).map_err(|_| {
+        redirect_error(
+            what,
+            format!(
+                "the server redirected to an invalid URL {}",
+                crate::util::quote::quoted(&location)
+            ),
+        )
+    })?;
+    let from = web_sys::Url::new(url)
+        .map(|u| u.origin())
+        .unwrap_or_default();
+    let href = text_field(&target, "href");
+    match redirect_policy(
+        status,
+        method.as_ref(),
+        &from,
+        &target.origin(),
+        &href,
+        hops,
+    ) {
+        Redirect::Follow => Ok(Some(href)),
+        Redirect::Refuse(why) => Err(redirect_error(what, why)),
+    }
+}
+
 fn redirect_error(what: &str, why: String) -> McpError {
     McpError::local(
         crate::protocol::error::INVALID_REQUEST,
@@ -443,25 +382,6 @@ pub fn text_field(obj: &JsValue, key: &str) -> String {
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_default()
-}
-
-/// Message of a JS error, with its `cause` (Node's fetch puts ECONNREFUSED there).
-pub fn error_text(e: &JsValue) -> String {
-    let msg = Reflect::get(e, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "unknown error".into());
-    let cause = Reflect::get(e, &"cause".into())
-        .ok()
-        .filter(|c| c.is_object());
-    match cause
-        .and_then(|c| Reflect::get(&c, &"message".into()).ok())
-        .and_then(|m| m.as_string())
-    {
-        Some(c) if !c.is_empty() => format!("{msg} ({c})"),
-        _ => msg,
-    }
 }
 
 /// Largest error body read from a non-2xx response.
@@ -582,18 +502,6 @@ impl Drop for BodyReader {
             }));
         }
     }
-}
-
-/// A new `AbortController`, or the error saying the host has none.
-pub fn new_controller() -> Result<AbortController, McpError> {
-    AbortController::new().map_err(|e| {
-        McpError::local(
-            INVALID_REQUEST,
-            ErrorKind::Network,
-            format!("AbortController unavailable: {}", error_text(&e)),
-            Value::Null,
-        )
-    })
 }
 
 /// The error for a non-2xx response, with its body's detail; `headers` are the ones sent

@@ -4,8 +4,9 @@
 
 use crate::engine::host::within;
 use crate::engine::{Exchange, Inbox, Sent, Transport};
+use crate::js::host::abort::new_controller;
 use crate::js::host::abort::{sleep, AbortOnDrop};
-use crate::js::http::fetch::{body_reader, new_controller, Head, Http};
+use crate::js::http::fetch::{body_reader, Head, Http};
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::decode;

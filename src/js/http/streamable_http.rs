@@ -4,8 +4,9 @@
 
 use crate::engine::host::{unless, within};
 use crate::engine::{Exchange, FirstReply, Inbox, Sent, Transport};
+use crate::js::host::abort::new_controller;
 use crate::js::host::abort::{sleep, AbortOnDrop, SignalLink};
-use crate::js::http::fetch::{new_controller, read_text, status_error, Head, Http};
+use crate::js::http::fetch::{read_text, status_error, Head, Http};
 use crate::js::http::http_sse::HttpSse;
 use crate::js::http::sse_body::read_sse_messages;
 use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
