@@ -408,6 +408,24 @@ fn resource_mismatch_stops_before_registration_and_authorization() {
     }
 }
 
+#[test]
+fn an_oversized_metadata_document_ends_discovery_with_its_reason() {
+    let w = world();
+    // Larger than the flow reads of a metadata document (256 KiB).
+    w.route(
+        PRM_URL,
+        200,
+        format!("{{\"pad\":\"{}\"}}", "a".repeat(300 * 1024)),
+    );
+    let auth = authorizer(&w, config());
+    let e = call(&auth, protected(&w, challenge("a"))).unwrap_err();
+    assert_eq!(kind(&e), ErrorKind::AuthMetadata, "{e:?}");
+    assert!(e.message.contains("is larger than 262144 bytes"), "{e:?}");
+    assert_eq!(w.gets(), vec![PRM_URL], "no other metadata URL is tried");
+    assert!(w.posts().is_empty());
+    assert!(w.authorizations.borrow().is_empty());
+}
+
 // 4. AS metadata checks ------------------------------------------------------------------
 
 #[test]

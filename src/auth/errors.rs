@@ -20,6 +20,16 @@ pub fn metadata(message: impl Into<String>) -> McpError {
     auth_error(ErrorKind::AuthMetadata, message, Value::Null)
 }
 
+/// An authorization response larger than the flow reads (`max_bytes`): the document exists
+/// but is refused (`auth_metadata`); `how` says how the host found out.
+pub fn response_too_large(url: &str, max_bytes: usize, how: &str) -> McpError {
+    auth_error(
+        ErrorKind::AuthMetadata,
+        format!("The response of {url} is larger than {max_bytes} bytes ({how})"),
+        json!({ "url": url, "maxBytes": max_bytes }),
+    )
+}
+
 /// The server requires authorization that could not be obtained.
 pub fn unauthorized(message: impl Into<String>) -> McpError {
     auth_error(ErrorKind::Unauthorized, message, Value::Null)

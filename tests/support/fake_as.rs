@@ -18,6 +18,7 @@
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
 use futures::future::{FutureExt, LocalBoxFuture};
+use mcp_wasm_client::auth::errors::response_too_large;
 use mcp_wasm_client::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
 use mcp_wasm_client::auth::secret::Secret;
 use mcp_wasm_client::json::{json, Value};
@@ -723,6 +724,14 @@ impl AuthHost for FakeHost {
         async move {
             pause(world.yields.get()).await;
             let (status, body, dpop_nonce) = world.serve(&sent);
+            // As a real host does: the body is read up to the cap and refused past it.
+            if body.len() > request.max_bytes {
+                return Err(response_too_large(
+                    &sent.url,
+                    request.max_bytes,
+                    "reading stopped there",
+                ));
+            }
             Ok(AuthResponse {
                 status,
                 body,

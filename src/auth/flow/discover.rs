@@ -124,7 +124,8 @@ impl<H: AuthHost> Authorizer<H> {
     }
 
     /// GETs `urls` in order until one reads as a document; none found when none exists. A
-    /// document that exists but fails its checks is the error; so is a 5xx or 3xx; and when
+    /// document that exists but fails its checks (or is too large) is the error; so is a 5xx
+    /// or 3xx; and when
     /// every fetch failed for CORS, that `auth_cors` error.
     async fn first_document(&self, urls: &[String]) -> Result<Search, McpError> {
         let mut tried: Tried = Vec::new();
@@ -134,6 +135,8 @@ impl<H: AuthHost> Authorizer<H> {
             let response = self.host.fetch(get).await;
             let status = match &response {
                 Ok(r) => Some(r.status),
+                // A document that exists but is refused (too large) ends the search.
+                Err(e) if e.kind == Some(ErrorKind::AuthMetadata) => return Err(e.clone()),
                 Err(e) => {
                     if e.kind == Some(ErrorKind::AuthCors) && cors.is_none() {
                         cors = Some(e.clone());

@@ -94,7 +94,9 @@ pub enum Authorized {
 /// What the flow needs from its host.
 pub trait AuthHost {
     /// Sends `request`. A failed fetch is an `McpError` of kind `auth_cors` (a browser hid
-    /// the reason) or `network`.
+    /// the reason) or `network`; a body over `request.max_bytes` is
+    /// [`crate::auth::errors::response_too_large`], found while reading (nothing past the cap
+    /// is read).
     fn fetch(&self, request: AuthRequest) -> LocalBoxFuture<'_, Result<AuthResponse, McpError>>;
     /// Milliseconds since the epoch.
     fn now_ms(&self) -> u64;

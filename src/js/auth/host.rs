@@ -4,6 +4,7 @@
 //! of the engine pause while the authorization page is open: a person is signing in.
 
 use super::outcome::{object, settled, Failure, FetchRead, Outcome};
+use crate::auth::errors::response_too_large;
 use crate::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
 use crate::auth::secret::Secret;
 use crate::js::host::abort::new_controller;
@@ -131,15 +132,7 @@ impl JsAuthHost {
         let (url, max_bytes) = (&request.url, request.max_bytes);
         match failure.kind.as_str() {
             "not_a_response" => McpError::input(failure.message),
-            "too_large" => McpError::local(
-                AUTHORIZATION_FAILED,
-                ErrorKind::AuthMetadata,
-                format!(
-                    "The response of {url} is larger than {max_bytes} bytes ({})",
-                    failure.message
-                ),
-                json!({ "url": url, "maxBytes": max_bytes }),
-            ),
+            "too_large" => response_too_large(url, max_bytes, &failure.message),
             // "unreachable", "body": no answer to act on.
             _ => self.fetch_error(url, failure),
         }

@@ -128,9 +128,33 @@ fn grant(r: &mut Reader, g: &JsValue) -> GrantOption {
             return out;
         }
     }
+    let Some(client) = static_client(r, g, &mut out) else {
+        return out;
+    };
+    if !r.ok() {
+        return out;
+    }
+    if kind.as_deref() == Some("client_credentials") {
+        if !out.confidential {
+            r.fail_with("options.auth.grant: client_credentials needs clientSecret or privateKey");
+        }
+        out.config = GrantConfig::ClientCredentials(client);
+        return out;
+    }
+    // jwt_bearer (the type was checked above)
+    if let Some(source) = assertion_source(r, g, &mut out) {
+        out.config = GrantConfig::JwtBearer(client, source);
+    }
+    out
+}
+
+/// The grant's client: `clientId`, its secret or private key (kept in `out`, with the
+/// algorithm and whether the client is confidential) and its secret method. `None` without a
+/// `clientId`.
+fn static_client(r: &mut Reader, g: &JsValue, out: &mut GrantOption) -> Option<StaticClient> {
     let Some(client_id) = r.string(g, "clientId").filter(|s| !s.is_empty()) else {
         r.fail_with("options.auth.grant.clientId is required");
-        return out;
+        return None;
     };
     let secret = r.string(g, "clientSecret").filter(|s| !s.is_empty());
     let key = r.value(g, "privateKey");
@@ -165,22 +189,17 @@ fn grant(r: &mut Reader, g: &JsValue) -> GrantOption {
         signing: key.as_ref().map(|_| out.alg),
     };
     out.key = key;
-    if !r.ok() {
-        return out;
-    }
-    if kind.as_deref() == Some("client_credentials") {
-        if !out.confidential {
-            r.fail_with("options.auth.grant: client_credentials needs clientSecret or privateKey");
-        }
-        out.config = GrantConfig::ClientCredentials(client);
-        return out;
-    }
-    // jwt_bearer (the type was checked above)
+    Some(client)
+}
+
+/// Where a `jwt_bearer` grant's assertion comes from: an `idJagAssertion(...)` exchange or the
+/// app's function (kept in `out`); `None` (the error in `r`) for anything else.
+fn assertion_source(r: &mut Reader, g: &JsValue, out: &mut GrantOption) -> Option<AssertionSource> {
     let a = field(g, "assertion");
     let id_jag = field(&a, "mcpWasmClientIdJag");
-    let source = if id_jag.is_object() {
+    if id_jag.is_object() {
         let text = |k: &str| field(&id_jag, k).as_string().filter(|s| !s.is_empty());
-        AssertionSource::IdJag {
+        return Some(AssertionSource::IdJag {
             token_endpoint: text("idpTokenEndpoint").unwrap_or_default(),
             id_token: Secret::new(text("idToken").unwrap_or_default()),
             idp_client: ClientInformation {
@@ -190,16 +209,14 @@ fn grant(r: &mut Reader, g: &JsValue) -> GrantOption {
                 issuer: None,
                 client_secret_expires_at: None,
             },
-        }
-    } else if let Some(f) = a.dyn_ref::<Function>() {
+        });
+    }
+    if let Some(f) = a.dyn_ref::<Function>() {
         out.assertion = Some(f.clone());
-        AssertionSource::Callback
-    } else {
-        r.fail_with("options.auth.grant.assertion must be a function ({ issuer, resource, scope }) => JWT, or idJagAssertion(...)");
-        return out;
-    };
-    out.config = GrantConfig::JwtBearer(client, source);
-    out
+        return Some(AssertionSource::Callback);
+    }
+    r.fail_with("options.auth.grant.assertion must be a function ({ issuer, resource, scope }) => JWT, or idJagAssertion(...)");
+    None
 }
 
 /// The flow for `options.auth`, or `None` when the option is absent or (the error kept in
@@ -243,57 +260,12 @@ pub fn read(
     let grant = grant(r, &g);
     r.scope = SCOPE;
     let in_page = Reflect::get(&js_sys::global(), &"document".into()).is_ok_and(|d| d.is_object());
-    let redirect_uri = match (
-        r.string(&auth, "redirectUri").or(listed_redirect),
-        &grant.config,
-    ) {
-        (Some(u), _) => u,
-        (None, GrantConfig::AuthorizationCode) => {
-            r.fail_with("options.auth.redirectUri is required (or clientMetadata.redirect_uris)");
-            String::new()
-        }
-        (None, _) => String::new(),
-    };
-    let dpop = r.value(&auth, "dpop").unwrap_or(JsValue::FALSE);
-    let (dpop_on, dpop_given) = if dpop.as_bool() == Some(false) {
-        (false, None)
-    } else if dpop.as_bool() == Some(true) {
-        (true, None)
-    } else if dpop.is_object() {
-        let pair = field(&dpop, "keyPair");
-        let ok = pair.is_object()
-            && field(&pair, "privateKey").is_object()
-            && field(&pair, "publicKey").is_object();
-        if !ok {
-            r.fail_with("options.auth.dpop.keyPair must be a CryptoKeyPair (ECDSA P-256: { privateKey, publicKey })");
-        }
-        (true, Some(pair))
-    } else {
-        r.fail_with("options.auth.dpop must be true or { keyPair }");
-        (false, None)
-    };
-    let step_up = match r.string(&auth, "onInsufficientScope") {
-        None => StepUpPolicy::default(),
-        Some(s) => StepUpPolicy::parse(&s).unwrap_or_else(|| {
-            r.fail_with("options.auth.onInsufficientScope must be \"reauthorize\" or \"throw\"");
-            StepUpPolicy::default()
-        }),
-    };
-    let authorize = match r.function(&auth, "authorize") {
-        Some(f) => f.into(),
-        None if !r.ok() => JsValue::UNDEFINED,
-        // A page shows a popup; anything else fetches headless.
-        None if in_page => default_authorizer(r, authorize_with_popup(None)),
-        None => default_authorizer(r, authorize_headless(None)),
-    };
+    let redirect_uri = redirect_uri(r, &auth, listed_redirect, &grant.config);
+    let dpop = dpop(r, &auth);
+    let step_up = step_up(r, &auth);
+    let authorize = authorize_function(r, &auth, in_page);
     let storage = storage(r, &auth);
-    let kind = |v: &JsValue| field(v, "mcpWasmClientKind").as_string();
-    if r.ok()
-        && kind(&authorize).as_deref() == Some("redirect")
-        && kind(&storage).as_deref() == Some("memory")
-    {
-        r.fail_with("options.auth: authorizeWithRedirect() needs storage that survives the page navigation: webStorage(sessionStorage) or indexedDbStorage(name), not memoryStorage()");
-    }
+    check_redirect_storage(r, &authorize, &storage);
     let fetch = r
         .function(&auth, "fetch")
         .unwrap_or_else(|| global_fetch.clone());
@@ -313,7 +285,7 @@ pub fn read(
         step_up,
         max_step_up,
         grant: grant.config,
-        dpop: dpop_on,
+        dpop: dpop.on,
     };
     let host = JsAuthHost {
         fetch,
@@ -324,13 +296,97 @@ pub fn read(
         client_key: std::cell::RefCell::new(grant.key),
         client_alg: grant.alg.as_str(),
         assertion: grant.assertion,
-        dpop_given,
+        dpop_given: dpop.given,
         dpop_pair: Default::default(),
         dpop_storage_key: ["mcp-wasm-client:dpop:", server_url].concat(),
         confidential_in_page: in_page && grant.confidential,
-        dpop_on,
+        dpop_on: dpop.on,
     };
     Some(Rc::new(Authorizer::new(config, host)))
+}
+
+/// `options.auth.redirectUri`, else the first of `clientMetadata.redirect_uris`; required for
+/// the authorization code grant only.
+fn redirect_uri(
+    r: &mut Reader,
+    auth: &JsValue,
+    listed: Option<String>,
+    grant: &GrantConfig,
+) -> String {
+    match (r.string(auth, "redirectUri").or(listed), grant) {
+        (Some(u), _) => u,
+        (None, GrantConfig::AuthorizationCode) => {
+            r.fail_with("options.auth.redirectUri is required (or clientMetadata.redirect_uris)");
+            String::new()
+        }
+        (None, _) => String::new(),
+    }
+}
+
+/// `options.auth.dpop`: off, on, or on with the app's key pair.
+struct DpopOption {
+    on: bool,
+    given: Option<JsValue>,
+}
+
+/// Reads `options.auth.dpop` (`false` when absent, `true`, or `{ keyPair }`).
+fn dpop(r: &mut Reader, auth: &JsValue) -> DpopOption {
+    let dpop = r.value(auth, "dpop").unwrap_or(JsValue::FALSE);
+    match dpop.as_bool() {
+        Some(on) => return DpopOption { on, given: None },
+        None if dpop.is_object() => {}
+        None => {
+            r.fail_with("options.auth.dpop must be true or { keyPair }");
+            return DpopOption {
+                on: false,
+                given: None,
+            };
+        }
+    }
+    let pair = field(&dpop, "keyPair");
+    let ok = pair.is_object()
+        && field(&pair, "privateKey").is_object()
+        && field(&pair, "publicKey").is_object();
+    if !ok {
+        r.fail_with("options.auth.dpop.keyPair must be a CryptoKeyPair (ECDSA P-256: { privateKey, publicKey })");
+    }
+    DpopOption {
+        on: true,
+        given: Some(pair),
+    }
+}
+
+/// `options.auth.onInsufficientScope`: `"reauthorize"` (the default) or `"throw"`.
+fn step_up(r: &mut Reader, auth: &JsValue) -> StepUpPolicy {
+    match r.string(auth, "onInsufficientScope") {
+        None => StepUpPolicy::default(),
+        Some(s) => StepUpPolicy::parse(&s).unwrap_or_else(|| {
+            r.fail_with("options.auth.onInsufficientScope must be \"reauthorize\" or \"throw\"");
+            StepUpPolicy::default()
+        }),
+    }
+}
+
+/// `options.auth.authorize`, else the host's default: a popup in a page, headless elsewhere.
+fn authorize_function(r: &mut Reader, auth: &JsValue, in_page: bool) -> JsValue {
+    match r.function(auth, "authorize") {
+        Some(f) => f.into(),
+        None if !r.ok() => JsValue::UNDEFINED,
+        None if in_page => default_authorizer(r, authorize_with_popup(None)),
+        None => default_authorizer(r, authorize_headless(None)),
+    }
+}
+
+/// A redirect sign-in leaves the page: its pending authorization must outlive it, so memory
+/// storage is refused with it.
+fn check_redirect_storage(r: &mut Reader, authorize: &JsValue, storage: &JsValue) {
+    let kind = |v: &JsValue| field(v, "mcpWasmClientKind").as_string();
+    if r.ok()
+        && kind(authorize).as_deref() == Some("redirect")
+        && kind(storage).as_deref() == Some("memory")
+    {
+        r.fail_with("options.auth: authorizeWithRedirect() needs storage that survives the page navigation: webStorage(sessionStorage) or indexedDbStorage(name), not memoryStorage()");
+    }
 }
 
 /// The default `authorize` function, or the error saying this host has none.
