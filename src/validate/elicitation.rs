@@ -420,7 +420,7 @@ pub fn field_options(prop: &Value) -> Vec<Value> {
                             .map(str::to_string)
                             .unwrap_or_else(|| v.to_string())
                     });
-                crate::json!({ "value": v, "label": label })
+                crate::json::json!({ "value": v, "label": label })
             })
             .collect();
     }
@@ -442,7 +442,7 @@ pub fn field_options(prop: &Value) -> Vec<Value> {
                         .map(str::to_string)
                         .unwrap_or_else(|| v.to_string())
                 });
-            Some(crate::json!({ "value": v, "label": label }))
+            Some(crate::json::json!({ "value": v, "label": label }))
         })
         .collect()
 }
@@ -482,7 +482,7 @@ pub fn form_model(schema: &Value) -> Result<Value, String> {
                 constraints.insert(k.to_string(), v.clone());
             }
         }
-        let mut field = crate::json!({
+        let mut field = crate::json::json!({
             "name": name,
             "title": prop.get("title").and_then(Value::as_str).unwrap_or(name),
             "required": required.contains(&name.as_str()),
@@ -500,7 +500,7 @@ pub fn form_model(schema: &Value) -> Result<Value, String> {
         }
         fields.push(field);
     }
-    Ok(crate::json!({ "fields": fields }))
+    Ok(crate::json::json!({ "fields": fields }))
 }
 
 /// Coerces form values (strings from inputs) to the schema's types: numbers, integers,
