@@ -1,7 +1,9 @@
 //! Every JSON ↔ JS value conversion. A value crosses the boundary once, as JSON text, and the
 //! host's own `JSON.parse` / `JSON.stringify` build or read the JS objects (plain objects, never
-//! `Map`s): one copy and one native parse instead of a call per field.
+//! `Map`s): one copy and one native parse instead of a call per field. Strings a large body left
+//! in JS (`held`) are put back into what goes out.
 
+use crate::js::boundary::held;
 use crate::json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -23,9 +25,9 @@ pub fn to_js(v: &Value) -> JsValue {
     match v {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
+        Value::String(s) if held::is_mark(s) => held::restore(JsValue::from_str(s)),
         Value::String(s) => JsValue::from_str(s),
-        // crate::json writes only valid JSON, which JSON.parse cannot reject.
-        _ if !has_long_string(v) => json_parse(&v.to_string()),
+        _ if !has_long_string(v) => json_text_to_js(&v.to_string()),
         Value::Array(items) => items.iter().map(to_js).collect::<js_sys::Array>().into(),
         Value::Object(members) => {
             let o = js_sys::Object::new();
@@ -40,14 +42,18 @@ pub fn to_js(v: &Value) -> JsValue {
             }
             o.into()
         }
-        _ => json_parse(&v.to_string()),
+        _ => json_text_to_js(&v.to_string()),
     }
 }
 
-/// JSON text that crate::json wrote (which `JSON.parse` cannot reject) as a plain JS value, in one
-/// native parse.
+/// JSON text that serde_json wrote (which `JSON.parse` cannot reject) as a plain JS value, in one
+/// native parse, held strings put back.
 pub fn json_text_to_js(text: &str) -> JsValue {
-    json_parse(text)
+    if held::has_marks(text) {
+        held::restore(json_parse(text))
+    } else {
+        json_parse(text)
+    }
 }
 
 /// Whether `v` holds a string of [`LONG_STRING`] bytes or more.

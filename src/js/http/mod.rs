@@ -3,5 +3,6 @@
 
 pub mod fetch;
 pub mod http_sse;
+pub mod json_body;
 pub mod sse_body;
 pub mod streamable_http;

@@ -7,6 +7,7 @@ use crate::engine::{Exchange, FirstReply, Inbox, Sent, Transport};
 use crate::js::host::abort::{sleep, AbortOnDrop, SignalLink};
 use crate::js::http::fetch::{new_controller, read_text, status_error, Head, Http};
 use crate::js::http::http_sse::HttpSse;
+use crate::js::http::json_body::read_messages;
 use crate::js::http::sse_body::read_sse_messages;
 use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{decode, Message};
@@ -261,8 +262,7 @@ impl StreamableHttp {
         let mut deliver = |m: Message| inbox.deliver(m, Some(x.id));
         match body_kind(head.content_type.as_deref()) {
             BodyKind::Json => {
-                let text = read_text(&head, self.max_message_bytes, x.what).await?;
-                for m in decode(&text)? {
+                for m in read_messages(&head, self.max_message_bytes, x.what).await? {
                     deliver(m);
                 }
                 guard.disarm();
