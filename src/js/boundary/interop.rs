@@ -1,7 +1,16 @@
-//! Every JSON ↔ JS value conversion. A value crosses the boundary once, as JSON text, and the
-//! host's own `JSON.parse` / `JSON.stringify` build or read the JS objects (plain objects, never
-//! `Map`s): one copy and one native parse instead of a call per field. Strings a large body left
-//! in JS (`held`) are put back into what goes out.
+//! Every JSON ↔ JS value conversion, and which path each takes:
+//!
+//! * Scalars cross directly: `null`, booleans and strings as themselves, numbers through
+//!   serde-wasm-bindgen (an `f64`, integers kept integers; no text and no parse).
+//! * Objects and arrays cross once, as JSON text, and the host's own `JSON.parse` /
+//!   `JSON.stringify` build or read the JS objects: one copy and one native parse instead of a
+//!   call per field, and the semantics the API documents. Out, a member named `__proto__` stays a
+//!   member (JSON.parse defines members; serde-wasm-bindgen's serializer assigns them, which would
+//!   set the prototype of a server's object). In, what `JSON.stringify` makes of a value: `toJSON`
+//!   honoured, `undefined` members left out (serde-wasm-bindgen's deserializer reads them as
+//!   `null` and a `Date` as `{}`).
+//! * Strings of 16 KiB or more cross on their own (one UTF-8 decode) instead of inside JSON text,
+//!   and strings a large body left in JS (`held`) are put back into what goes out.
 
 use crate::js::boundary::held;
 use crate::json::Value;
@@ -27,6 +36,7 @@ pub fn to_js(v: &Value) -> JsValue {
         Value::Bool(b) => JsValue::from_bool(*b),
         Value::String(s) if held::is_mark(s) => held::restore(JsValue::from_str(s)),
         Value::String(s) => JsValue::from_str(s),
+        Value::Number(n) => number_to_js(n),
         _ if !has_long_string(v) => json_text_to_js(&v.to_string()),
         Value::Array(items) => items.iter().map(to_js).collect::<js_sys::Array>().into(),
         Value::Object(members) => {
@@ -42,8 +52,14 @@ pub fn to_js(v: &Value) -> JsValue {
             }
             o.into()
         }
-        _ => json_text_to_js(&v.to_string()),
     }
+}
+
+/// A number as a JS number (a `u64` beyond 2^53 rounded, as `JSON.parse` would).
+fn number_to_js(n: &crate::json::Number) -> JsValue {
+    let plain = serde_wasm_bindgen::Serializer::json_compatible();
+    // A serde_json number serializes as an i64, u64 or finite f64: never an error.
+    serde::Serialize::serialize(n, &plain).unwrap_or(JsValue::NULL)
 }
 
 /// JSON text that serde_json wrote (which `JSON.parse` cannot reject) as a plain JS value, in one
@@ -77,6 +93,11 @@ pub fn from_js(v: &JsValue) -> Result<Value, String> {
     }
     if let Some(b) = v.as_bool() {
         return Ok(Value::Bool(b));
+    }
+    if v.as_f64().is_some() {
+        // Safe integers as integers, NaN and the infinities as null (as JSON.stringify writes them).
+        return serde_wasm_bindgen::from_value(v.clone())
+            .map_err(|e| format!("not a JSON number: {e}"));
     }
     let text = match json_stringify(v) {
         Ok(t) => t.as_string(),
