@@ -1,14 +1,15 @@
 //! Every JSON ↔ JS value conversion, and which path each takes:
 //!
-//! * Scalars cross directly: `null`, booleans and strings as themselves, numbers through
-//!   serde-wasm-bindgen (an `f64`, integers kept integers; no text and no parse).
+//! * Scalars cross directly: `null`, booleans, strings and numbers as themselves (a number as
+//!   an `f64`; in, a safe integer stays an integer, NaN and the infinities become `null`, as
+//!   `JSON.stringify` writes them).
 //! * Objects and arrays cross once, as JSON text, and the host's own `JSON.parse` /
 //!   `JSON.stringify` build or read the JS objects: one copy and one native parse instead of a
 //!   call per field, and the semantics the API documents. Out, a member named `__proto__` stays a
 //!   member (JSON.parse defines members; serde-wasm-bindgen's serializer assigns them, which would
 //!   set the prototype of a server's object). In, what `JSON.stringify` makes of a value: `toJSON`
 //!   honoured, `undefined` members left out (serde-wasm-bindgen's deserializer reads them as
-//!   `null` and a `Date` as `{}`).
+//!   `null` and a `Date` as `{}`). serde-wasm-bindgen is therefore not used for JSON values.
 //! * Strings of 16 KiB or more cross on their own (one UTF-8 decode) instead of inside JSON text,
 //!   and strings a large body left in JS (`held`) are put back into what goes out.
 
@@ -57,9 +58,17 @@ pub fn to_js(v: &Value) -> JsValue {
 
 /// A number as a JS number (a `u64` beyond 2^53 rounded, as `JSON.parse` would).
 fn number_to_js(n: &crate::json::Number) -> JsValue {
-    let plain = serde_wasm_bindgen::Serializer::json_compatible();
-    // A serde_json number serializes as an i64, u64 or finite f64: never an error.
-    serde::Serialize::serialize(n, &plain).unwrap_or(JsValue::NULL)
+    n.as_f64().map_or(JsValue::NULL, JsValue::from_f64)
+}
+
+/// A JS number as JSON: a safe integer as an integer, NaN and the infinities as `null`.
+fn number_from_js(n: f64) -> Value {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    if n.fract() == 0.0 && n.abs() <= MAX_SAFE {
+        Value::from(n as i64)
+    } else {
+        Value::from(n)
+    }
 }
 
 /// JSON text that serde_json wrote (which `JSON.parse` cannot reject) as a plain JS value, in one
@@ -94,10 +103,8 @@ pub fn from_js(v: &JsValue) -> Result<Value, String> {
     if let Some(b) = v.as_bool() {
         return Ok(Value::Bool(b));
     }
-    if v.as_f64().is_some() {
-        // Safe integers as integers, NaN and the infinities as null (as JSON.stringify writes them).
-        return serde_wasm_bindgen::from_value(v.clone())
-            .map_err(|e| format!("not a JSON number: {e}"));
+    if let Some(n) = v.as_f64() {
+        return Ok(number_from_js(n));
     }
     let text = match json_stringify(v) {
         Ok(t) => t.as_string(),
