@@ -1,6 +1,7 @@
 // The 1 MiB row in isolation: calls/s of the `big` tool (one 1 MiB text block, application/json)
-// for the fetch floor and one or more builds of this client, calls interleaved one by one in one
-// process (bench/big-loop.mjs) so drift hits all alike; each build's ratio to the floor in the
+// for the fetch floor and one or more builds of this client in one process, each client's calls
+// in a block per round as run.mjs measures them (the order rotating each round), or with
+// --by-call interleaved one by one (bench/big-loop.mjs); each build's ratio to the floor in the
 // same round is the figure issue 23 asks for.
 //
 //   node bench/big.mjs <pkg-nodejs> [<pkg-nodejs>…] [--rounds 7] [--calls 30] [--mode legacy]
@@ -23,6 +24,8 @@ const ROUNDS = Number(opt("--rounds", 7));
 const CALLS = Number(opt("--calls", 30));
 const MODE = opt("--mode", "legacy");
 const BROWSER = argv.includes("--browser");
+// --by-call: interleave call by call instead of client blocks (see big-loop.mjs).
+const BY_CALL = argv.includes("--by-call");
 const pkgs = argv.filter((a, i) => !a.startsWith("--") && !(i > 0 && ["--rounds", "--calls", "--mode"].includes(argv[i - 1])));
 if (!pkgs.length) throw new Error("usage: node bench/big.mjs [--browser] <pkg> [<pkg>…] [--rounds N] [--calls N] [--mode M]");
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -40,7 +43,7 @@ function inNode() {
     const c = new (require(path.resolve(p)).Client)(url, { mode: MODE, clientInfo: info });
     handles[p] = { connect: () => c.connect(), call: (n, a) => c.callTool(n, a), close: () => c.close() };
   }
-  return measure(handles, ROUNDS, CALLS, process.cpuUsage);
+  return measure(handles, ROUNDS, CALLS, process.cpuUsage, BY_CALL);
 }
 
 async function inChromium() {
@@ -65,7 +68,7 @@ async function inChromium() {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${statics.address().port}/`);
     return await page.evaluate(
-      async ([url, n, mode, rounds, calls, info]) => {
+      async ([url, n, mode, rounds, calls, info, byCall]) => {
         const { floorClient } = await import("/floor-client.mjs");
         const { measure } = await import("/big-loop.mjs");
         const handles = { floor: floorClient(url, info) };
@@ -75,9 +78,9 @@ async function inChromium() {
           const c = new mod.Client(url, { mode, clientInfo: info });
           handles[i] = { connect: () => c.connect(), call: (t, a) => c.callTool(t, a), close: () => c.close() };
         }
-        return measure(handles, rounds, calls);
+        return measure(handles, rounds, calls, undefined, byCall);
       },
-      [url, pkgs.length, MODE, ROUNDS, CALLS, info],
+      [url, pkgs.length, MODE, ROUNDS, CALLS, info, BY_CALL],
     ).then((rounds) => rounds.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k === "floor" ? k : pkgs[k], v]))));
   } finally {
     await browser.close();
@@ -87,8 +90,8 @@ async function inChromium() {
 
 try {
   const rounds = BROWSER ? await inChromium() : await inNode();
-  const host = BROWSER ? `chromium (${(await import("node:child_process")).execFileSync("/usr/bin/chromium", ["--version"]).toString().trim()})` : `node ${process.version}`;
-  console.log(`${host}, ${MODE}, ${ROUNDS} rounds × ${CALLS} calls of big (1 MiB) per client, interleaved`);
+  const host = BROWSER ? `chromium (${(await import("node:child_process")).execFileSync("/usr/bin/chromium", ["--version"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim()})` : `node ${process.version}`;
+  console.log(`${host}, ${MODE}, ${ROUNDS} rounds × ${CALLS} calls of big (1 MiB) per client, ${BY_CALL ? "interleaved call by call" : "in blocks"}`);
   const of = (id, k) => median(rounds.map((r) => r[id][k]));
   const cpu = (id) => (BROWSER ? "" : `, ${of(id, "cpuMs").toFixed(2)} CPU ms/call`);
   console.log(`floor: ${of("floor", "rate").toFixed(1)} calls/s${cpu("floor")}`);

@@ -1,6 +1,8 @@
 // A response body read whole as text by the host, its size cap enforced while reading: the
 // chunks never enter wasm memory, and a body over the cap is cancelled as soon as it passes it.
 
+const decoder = new TextDecoder();
+
 /** `{ text }`, or `{ tooLarge: true }` once more than `maxBytes` bytes arrived. A failed read
  *  rejects with the stream's error. */
 export async function readCappedText(stream, maxBytes) {
@@ -28,5 +30,5 @@ export async function readCappedText(stream, maxBytes) {
       at += c.byteLength;
     }
   }
-  return { text: new TextDecoder().decode(bytes) };
+  return { text: decoder.decode(bytes) };
 }
