@@ -43,6 +43,18 @@ pub fn field_kind(prop: &Value) -> Result<&'static str, String> {
     }
 }
 
+/// One option of a select field: `{ value, label }`, the label its title (when a string) or the
+/// value itself (a string as is, anything else as JSON).
+fn option(value: &Value, title: Option<&Value>) -> Value {
+    let label = match title.and_then(Value::as_str) {
+        Some(t) => t.to_string(),
+        None => value
+            .as_str()
+            .map_or_else(|| value.to_string(), str::to_string),
+    };
+    crate::json::json!({ "value": value, "label": label })
+}
+
 /// The options of a select field with their labels, for every enum shape (`enum` +
 /// `enumNames`, `oneOf`/`anyOf` of `{const, title}`, and the same under `items`).
 pub fn field_options(prop: &Value) -> Vec<Value> {
@@ -59,18 +71,7 @@ pub fn field_options(prop: &Value) -> Vec<Value> {
         return values
             .iter()
             .enumerate()
-            .map(|(i, v)| {
-                let label = names
-                    .and_then(|n| n.get(i))
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-                    .unwrap_or_else(|| {
-                        v.as_str()
-                            .map(str::to_string)
-                            .unwrap_or_else(|| v.to_string())
-                    });
-                crate::json::json!({ "value": v, "label": label })
-            })
+            .map(|(i, v)| option(v, names.and_then(|n| n.get(i))))
             .collect();
     }
     let options = src
@@ -80,19 +81,7 @@ pub fn field_options(prop: &Value) -> Vec<Value> {
     options
         .into_iter()
         .flatten()
-        .filter_map(|o| {
-            let v = o.get("const")?;
-            let label = o
-                .get("title")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .unwrap_or_else(|| {
-                    v.as_str()
-                        .map(str::to_string)
-                        .unwrap_or_else(|| v.to_string())
-                });
-            Some(crate::json::json!({ "value": v, "label": label }))
-        })
+        .filter_map(|o| Some(option(o.get("const")?, o.get("title"))))
         .collect()
 }
 
