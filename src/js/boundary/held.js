@@ -15,12 +15,22 @@ const nonce = () => {
 };
 const MARK = `\u0000mcp-wasm-client:held:${nonce()}:`;
 
-// Strings put aside and not yet restored. A result dropped before it reaches the caller (its
+// Strings put aside and not yet restored (mark → { text, at }), oldest first. A result is
+// restored within a few microtasks of its arrival; one dropped before it reaches the caller (its
 // request timed out or was cancelled after the answer arrived, or its structuredContent failed
-// the tool's outputSchema) leaves its strings here: the oldest go beyond this many.
+// the tool's outputSchema) leaves its strings here until they are a minute old, or until more
+// than 256 are held.
 const MAX_HELD = 256;
+const HELD_MS = 60_000;
 const held = new Map();
 let next = 0;
+
+function release(now) {
+  for (const [mark, { at }] of held) {
+    if (held.size <= MAX_HELD && now - at < HELD_MS) break;
+    held.delete(mark);
+  }
+}
 
 /** `text` (a JSON-RPC body) with long content strings put aside, or `text` itself when it is not
  *  JSON or has none (Rust then reads it and names what is wrong). */
@@ -32,6 +42,7 @@ export function holdContent(text, minLength) {
     return text;
   }
   let any = false;
+  const now = Date.now();
   for (const message of Array.isArray(body) ? body : [body]) {
     const content = message?.result?.content;
     if (!Array.isArray(content)) continue;
@@ -40,14 +51,14 @@ export function holdContent(text, minLength) {
         const s = block?.[key];
         if (typeof s === "string" && s.length >= minLength) {
           const mark = MARK + (next++).toString(36);
-          held.set(mark, s);
+          held.set(mark, { text: s, at: now });
           block[key] = mark;
           any = true;
         }
       }
     }
   }
-  while (held.size > MAX_HELD) held.delete(held.keys().next().value);
+  release(now);
   return any ? JSON.stringify(body) : text;
 }
 
@@ -59,9 +70,9 @@ export function restoreHeld(value) {
     } else if (v !== null && typeof v === "object") {
       for (const k of Object.keys(v)) put(v, k, v[k]);
     } else if (typeof v === "string" && v.startsWith(MARK) && held.has(v)) {
-      const s = held.get(v);
+      const { text } = held.get(v);
       held.delete(v);
-      return s;
+      return text;
     }
     return v;
   };
