@@ -150,7 +150,7 @@ fn assert_no_secret(w: &World, e: &McpError) {
     for (_, doc) in w.saves.borrow().iter() {
         if let Some(v) = doc
             .as_deref()
-            .and_then(|d| mcp_wasm_client::json::from_str(d).ok())
+            .and_then(|d| mcp_wasm_client::json::from_str::<mcp_wasm_client::json::Value>(d).ok())
             .and_then(|d| d["pending"]["code_verifier"].as_str().map(str::to_string))
         {
             verifiers.push(v);

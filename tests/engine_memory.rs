@@ -102,7 +102,7 @@ const NAME_SCHEMA: &str =
     r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#;
 
 fn elicitation_params() -> Value {
-    json!({ "mode": "form", "message": "Who are you?", "requestedSchema": mcp_wasm_client::json::from_str(NAME_SCHEMA).unwrap() })
+    json!({ "mode": "form", "message": "Who are you?", "requestedSchema": mcp_wasm_client::json::from_str::<Value>(NAME_SCHEMA).unwrap() })
 }
 
 fn text_result(text: &str) -> Value {
@@ -273,7 +273,7 @@ fn modern_tool_call_with_an_elicitation_round_and_a_notification() {
     );
     assert_ne!(
         retry["id"],
-        mcp_wasm_client::json::from_str(&sent[0]).unwrap()["id"]
+        mcp_wasm_client::json::from_str::<Value>(&sent[0]).unwrap()["id"]
     );
     // The notification before each answer reached messageHandler.
     let notes = host.notifications.borrow();
@@ -424,7 +424,7 @@ fn auto_mode_over_a_message_transport_falls_back_when_the_probe_gets_no_reply() 
     let methods: Vec<String> = sent
         .iter()
         .map(|s| {
-            mcp_wasm_client::json::from_str(s).unwrap()["method"]
+            mcp_wasm_client::json::from_str::<Value>(s).unwrap()["method"]
                 .as_str()
                 .unwrap_or("")
                 .to_string()

@@ -100,7 +100,7 @@ fn output_schema_exponential_anyof_ref_is_bounded() {
         .unwrap();
             let v = mcp_wasm_client::validate::output_schema::OutputValidator::compile(&schema)
                 .expect("compiles today");
-            let _ = v.validate(&mcp_wasm_client::json!({ "x": 1 }));
+            let _ = v.validate(&mcp_wasm_client::json::json!({ "x": 1 }));
         },
     );
 }
@@ -114,16 +114,16 @@ fn output_schema_exponential_anyof_chain_is_bounded() {
         let mut defs = mcp_wasm_client::json::Map::new();
         for i in 0..n {
             let next = if i + 1 == n {
-                mcp_wasm_client::json!({ "type": "string" })
+                mcp_wasm_client::json::json!({ "type": "string" })
             } else {
                 let r = format!("#/$defs/d{}", i + 1);
-                mcp_wasm_client::json!({ "anyOf": [{ "$ref": r }, { "$ref": r }] })
+                mcp_wasm_client::json::json!({ "anyOf": [{ "$ref": r }, { "$ref": r }] })
             };
             defs.insert(format!("d{i}"), next);
         }
-        let schema = mcp_wasm_client::json!({ "$defs": defs, "$ref": "#/$defs/d0" });
+        let schema = mcp_wasm_client::json::json!({ "$defs": defs, "$ref": "#/$defs/d0" });
         let v = mcp_wasm_client::validate::output_schema::OutputValidator::compile(&schema)
             .expect("compiles today");
-        let _ = v.validate(&mcp_wasm_client::json!(1));
+        let _ = v.validate(&mcp_wasm_client::json::json!(1));
     });
 }

@@ -11,7 +11,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use mcp_wasm_client::protocol::jsonrpc::decode;
 use mcp_wasm_client::transport::sse::SseParser;
-use mcp_wasm_client::json;
+use mcp_wasm_client::json::json;
 use std::hint::black_box;
 
 const EVENTS: usize = 10_000;

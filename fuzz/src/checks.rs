@@ -166,7 +166,7 @@ pub fn check_input_required(data: &[u8]) {
             .map(|r| {
                 (
                     r.key.clone(),
-                    mcp_wasm_client::json!({ "action": "cancel", "method": r.method }),
+                    mcp_wasm_client::json::json!({ "action": "cancel", "method": r.method }),
                 )
             })
             .collect();

@@ -102,7 +102,7 @@ pub fn rounds_exceeded(method: &str, max: u32) -> McpError {
         INTERNAL_ERROR,
         crate::protocol::error::ErrorKind::Protocol,
         format!("{method} still required input after {max} rounds (inputRequiredMaxRounds)"),
-        crate::json!({ "rounds": max }),
+        crate::json::json!({ "rounds": max }),
     )
 }
 

@@ -107,7 +107,7 @@ impl Pages {
                 INVALID_REQUEST,
                 crate::protocol::error::ErrorKind::Protocol,
                 format!("{method}: more than {max_pages} pages; raise maxPages to fetch more"),
-                crate::json!({ "maxPages": max_pages }),
+                crate::json::json!({ "maxPages": max_pages }),
             ));
         }
         self.seen_cursors.push(cursor.clone());

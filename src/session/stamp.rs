@@ -135,7 +135,7 @@ pub fn message(state: &SessionState, msg: &Message) -> Outgoing {
 
 /// The legacy `initialize` request: no session or version header.
 pub fn initialize(cfg: &ClientConfig, id: RequestId, version: &str) -> Outgoing {
-    let params = crate::json!({
+    let params = crate::json::json!({
         "protocolVersion": version,
         "capabilities": cfg.registered.capabilities(Era::Legacy),
         "clientInfo": cfg.client_info,

@@ -1,10 +1,9 @@
-//! Numbers in messages and form input without `core`'s float formatting and parsing: both are
-//! done with what `crate::json` already carries (zmij, its own decimal reader), which keeps
-//! `<f64 as Display>`, `<f64 as FromStr>` and their tables (~20 KB gzip) out of the wasm module.
+//! Numbers in messages and form input, shown and read as a person (and JS) writes them.
 
 use std::fmt;
 
-/// An `f64` shown as JSON would show it, integers without a fraction (`5`, `0.25`, `1e+21`: as JS shows them).
+/// An `f64` shown as JS shows it: integers without a fraction (`5`), others shortest (`0.25`,
+/// `1e+21`), `NaN` and `Infinity` by name.
 #[derive(Debug)]
 pub struct Num(pub f64);
 
@@ -14,7 +13,8 @@ impl fmt::Display for Num {
         if n.fract() == 0.0 && n.abs() < 1e15 {
             return fmt::Display::fmt(&(n as i64), f);
         }
-        match crate::json::Number::from_f64(n) {
+        // serde_json writes a finite float in its shortest form, exponents as JS writes them.
+        match serde_json::Number::from_f64(n) {
             Some(x) => fmt::Display::fmt(&x, f),
             None if n.is_nan() => f.write_str("NaN"),
             None if n > 0.0 => f.write_str("Infinity"),
@@ -24,37 +24,18 @@ impl fmt::Display for Num {
 }
 
 /// A decimal number as a person or a server writes it (`"3"`, `"-0.5"`, `".5"`, `"5."`, `"+2"`,
-/// `"1e3"`), surrounding whitespace ignored; `None` for anything else (`"inf"`, `"NaN"`, `"0x1"`).
+/// `"1e3"`), surrounding whitespace ignored; `None` for anything else (`"inf"`, `"NaN"`, `"0x1"`)
+/// and for numbers too large for an `f64`.
 pub fn parse(text: &str) -> Option<f64> {
     let t = text.trim();
-    let (sign, digits) = match t.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", t.strip_prefix('+').unwrap_or(t)),
-    };
-    let mantissa = digits.split(['e', 'E']).next().unwrap_or_default();
-    if !digits.starts_with(|c: char| c.is_ascii_digit() || c == '.')
-        || !mantissa.contains(|c: char| c.is_ascii_digit())
+    // std also reads "inf", "infinity" and "nan" in any case: only digits and their marks here.
+    if !t
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
     {
         return None;
     }
-    // JSON's grammar wants a digit on both sides of the point and no leading zeros.
-    let digits = digits.trim_start_matches('0');
-    let lead = if digits.starts_with(|c: char| c.is_ascii_digit()) {
-        ""
-    } else {
-        "0"
-    };
-    let mut json = format!("{sign}{lead}{digits}");
-    if let Some(at) = json.find('.') {
-        if !json[at + 1..].starts_with(|c: char| c.is_ascii_digit()) {
-            json.insert(at + 1, '0');
-        }
-    }
-    // The JSON reader's number code (serde_json's algorithm, without core's float parsing).
-    crate::json::from_str(&json)
-        .ok()
-        .and_then(|v| v.as_f64())
-        .filter(|n| n.is_finite())
+    t.parse::<f64>().ok().filter(|n| n.is_finite())
 }
 
 #[cfg(test)]

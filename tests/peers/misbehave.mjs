@@ -213,6 +213,25 @@ const FAULTS = {
       send(res, 200, { "Content-Type": "application/json" }, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`);
     },
   },
+  "large-result": {
+    description:
+      "tools/list: tool \"big\" with an outputSchema; tools/call big: arguments.text as content and structuredContent.text, " +
+      "with Content-Length unless arguments.chunked (then written in 64 KiB chunks)",
+    rpc: ({ res, msg, id }) => {
+      if (msg.method === "tools/list") {
+        const outputSchema = { type: "object", properties: { text: { type: "string", minLength: 1 } }, required: ["text"] };
+        return sendJson(res, 200, rpcResult(id, { tools: [{ name: "big", inputSchema: { type: "object" }, outputSchema }] }));
+      }
+      const args = msg.params?.arguments ?? {};
+      const structured = args.structured === undefined ? { text: args.text } : args.structured;
+      const body = JSON.stringify(rpcResult(id, { content: [{ type: "text", text: args.text }], structuredContent: structured }));
+      if (!args.chunked) return send(res, 200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) }, body);
+      res.writeHead(200, { ...CORS, "Content-Type": "application/json" });
+      const bytes = Buffer.from(body);
+      for (let at = 0; at < bytes.length; at += 65536) res.write(bytes.subarray(at, at + 65536));
+      res.end();
+    },
+  },
   "sse-ok": {
     description: "correct answers as a one-event text/event-stream",
     rpc: ({ res, msg, id }) =>

@@ -1,7 +1,19 @@
-//! Every JSON ↔ JS value conversion. A value crosses the boundary once, as JSON text, and the
-//! host's own `JSON.parse` / `JSON.stringify` build or read the JS objects (plain objects, never
-//! `Map`s): one copy and one native parse instead of a call per field.
+//! Every JSON ↔ JS value conversion, and which path each takes:
+//!
+//! * Scalars cross directly: `null`, booleans, strings and numbers as themselves (a number as
+//!   an `f64`; in, a safe integer stays an integer, NaN and the infinities become `null`, as
+//!   `JSON.stringify` writes them).
+//! * Objects and arrays cross once, as JSON text, and the host's own `JSON.parse` /
+//!   `JSON.stringify` build or read the JS objects: one copy and one native parse instead of a
+//!   call per field, and the semantics the API documents. Out, a member named `__proto__` stays a
+//!   member (JSON.parse defines members; serde-wasm-bindgen's serializer assigns them, which would
+//!   set the prototype of a server's object). In, what `JSON.stringify` makes of a value: `toJSON`
+//!   honoured, `undefined` members left out (serde-wasm-bindgen's deserializer reads them as
+//!   `null` and a `Date` as `{}`). serde-wasm-bindgen is therefore not used for JSON values.
+//! * Strings of 16 KiB or more cross on their own (one UTF-8 decode) instead of inside JSON text,
+//!   and strings a large body left in JS (`held`) are put back into what goes out.
 
+use crate::js::boundary::held;
 use crate::json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -23,9 +35,10 @@ pub fn to_js(v: &Value) -> JsValue {
     match v {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
+        Value::String(s) if held::is_mark(s) => held::restore(JsValue::from_str(s)),
         Value::String(s) => JsValue::from_str(s),
-        // crate::json writes only valid JSON, which JSON.parse cannot reject.
-        _ if !has_long_string(v) => json_parse(&v.to_string()),
+        Value::Number(n) => number_to_js(n),
+        _ if !has_long_string(v) => json_text_to_js(&v.to_string()),
         Value::Array(items) => items.iter().map(to_js).collect::<js_sys::Array>().into(),
         Value::Object(members) => {
             let o = js_sys::Object::new();
@@ -40,14 +53,32 @@ pub fn to_js(v: &Value) -> JsValue {
             }
             o.into()
         }
-        _ => json_parse(&v.to_string()),
     }
 }
 
-/// JSON text that crate::json wrote (which `JSON.parse` cannot reject) as a plain JS value, in one
-/// native parse.
+/// A number as a JS number (a `u64` beyond 2^53 rounded, as `JSON.parse` would).
+fn number_to_js(n: &crate::json::Number) -> JsValue {
+    n.as_f64().map_or(JsValue::NULL, JsValue::from_f64)
+}
+
+/// A JS number as JSON: a safe integer as an integer, NaN and the infinities as `null`.
+fn number_from_js(n: f64) -> Value {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    if n.fract() == 0.0 && n.abs() <= MAX_SAFE {
+        Value::from(n as i64)
+    } else {
+        Value::from(n)
+    }
+}
+
+/// JSON text that serde_json wrote (which `JSON.parse` cannot reject) as a plain JS value, in one
+/// native parse, held strings put back.
 pub fn json_text_to_js(text: &str) -> JsValue {
-    json_parse(text)
+    if held::has_marks(text) {
+        held::restore(json_parse(text))
+    } else {
+        json_parse(text)
+    }
 }
 
 /// Whether `v` holds a string of [`LONG_STRING`] bytes or more.
@@ -71,6 +102,9 @@ pub fn from_js(v: &JsValue) -> Result<Value, String> {
     }
     if let Some(b) = v.as_bool() {
         return Ok(Value::Bool(b));
+    }
+    if let Some(n) = v.as_f64() {
+        return Ok(number_from_js(n));
     }
     let text = match json_stringify(v) {
         Ok(t) => t.as_string(),

@@ -2,5 +2,6 @@
 //! values to and from JS.
 
 pub mod error;
+pub mod held;
 pub mod interop;
 pub mod options;

@@ -389,14 +389,7 @@ const MAX_ERROR_BODY: usize = 64 * 1024;
 
 /// Reads the whole body as text, refusing bodies larger than `max_bytes`.
 pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<String, McpError> {
-    let too_large = || {
-        McpError::local(
-            crate::protocol::error::INVALID_REQUEST,
-            crate::protocol::error::ErrorKind::Protocol,
-            format!("The response to {what} is larger than {max_bytes} bytes"),
-            json!({ "maxMessageBytes": max_bytes }),
-        )
-    };
+    let too_large = || too_large(what, max_bytes);
     // A declared length within the cap: one native read (`text()`), no stream reader.
     let declared = head
         .response
@@ -429,6 +422,16 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
     // Valid UTF-8 (the usual case) becomes the String without a copy.
     Ok(String::from_utf8(buf)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// The error for a response body over `max_bytes`.
+pub fn too_large(what: &str, max_bytes: usize) -> McpError {
+    McpError::local(
+        crate::protocol::error::INVALID_REQUEST,
+        crate::protocol::error::ErrorKind::Protocol,
+        format!("The response to {what} is larger than {max_bytes} bytes"),
+        json!({ "maxMessageBytes": max_bytes }),
+    )
 }
 
 /// The body, read chunk by chunk with [`BodyReader::next`] (no chunks when the response has

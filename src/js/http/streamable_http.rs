@@ -8,6 +8,7 @@ use crate::js::host::abort::new_controller;
 use crate::js::host::abort::{sleep, AbortOnDrop, SignalLink};
 use crate::js::http::fetch::{read_text, status_error, Head, Http};
 use crate::js::http::http_sse::HttpSse;
+use crate::js::http::json_body::read_messages;
 use crate::js::http::sse_body::read_sse_messages;
 use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{decode, Message};
@@ -262,8 +263,7 @@ impl StreamableHttp {
         let mut deliver = |m: Message| inbox.deliver(m, Some(x.id));
         match body_kind(head.content_type.as_deref()) {
             BodyKind::Json => {
-                let text = read_text(&head, self.max_message_bytes, x.what).await?;
-                for m in decode(&text)? {
+                for m in read_messages(&head, self.max_message_bytes, x.what).await? {
                     deliver(m);
                 }
                 guard.disarm();

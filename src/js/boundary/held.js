@@ -1,0 +1,85 @@
+// Long strings of tool results held in JS while the engine works on the rest of the message.
+//
+// The engine acts on a response's envelope (id, error, resultType, structuredContent...), never
+// on the text or bytes of a result's content blocks: a 1 MiB text block need not be copied into
+// wasm memory, parsed there, and copied back out. `holdContent` parses a large body with the
+// host's JSON.parse, puts each long `result.content[*].text` / `.blob` aside under a mark, and
+// gives Rust the rest as JSON text; `restoreHeld` puts them back into the JS value built for
+// the caller. A mark is a control character, a fixed prefix (held.rs's HELD_PREFIX) and a
+// per-process random nonce, so a server cannot forge one to read another result's text.
+
+const nonce = () => {
+  const bytes = new Uint32Array(2);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(36)).join("");
+};
+const MARK = `\u0000mcp-wasm-client:held:${nonce()}:`;
+
+// Strings put aside and not yet restored (mark → { text, at }), oldest first. A result is
+// restored within a few microtasks of its arrival; one dropped before it reaches the caller (its
+// request timed out or was cancelled after the answer arrived, or its structuredContent failed
+// the tool's outputSchema) leaves its strings here until they are a minute old, or until more
+// than 256 are held.
+const MAX_HELD = 256;
+const HELD_MS = 60_000;
+const held = new Map();
+let next = 0;
+
+function release(now) {
+  for (const [mark, { at }] of held) {
+    if (held.size <= MAX_HELD && now - at < HELD_MS) break;
+    held.delete(mark);
+  }
+}
+
+/** `text` (a JSON-RPC body) with long content strings put aside, or `text` itself when it is not
+ *  JSON or has none (Rust then reads it and names what is wrong). */
+export function holdContent(text, minLength) {
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  let any = false;
+  const now = Date.now();
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const content = message?.result?.content;
+    if (!Array.isArray(content)) continue;
+    for (const block of content) {
+      for (const key of ["text", "blob"]) {
+        const s = block?.[key];
+        if (typeof s === "string" && s.length >= minLength) {
+          const mark = MARK + (next++).toString(36);
+          held.set(mark, { text: s, at: now });
+          block[key] = mark;
+          any = true;
+        }
+      }
+    }
+  }
+  release(now);
+  return any ? JSON.stringify(body) : text;
+}
+
+/** `value` with every held string put back (and released); returns `value`. */
+export function restoreHeld(value) {
+  const walk = (v) => {
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => put(v, i, x));
+    } else if (v !== null && typeof v === "object") {
+      for (const k of Object.keys(v)) put(v, k, v[k]);
+    } else if (typeof v === "string" && v.startsWith(MARK) && held.has(v)) {
+      const { text } = held.get(v);
+      held.delete(v);
+      return text;
+    }
+    return v;
+  };
+  // Assigned only when restored: `o["__proto__"] = x` would set the prototype, not the member.
+  const put = (o, k, x) => {
+    const y = walk(x);
+    if (y !== x) o[k] = y;
+  };
+  return walk(value);
+}

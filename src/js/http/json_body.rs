@@ -1,0 +1,81 @@
+//! An `application/json` response body as JSON-RPC messages. The body is read by the host and
+//! stays a JS string until we know what it holds: a large one keeps its long content strings in
+//! JS (`boundary::held`), so a 1 MiB tool result never enters wasm memory; the rest is read by
+//! serde_json in Rust. The size cap holds while reading: a declared length over it is refused
+//! before the body is read, an undeclared one as soon as the bytes read pass it.
+
+use crate::js::boundary::error::error_text;
+use crate::js::boundary::held;
+use crate::js::http::fetch::{too_large, Head};
+use crate::json::Value;
+use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
+use crate::protocol::jsonrpc::{decode, Message};
+use js_sys::JsString;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(module = "/src/js/http/body.js")]
+extern "C" {
+    /// Resolves to `{ text }` or `{ tooLarge: true }` (see body.js).
+    #[wasm_bindgen(js_name = readCappedText)]
+    fn read_capped_text(stream: Option<web_sys::ReadableStream>, max_bytes: f64)
+        -> js_sys::Promise;
+}
+
+/// The body's messages; a body over `max_bytes` is an error naming the cap.
+pub async fn read_messages(
+    head: &Head,
+    max_bytes: usize,
+    what: &str,
+) -> Result<Vec<Message>, McpError> {
+    let text = match declared_length(head) {
+        Some(n) if n > max_bytes => return Err(too_large(what, max_bytes)),
+        Some(_) => whole_text(head, what).await?,
+        None => capped_text(head, max_bytes, what).await?,
+    };
+    decode(&held::hold_long_content(&text))
+}
+
+/// `Content-Length`, when the response declares one.
+fn declared_length(head: &Head) -> Option<usize> {
+    let length = head.response.headers().get("content-length")?;
+    length.trim().parse().ok()
+}
+
+/// The error for a body that could not be read.
+fn failed(what: &str, e: &JsValue) -> McpError {
+    McpError::local(
+        CONNECTION_CLOSED,
+        ErrorKind::Network,
+        format!("The response body for {what} failed: {}", error_text(e)),
+        Value::Null,
+    )
+}
+
+/// A body of declared length, read whole by the host (`Response.text()`).
+async fn whole_text(head: &Head, what: &str) -> Result<JsString, McpError> {
+    // gloo's `text()` would copy the body into a Rust `String`: the host reads the same stream.
+    let raw = web_sys::Response::new_with_opt_readable_stream(head.response.body().as_ref())
+        .map_err(|e| failed(what, &e))?;
+    let promise = raw.text().map_err(|e| failed(what, &e))?;
+    let text = JsFuture::from(promise)
+        .await
+        .map_err(|e| failed(what, &e))?;
+    text.dyn_into::<JsString>()
+        .map_err(|_| failed(what, &"Response.text() gave no string".into()))
+}
+
+/// A body of unknown length, read by the host chunk by chunk (the chunks stay in JS) and refused
+/// as soon as it passes `max_bytes`; malformed UTF-8 reads as U+FFFD.
+async fn capped_text(head: &Head, max_bytes: usize, what: &str) -> Result<JsString, McpError> {
+    let read = read_capped_text(head.response.body(), max_bytes as f64);
+    let outcome = JsFuture::from(read).await.map_err(|e| failed(what, &e))?;
+    let field = |k: &str| js_sys::Reflect::get(&outcome, &k.into()).unwrap_or_default();
+    if field("tooLarge").is_truthy() {
+        return Err(too_large(what, max_bytes));
+    }
+    field("text")
+        .dyn_into::<JsString>()
+        .map_err(|_| failed(what, &"the body reader gave no text".into()))
+}
