@@ -3,7 +3,7 @@
 //! SHA-256, the application's storage object, and its `authorize` function. Request timers
 //! of the engine pause while the authorization page is open: a person is signing in.
 
-use super::outcome::{object, settled, Failure, FetchRead, Outcome};
+use super::outcome::{object, record, settled, Failure, FetchRead, FetchRequest, Outcome};
 use crate::auth::errors::response_too_large;
 use crate::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
 use crate::auth::secret::Secret;
@@ -17,7 +17,7 @@ use js_sys::{Function, Promise, Reflect, Uint8Array};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 /// The JS side of the flow.
 pub struct JsAuthHost {
@@ -86,18 +86,15 @@ fn key_error(kind: ErrorKind, what: &str, failure: Failure) -> McpError {
 
 /// `authFetch`'s request: `{ url, method, contentType, authorization, dpop, body, maxBytes }`.
 fn fetch_request(r: &AuthRequest) -> JsValue {
-    object(&[
-        ("url", r.url.as_str().into()),
-        ("method", r.method.into()),
-        ("contentType", r.content_type.into()),
-        (
-            "authorization",
-            r.authorization.as_ref().map(Secret::expose).into(),
-        ),
-        ("dpop", r.dpop.as_deref().into()),
-        ("body", r.body.as_ref().map(Secret::expose).into()),
-        ("maxBytes", (r.max_bytes as f64).into()),
-    ])
+    record(&FetchRequest {
+        url: &r.url,
+        method: r.method,
+        content_type: r.content_type,
+        authorization: r.authorization.as_ref().map(Secret::expose),
+        dpop: r.dpop.as_deref(),
+        body: r.body.as_ref().map(Secret::expose),
+        max_bytes: r.max_bytes,
+    })
 }
 
 /// Counts the authorization page as a pending callback while alive.
@@ -139,14 +136,14 @@ impl JsAuthHost {
     }
 
     async fn fetch_inner(&self, request: AuthRequest) -> Result<AuthResponse, McpError> {
-        let read: FetchRead = settled(auth_fetch(&self.fetch, &fetch_request(&request)))
+        let read = settled(auth_fetch(&self.fetch, &fetch_request(&request)))
             .await
-            .map_err(|f| self.fetch_failure(&request, f))?
-            .unchecked_into();
+            .and_then(FetchRead::from_js)
+            .map_err(|f| self.fetch_failure(&request, f))?;
         Ok(AuthResponse {
-            status: read.status(),
-            body: read.body().unwrap_or_default(),
-            dpop_nonce: read.dpop_nonce(),
+            status: read.status,
+            body: read.body.unwrap_or_default(),
+            dpop_nonce: read.dpop_nonce,
         })
     }
 
