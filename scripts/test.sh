@@ -189,9 +189,10 @@ build_packages() {
 # The web package (what a page downloads: the .wasm, the JS glue and its snippets, each gzip -9)
 # must stay within SIZE_BUDGET_BYTES, and the same of the core entry (no authorization) within
 # CORE_SIZE_BUDGET_BYTES: lower them when the packages shrink, never raise them to let a change
-# through.
-SIZE_BUDGET_BYTES=160000
-CORE_SIZE_BUDGET_BYTES=116000
+# through. Reset by issue 23 (serde_json and serde-wasm-bindgen back, the seam, the core entry)
+# from its measurement: full 197,291 B, core 140,396 B.
+SIZE_BUDGET_BYTES=200000
+CORE_SIZE_BUDGET_BYTES=143000
 # check_size_budget NAME DIR BUDGET
 check_size_budget() {
   local name="$1" dir="$2" budget="$3" wasm glue snippets=0 total f

@@ -1,4 +1,7 @@
-// Long strings of tool results held in JS while the engine works on the rest of the message.
+// A JSON body's life in JS: read whole under its size cap (`readCappedText`: the chunks never
+// enter wasm memory, and a body over the cap is cancelled as soon as it passes it), and its long
+// content strings held in JS while the engine works on the rest of the message. (One module for
+// both: the wasm-bindgen-test runner's page stalls loading a seventh snippet module in parallel.)
 //
 // The engine acts on a response's envelope (id, error, resultType, structuredContent...), never
 // on the text or bytes of a result's content blocks: a 1 MiB text block need not be copied into
@@ -13,7 +16,9 @@ const nonce = () => {
   globalThis.crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(36)).join("");
 };
-const MARK = `\u0000mcp-wasm-client:held:${nonce()}:`;
+// Made on first use, not when the module loads: workerd refuses random values in global scope.
+let MARK = null;
+const mark = () => (MARK ??= `\u0000mcp-wasm-client:held:${nonce()}:`);
 
 // Strings put aside and not yet restored (mark → { text, at }), oldest first. A result is
 // restored within a few microtasks of its arrival; one dropped before it reaches the caller (its
@@ -50,9 +55,9 @@ export function holdContent(text, minLength) {
       for (const key of ["text", "blob"]) {
         const s = block?.[key];
         if (typeof s === "string" && s.length >= minLength) {
-          const mark = MARK + (next++).toString(36);
-          held.set(mark, { text: s, at: now });
-          block[key] = mark;
+          const id = mark() + (next++).toString(36);
+          held.set(id, { text: s, at: now });
+          block[key] = id;
           any = true;
         }
       }
@@ -69,7 +74,7 @@ export function restoreHeld(value) {
       v.forEach((x, i) => put(v, i, x));
     } else if (v !== null && typeof v === "object") {
       for (const k of Object.keys(v)) put(v, k, v[k]);
-    } else if (typeof v === "string" && v.startsWith(MARK) && held.has(v)) {
+    } else if (typeof v === "string" && MARK !== null && v.startsWith(MARK) && held.has(v)) {
       const { text } = held.get(v);
       held.delete(v);
       return text;
@@ -82,4 +87,36 @@ export function restoreHeld(value) {
     if (y !== x) o[k] = y;
   };
   return walk(value);
+}
+
+const decoder = new TextDecoder();
+
+/** `{ text }`, or `{ tooLarge: true }` once more than `maxBytes` bytes arrived. A failed read
+ *  rejects with the stream's error. */
+export async function readCappedText(stream, maxBytes) {
+  if (!stream) return { text: "" };
+  const reader = stream.getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      reader.cancel().catch(() => {});
+      return { tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  // One decode of the whole body (a string decoded in pieces and joined is a rope that
+  // JSON.parse must flatten first).
+  let bytes = chunks.length === 1 ? chunks[0] : new Uint8Array(total);
+  if (chunks.length !== 1) {
+    let at = 0;
+    for (const c of chunks) {
+      bytes.set(c, at);
+      at += c.byteLength;
+    }
+  }
+  return { text: decoder.decode(bytes) };
 }

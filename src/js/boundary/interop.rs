@@ -9,7 +9,9 @@
 //!   member (JSON.parse defines members; serde-wasm-bindgen's serializer assigns them, which would
 //!   set the prototype of a server's object). In, what `JSON.stringify` makes of a value: `toJSON`
 //!   honoured, `undefined` members left out (serde-wasm-bindgen's deserializer reads them as
-//!   `null` and a `Date` as `{}`). serde-wasm-bindgen is therefore not used for JSON values.
+//!   `null` and a `Date` as `{}`). serde-wasm-bindgen is therefore not used for JSON values; it
+//!   carries the typed records of fixed fields the authorization helpers exchange with Rust
+//!   (`js::auth::outcome`: `authFetch`'s request and answer, a helper's failure).
 //! * Strings of 16 KiB or more cross on their own (one UTF-8 decode) instead of inside JSON text,
 //!   and strings a large body left in JS (`held`) are put back into what goes out.
 

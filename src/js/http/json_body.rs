@@ -15,9 +15,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-#[wasm_bindgen(module = "/src/js/http/body.js")]
+#[wasm_bindgen(module = "/src/js/boundary/held.js")]
 extern "C" {
-    /// Resolves to `{ text }` or `{ tooLarge: true }` (see body.js).
+    /// Resolves to `{ text }` or `{ tooLarge: true }` (see held.js).
     #[wasm_bindgen(js_name = readCappedText)]
     fn read_capped_text(stream: Option<web_sys::ReadableStream>, max_bytes: f64)
         -> js_sys::Promise;
