@@ -98,14 +98,9 @@ impl Failure {
 
     /// A helper's promise that rejected (helpers settle with failures; this is a bug's path).
     fn rejected(e: &JsValue) -> Failure {
-        let message = e
-            .dyn_ref::<js_sys::Error>()
-            .map(|e| String::from(e.message()))
-            .or_else(|| e.as_string())
-            .unwrap_or_else(|| "unknown error".into());
         Failure {
             kind: "rejected".into(),
-            message,
+            message: crate::js::boundary::error::error_text(e),
             name: None,
         }
     }
