@@ -82,6 +82,11 @@ fn imports(name: &str, source: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
     out
 }
 
+/// Whether `module` is `area` or inside it (`js::http` is within `js`, `jsx` is not).
+fn within(module: &str, area: &str) -> bool {
+    module == area || module.starts_with(&format!("{area}::"))
+}
+
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let mods = modules();
     let known: BTreeSet<String> = mods.keys().cloned().collect();
@@ -176,7 +181,7 @@ fn pure_floors_never_import_upward() {
     let mut bad = Vec::new();
     for (module, targets) in graph() {
         for (floor, above) in forbidden {
-            if module == floor || module.starts_with(&format!("{floor}::")) {
+            if within(&module, floor) {
                 for t in &targets {
                     let top = t.split("::").next().unwrap_or_default();
                     if above.contains(&top) {
@@ -193,11 +198,10 @@ fn pure_floors_never_import_upward() {
 fn js_http_and_the_authorization_host_are_apart() {
     let mut bad = Vec::new();
     for (module, targets) in graph() {
-        let is = |m: &str, wing: &str| m == wing || m.starts_with(&format!("{wing}::"));
         for t in &targets {
             let http_reaches_auth =
-                is(&module, "js::http") && (is(t, "js::auth") || is(t, "auth::flow"));
-            let auth_reaches_http = is(&module, "js::auth") && is(t, "js::http");
+                within(&module, "js::http") && (within(t, "js::auth") || within(t, "auth::flow"));
+            let auth_reaches_http = within(&module, "js::auth") && within(t, "js::http");
             if http_reaches_auth || auth_reaches_http {
                 bad.push(format!("{module} imports {t}"));
             }
