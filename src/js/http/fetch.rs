@@ -38,6 +38,23 @@ pub struct Http {
     pub auth: Option<Rc<dyn Authorize>>,
 }
 
+/// One request as [`Http::send`] was given it, its URL resolved ([`Http::target`]): what each
+/// send of it (the authorization seam may send it again) repeats.
+pub(super) struct Outbound<'a> {
+    /// The HTTP method.
+    pub method: Method,
+    /// Where it goes.
+    pub url: String,
+    /// The JSON body, if any.
+    pub body: Option<&'a str>,
+    /// The caller's headers (session, protocol version, `Mcp-*`).
+    pub headers: &'a [(String, String)],
+    /// Aborts the fetch.
+    pub signal: &'a AbortSignal,
+    /// What the request is, for errors.
+    pub what: &'a str,
+}
+
 impl std::fmt::Debug for Http {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Header values may be credentials: only their names are shown.
@@ -186,24 +203,20 @@ impl Http {
         }
     }
 
-    /// Sends the request once with `credentials`, following the redirects the policy allows;
+    /// Sends `out` once with `credentials`, following the redirects the policy allows;
     /// resolves with the head of the final response.
     pub(super) async fn send_once(
         &self,
-        method: Method,
-        body: Option<&str>,
-        headers: &[(String, String)],
+        out: &Outbound<'_>,
         credentials: &Credentials,
-        signal: &AbortSignal,
-        what: &str,
     ) -> Result<Head, McpError> {
-        let mut url = self.target(&method);
+        let Outbound { method, what, .. } = out;
+        let mut url = out.url.clone();
         // In a browser a manual redirect is opaque (no Location); follow there unless the user
         // gave headers (credentials) that must not reach another origin.
         let manual = !self.in_browser || !self.extra_headers.is_empty() || !credentials.is_empty();
         let redirect = if manual { "manual" } else { "follow" };
-        let (init, sent_names) =
-            self.request_init(&method, body, headers, credentials, signal, redirect);
+        let (init, sent_names) = self.request_init(out, credentials, redirect);
         let mut hops = 0;
         loop {
             let promise = self
@@ -222,7 +235,7 @@ impl Http {
                     "the server redirected {url}; with custom headers set, a browser client does not follow redirects (the target is hidden): use the final URL"
                 )));
             }
-            if let Some(next) = redirect_target(&response, &url, &method, hops, what)? {
+            if let Some(next) = redirect_target(&response, &url, method, hops, what)? {
                 hops += 1;
                 url = next;
                 continue;
@@ -243,13 +256,17 @@ impl Http {
     /// and the names of the headers it sets, for a CORS error.
     fn request_init(
         &self,
-        method: &Method,
-        body: Option<&str>,
-        headers: &[(String, String)],
+        out: &Outbound<'_>,
         credentials: &Credentials,
-        signal: &AbortSignal,
         redirect: &str,
     ) -> (js_sys::Object, Vec<String>) {
+        let Outbound {
+            method,
+            body,
+            headers,
+            signal,
+            ..
+        } = out;
         let mut sent_names: Vec<String> = Vec::new();
         let header_obj = js_sys::Object::new();
         let set = |o: &js_sys::Object, k: &str, v: &str| {
@@ -391,22 +408,14 @@ const MAX_ERROR_BODY: usize = 64 * 1024;
 pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<String, McpError> {
     let too_large = || too_large(what, max_bytes);
     // A declared length within the cap: one native read (`text()`), no stream reader.
-    let declared = head
-        .response
-        .headers()
-        .get("content-length")
-        .and_then(|l| l.trim().parse::<usize>().ok());
-    match declared {
+    match declared_length(head) {
         Some(n) if n > max_bytes => return Err(too_large()),
         Some(_) => {
-            return head.response.text().await.map_err(|e| {
-                McpError::local(
-                    CONNECTION_CLOSED,
-                    crate::protocol::error::ErrorKind::Network,
-                    format!("The response body for {what} failed: {e}"),
-                    Value::Null,
-                )
-            })
+            return head
+                .response
+                .text()
+                .await
+                .map_err(|e| body_failed(what, &e.to_string()))
         }
         None => {}
     }
@@ -422,6 +431,22 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
     // Valid UTF-8 (the usual case) becomes the String without a copy.
     Ok(String::from_utf8(buf)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// `Content-Length`, when the response declares one.
+pub fn declared_length(head: &Head) -> Option<usize> {
+    let length = head.response.headers().get("content-length")?;
+    length.trim().parse().ok()
+}
+
+/// The error for a response body that could not be read (`why`).
+pub fn body_failed(what: &str, why: &str) -> McpError {
+    McpError::local(
+        CONNECTION_CLOSED,
+        crate::protocol::error::ErrorKind::Network,
+        format!("The response body for {what} failed: {why}"),
+        Value::Null,
+    )
 }
 
 /// The error for a response body over `max_bytes`.

@@ -6,9 +6,8 @@
 
 use crate::js::boundary::error::error_text;
 use crate::js::boundary::held;
-use crate::js::http::fetch::{too_large, Head};
-use crate::json::Value;
-use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
+use crate::js::http::fetch::{body_failed, declared_length, too_large, Head};
+use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{decode, Message};
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
@@ -37,20 +36,9 @@ pub async fn read_messages(
     decode(&held::hold_long_content(&text))
 }
 
-/// `Content-Length`, when the response declares one.
-fn declared_length(head: &Head) -> Option<usize> {
-    let length = head.response.headers().get("content-length")?;
-    length.trim().parse().ok()
-}
-
 /// The error for a body that could not be read.
 fn failed(what: &str, e: &JsValue) -> McpError {
-    McpError::local(
-        CONNECTION_CLOSED,
-        ErrorKind::Network,
-        format!("The response body for {what} failed: {}", error_text(e)),
-        Value::Null,
-    )
+    body_failed(what, &error_text(e))
 }
 
 /// A body of declared length, read whole by the host (`Response.text()`).

@@ -5,7 +5,7 @@
 //! is sent once, without credentials.
 
 use crate::auth::seam::{Credentials, Request};
-use crate::js::http::fetch::{body_reader, Head, Http};
+use crate::js::http::fetch::{body_reader, Head, Http, Outbound};
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
 use futures::future::LocalBoxFuture;
@@ -24,7 +24,18 @@ impl Http {
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
-        let mut attempt = Attempt::new(self, method, body, headers, signal, what);
+        let mut attempt = Attempt {
+            http: self,
+            out: Outbound {
+                url: self.target(&method),
+                method,
+                body,
+                headers,
+                signal,
+                what,
+            },
+            head: None,
+        };
         match &self.auth {
             Some(auth) => auth.send(&mut attempt, what).await?,
             // No authorization: sent once, without credentials (and without a boxed future).
@@ -47,52 +58,16 @@ impl Http {
 /// `send_once`, and the last response's head is kept.
 struct Attempt<'a> {
     http: &'a Http,
-    method: Method,
-    url: String,
-    body: Option<&'a str>,
-    headers: &'a [(String, String)],
-    signal: &'a AbortSignal,
-    what: &'a str,
+    out: Outbound<'a>,
     /// The last response's head (the answer, once the seam is done).
     head: Option<Head>,
 }
 
-impl<'a> Attempt<'a> {
-    /// A request of `method` (with `body` and `headers`) through `http`, to its target.
-    fn new(
-        http: &'a Http,
-        method: Method,
-        body: Option<&'a str>,
-        headers: &'a [(String, String)],
-        signal: &'a AbortSignal,
-        what: &'a str,
-    ) -> Self {
-        Attempt {
-            http,
-            url: http.target(&method),
-            method,
-            body,
-            headers,
-            signal,
-            what,
-            head: None,
-        }
-    }
-
+impl Attempt<'_> {
     /// Sends the request once with `credentials`; keeps the response's head and resolves
     /// with its status.
     async fn send_with(&mut self, credentials: &Credentials) -> Result<u16, McpError> {
-        let head = self
-            .http
-            .send_once(
-                self.method.clone(),
-                self.body,
-                self.headers,
-                credentials,
-                self.signal,
-                self.what,
-            )
-            .await?;
+        let head = self.http.send_once(&self.out, credentials).await?;
         let status = head.status;
         self.head = Some(head);
         Ok(status)
@@ -101,11 +76,11 @@ impl<'a> Attempt<'a> {
 
 impl Request for Attempt<'_> {
     fn method(&self) -> &str {
-        self.method.as_ref()
+        self.out.method.as_ref()
     }
 
     fn url(&self) -> &str {
-        &self.url
+        &self.out.url
     }
 
     fn send<'a>(
