@@ -11,7 +11,7 @@ use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::{Era, Mode, LATEST_LEGACY, LATEST_MODERN};
 use crate::session::negotiate::{
     adopt_discover, adopt_initialize, classify_probe_network_error, classify_probe_reply,
-    classify_probe_unanswered, suggests_http_sse, Adopted, ProbeVerdict,
+    classify_probe_unanswered, stored_discover_version, suggests_http_sse, Adopted, ProbeVerdict,
 };
 use crate::session::stamp::{self, Outgoing};
 use crate::session::SessionState;
@@ -61,6 +61,9 @@ impl Engine {
     }
 
     async fn negotiate_auto(&self) -> Result<(), McpError> {
+        if self.adopt_stored_discover() {
+            return Ok(());
+        }
         let mut version = LATEST_MODERN;
         let mut reprobed = false;
         loop {
@@ -93,6 +96,46 @@ impl Engine {
                 ProbeVerdict::Fail(e) => return Err(e),
             }
         }
+    }
+
+    /// Adopts the `discoverResult` option without a probe, unless the server refused it once;
+    /// true when adopted.
+    fn adopt_stored_discover(&self) -> bool {
+        let Some(stored) = &self.cfg.stored_discover else {
+            return false;
+        };
+        let mut st = self.state.borrow_mut();
+        if st.stored_refused {
+            return false;
+        }
+        let Ok(version) = stored_discover_version(stored) else {
+            return false;
+        };
+        adopt(&mut st, Era::Modern, adopt_discover(&version, stored));
+        st.discover_result = Some(stored.clone());
+        st.discover_stored = true;
+        true
+    }
+
+    /// The server refused the session adopted from `discoverResult`: forget it and probe.
+    pub(super) async fn reprobe(&self, why: &McpError) -> Result<(), McpError> {
+        while self.connecting.get() {
+            self.host.sleep(20).await;
+        }
+        {
+            let mut st = self.state.borrow_mut();
+            if !st.discover_stored {
+                // A concurrent call re-probed already.
+                return Ok(());
+            }
+            st.reset();
+            st.stored_refused = true;
+        }
+        self.surface_error(McpError::warning(format!(
+            "The server refused the stored discoverResult ({}): probing it again with server/discover",
+            why.message
+        )));
+        self.connect().await
     }
 
     /// Sends a handshake request and returns its first reply whatever the status: through the

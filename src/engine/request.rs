@@ -190,7 +190,7 @@ impl Engine {
             let mut params = original.clone();
             let mut rounds: u32 = 0;
             let mut state_only_streak = 0;
-            let mut budget = RetryBudget::default();
+            let mut budget = RetryBudget::new(self.state.borrow().discover_stored);
             loop {
                 let id = self.state.borrow_mut().next_id();
                 let (mut out, session_used) = {
@@ -211,6 +211,10 @@ impl Engine {
                         }
                         Retry::Reinitialize => {
                             Box::pin(self.reinitialize(session_used, &e)).await?;
+                            continue;
+                        }
+                        Retry::Reprobe => {
+                            Box::pin(self.reprobe(&e)).await?;
                             continue;
                         }
                         Retry::Reissue => continue,

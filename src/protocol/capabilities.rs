@@ -41,6 +41,126 @@ impl Registered {
     }
 }
 
+/// The MCP Apps extension id, declared by the `apps` option.
+pub const APPS_EXTENSION: &str = "io.modelcontextprotocol/ui";
+/// The MIME type of an MCP App's HTML, listed in the Apps declaration.
+pub const APPS_MIME_TYPE: &str = "text/html;profile=mcp-app";
+
+/// The capabilities a callback stands behind: declaring one without its callback would invite
+/// requests nobody answers.
+const NEED_A_CALLBACK: [(&str, &str); 3] = [
+    ("elicitation", "elicitationCallback"),
+    ("sampling", "samplingCallback"),
+    ("roots", "listRootsCallback"),
+];
+
+/// What the caller declares beyond its callbacks: the `capabilities`, `extensions` and `apps`
+/// options as one `ClientCapabilities` object, merged into the callbacks' on both eras.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Declared(Map<String, Value>);
+
+impl Declared {
+    /// Joins the options: `capabilities` (any object), `extensions` (its `extensions` key) and
+    /// `apps` (the MCP Apps extension). A key given by two of them is an error naming both.
+    pub fn new(
+        capabilities: Option<Value>,
+        extensions: Option<Value>,
+        apps: bool,
+    ) -> Result<Declared, String> {
+        let mut caps = match capabilities {
+            Some(Value::Object(o)) => o,
+            _ => Map::new(),
+        };
+        let mut joined = match caps.remove("extensions") {
+            None => Map::new(),
+            Some(Value::Object(o)) => o,
+            Some(_) => return Err("capabilities.extensions must be an object".into()),
+        };
+        if let Some(Value::Object(more)) = extensions {
+            for (id, settings) in more {
+                if joined.contains_key(&id) {
+                    return Err(format!(
+                        "extension {} is declared twice (in capabilities.extensions and in extensions); declare it once",
+                        crate::util::quote::quoted(&id)
+                    ));
+                }
+                joined.insert(id, settings);
+            }
+        }
+        if apps {
+            if joined.contains_key(APPS_EXTENSION) {
+                return Err(format!("apps: true declares the extension {APPS_EXTENSION:?}, which extensions declares too; declare it once"));
+            }
+            joined.insert(
+                APPS_EXTENSION.into(),
+                json!({ "mimeTypes": [APPS_MIME_TYPE] }),
+            );
+        }
+        for (id, settings) in &joined {
+            if id.is_empty() || !settings.is_object() {
+                return Err(format!(
+                    "extensions[{}] must be an object (the extension's settings; {{}} for none)",
+                    crate::util::quote::quoted(id)
+                ));
+            }
+        }
+        if !joined.is_empty() {
+            caps.insert("extensions".into(), Value::Object(joined));
+        }
+        Ok(Declared(caps))
+    }
+
+    /// An error when a capability is declared that only a callback can stand behind.
+    pub fn check_against(&self, registered: &Registered) -> Result<(), String> {
+        let has = |key: &str| match key {
+            "elicitation" => registered.elicitation,
+            "sampling" => registered.sampling,
+            _ => registered.roots,
+        };
+        match NEED_A_CALLBACK
+            .iter()
+            .find(|(key, _)| self.0.contains_key(*key) && !has(key))
+        {
+            Some((key, callback)) => Err(format!(
+                "capabilities.{key} is declared without {callback}: register the callback, which declares the capability"
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The extensions declared (`{}` when none): what a caller can check before using one.
+    pub fn extensions(&self) -> Option<&Map<String, Value>> {
+        self.0.get("extensions").and_then(Value::as_object)
+    }
+
+    /// `callbacks` (what the callbacks declare) with these capabilities merged in: objects
+    /// merge key by key, and a value declared here wins over the callbacks' at the same place.
+    pub fn merged_into(&self, callbacks: Value) -> Value {
+        let mut caps = match callbacks {
+            Value::Object(o) => o,
+            _ => Map::new(),
+        };
+        for (key, value) in &self.0 {
+            merge(&mut caps, key, value);
+        }
+        Value::Object(caps)
+    }
+}
+
+/// Puts `value` at `key`, merging into an object already there.
+fn merge(into: &mut Map<String, Value>, key: &str, value: &Value) {
+    match (into.get_mut(key), value) {
+        (Some(Value::Object(old)), Value::Object(new)) => {
+            for (k, v) in new {
+                merge(old, k, v);
+            }
+        }
+        _ => {
+            into.insert(key.to_string(), value.clone());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +189,68 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(sampling_caps_alone.capabilities(Era::Modern), json!({}));
+    }
+
+    #[test]
+    fn declared_capabilities_join_the_options() {
+        let d = Declared::new(
+            Some(json!({"experimental": {"x-demo": {}}, "extensions": {"a.b/c": {}}})),
+            Some(json!({"io.example/thing": {"level": 2}})),
+            true,
+        )
+        .unwrap();
+        assert_eq!(
+            d.merged_into(json!({"roots": {"listChanged": true}})),
+            json!({
+                "roots": {"listChanged": true},
+                "experimental": {"x-demo": {}},
+                "extensions": {
+                    "a.b/c": {},
+                    "io.example/thing": {"level": 2},
+                    "io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}
+                }
+            })
+        );
+        assert_eq!(d.extensions().map(|e| e.len()), Some(3));
+        assert_eq!(Declared::default().merged_into(json!({})), json!({}));
+    }
+
+    #[test]
+    fn declared_merges_into_a_callbacks_capability() {
+        let d = Declared::new(Some(json!({"sampling": {"context": {}}})), None, false).unwrap();
+        let registered = Registered {
+            sampling: true,
+            ..Default::default()
+        };
+        assert_eq!(d.check_against(&registered), Ok(()));
+        assert_eq!(
+            d.merged_into(registered.capabilities(Era::Modern)),
+            json!({"sampling": {"context": {}}})
+        );
+    }
+
+    #[test]
+    fn declared_errors_name_what_was_wrong() {
+        let twice = Declared::new(
+            Some(json!({"extensions": {"x/y": {}}})),
+            Some(json!({"x/y": {}})),
+            false,
+        );
+        assert!(twice.unwrap_err().contains("\"x/y\" is declared twice"));
+        let apps_twice = Declared::new(None, Some(json!({APPS_EXTENSION: {}})), true);
+        assert!(apps_twice.unwrap_err().contains("declare it once"));
+        let not_object = Declared::new(None, Some(json!({"x/y": true})), false);
+        assert!(not_object
+            .unwrap_err()
+            .contains("extensions[\"x/y\"] must be an object"));
+        let bad = Declared::new(Some(json!({"extensions": []})), None, false);
+        assert!(bad
+            .unwrap_err()
+            .contains("capabilities.extensions must be an object"));
+        let orphan = Declared::new(Some(json!({"elicitation": {}})), None, false).unwrap();
+        assert!(orphan
+            .check_against(&Registered::default())
+            .unwrap_err()
+            .contains("without elicitationCallback"));
     }
 }

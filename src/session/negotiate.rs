@@ -205,6 +205,30 @@ pub fn adopt_discover(version: &str, result: &Value) -> Adopted {
     }
 }
 
+/// The version a stored `server/discover` result (the `discoverResult` option) is adopted at:
+/// the newest modern revision its `supportedVersions` shares with this client; an error
+/// naming what is wrong when it lists none or is not a discover result.
+pub fn stored_discover_version(result: &Value) -> Result<String, String> {
+    if !result.is_object() || !result["supportedVersions"].is_array() {
+        return Err("discoverResult must be a server/discover result (an object with supportedVersions, as client.discoverResult gives it)".into());
+    }
+    if result.get("capabilities").is_some_and(|c| !c.is_object()) {
+        return Err("discoverResult.capabilities must be an object".into());
+    }
+    let supported = supported_list(&result["supportedVersions"]);
+    best_mutual_modern(supported.iter().map(String::as_str))
+        .map(str::to_string)
+        .ok_or_else(|| {
+            format!(
+                "discoverResult lists no protocol version this client speaks ({}; this client: {})",
+                crate::util::quote::quoted_list(
+                    &supported.iter().map(String::as_str).collect::<Vec<_>>()
+                ),
+                crate::util::quote::quoted_list(&KNOWN_VERSIONS)
+            )
+        })
+}
+
 /// Reads an `initialize` result; a version this client does not speak is an error.
 pub fn adopt_initialize(result: &Value) -> Result<Adopted, McpError> {
     let version = result
@@ -410,5 +434,24 @@ mod tests {
         assert_eq!(a.instructions.as_deref(), Some("hi"));
         let e = adopt_initialize(&json!({"protocolVersion": "1999-01-01"})).unwrap_err();
         assert!(e.message.contains("1999-01-01"));
+    }
+
+    #[test]
+    fn a_stored_discover_result_is_adopted_at_a_mutual_version() {
+        let stored = json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}});
+        assert_eq!(stored_discover_version(&stored).unwrap(), "2026-07-28");
+        assert!(stored_discover_version(&json!({"capabilities": {}}))
+            .unwrap_err()
+            .contains("supportedVersions"));
+        assert!(
+            stored_discover_version(&json!({"supportedVersions": ["2025-11-25"]}))
+                .unwrap_err()
+                .contains("no protocol version this client speaks")
+        );
+        assert!(stored_discover_version(
+            &json!({"supportedVersions": ["2026-07-28"], "capabilities": []})
+        )
+        .unwrap_err()
+        .contains("capabilities must be an object"));
     }
 }

@@ -2,7 +2,10 @@
 //! engine only carries them out; every rule (and its once-per-call budget) lives here.
 
 use crate::json::Value;
-use crate::protocol::error::{ErrorKind, McpError, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
+use crate::protocol::error::{
+    ErrorKind, McpError, HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY,
+    UNSUPPORTED_PROTOCOL_VERSION,
+};
 use crate::protocol::version::{best_mutual_modern, Era};
 use crate::session::reconnect::is_stream_break;
 
@@ -16,6 +19,9 @@ pub enum Retry {
     Reinitialize,
     /// 2026: the response stream broke: send the same call again with a new id.
     Reissue,
+    /// 2026: the server refused a session adopted from a stored `server/discover` result
+    /// (`discoverResult`): probe it again, then send the call again.
+    Reprobe,
     /// Nothing helps: the call fails with the error.
     Fail,
 }
@@ -27,9 +33,20 @@ pub struct RetryBudget {
     reinitialized: bool,
     reissued: bool,
     version_retried: bool,
+    /// The session was adopted from a stored discover result and not yet re-probed.
+    stored_discover: bool,
 }
 
 impl RetryBudget {
+    /// The budget of one call; `stored_discover` when the session was adopted from a stored
+    /// `server/discover` result, which a refusal sends back to the probe (once).
+    pub fn new(stored_discover: bool) -> Self {
+        RetryBudget {
+            stored_discover,
+            ..Default::default()
+        }
+    }
+
     /// Decides what follows `error` for a `method` call with `params` in `era`, and spends
     /// the budget of the policy it picks.
     pub fn after_failure(
@@ -39,6 +56,10 @@ impl RetryBudget {
         params: &Value,
         era: Option<Era>,
     ) -> Retry {
+        if self.stored_discover && era == Some(Era::Modern) && refuses_the_session(error) {
+            self.stored_discover = false;
+            return Retry::Reprobe;
+        }
         if error.code == HEADER_MISMATCH && method == "tools/call" && !self.relisted {
             self.relisted = true;
             return Retry::RelistTools;
@@ -68,6 +89,23 @@ impl RetryBudget {
         }
         Retry::Fail
     }
+}
+
+/// True when `error` refuses the request itself rather than answering it: -32022 (the
+/// protocol version), or an HTTP 400/404/405 without one of 2026's own codes (a server that
+/// does not speak 2026 any more answers a sessionless request that way). No method ran.
+pub fn refuses_the_session(error: &McpError) -> bool {
+    if error.code == UNSUPPORTED_PROTOCOL_VERSION {
+        return true;
+    }
+    let status = error
+        .data
+        .as_ref()
+        .and_then(|d| d.get("status"))
+        .and_then(Value::as_u64);
+    matches!(status, Some(400 | 404 | 405))
+        && error.code != HEADER_MISMATCH
+        && error.code != MISSING_REQUIRED_CLIENT_CAPABILITY
 }
 
 /// True when an error's `data.supported` names a modern revision this client speaks.
@@ -273,5 +311,37 @@ mod tests {
             b.after_failure(&other, "tools/list", &p, Some(Era::Modern)),
             Retry::Fail
         );
+    }
+
+    #[test]
+    fn a_refused_stored_discover_is_probed_again_once() {
+        let refused = McpError::with_data(
+            -32000,
+            "Bad Request: No valid session ID provided",
+            json!({"status": 400}),
+        );
+        let p = json!({});
+        let mut budget = RetryBudget::new(true);
+        assert_eq!(
+            budget.after_failure(&refused, "tools/list", &p, Some(Era::Modern)),
+            Retry::Reprobe
+        );
+        assert_eq!(
+            budget.after_failure(&refused, "tools/list", &p, Some(Era::Modern)),
+            Retry::Fail
+        );
+        let mut probed = RetryBudget::new(false);
+        assert_eq!(
+            probed.after_failure(&refused, "tools/list", &p, Some(Era::Modern)),
+            Retry::Fail
+        );
+        let tool_error = McpError::new(INVALID_PARAMS, "bad arguments");
+        assert!(!refuses_the_session(&tool_error));
+        let mismatch = McpError::with_data(HEADER_MISMATCH, "x", json!({"status": 400}));
+        assert!(!refuses_the_session(&mismatch));
+        assert!(refuses_the_session(&McpError::new(
+            UNSUPPORTED_PROTOCOL_VERSION,
+            "no"
+        )));
     }
 }

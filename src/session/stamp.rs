@@ -47,7 +47,8 @@ pub fn mcp_name(method: &str, params: Option<&Value>) -> Option<String> {
     params?.get(key)?.as_str().map(str::to_string)
 }
 
-/// Adds the 2026 envelope keys to `params._meta`, keeping keys the caller set (progressToken...).
+/// Adds the 2026 envelope keys to `params._meta`; a key the caller set there (a progressToken,
+/// or an envelope key of its own) wins over the envelope's.
 pub fn with_modern_envelope(cfg: &ClientConfig, version: &str, params: Option<Value>) -> Value {
     let mut params = match params {
         Some(Value::Object(o)) => o,
@@ -57,18 +58,16 @@ pub fn with_modern_envelope(cfg: &ClientConfig, version: &str, params: Option<Va
         Some(Value::Object(o)) => o,
         _ => Map::new(),
     };
-    meta.insert(
-        META_PROTOCOL_VERSION.into(),
-        Value::String(version.to_string()),
-    );
-    meta.insert(
-        META_CLIENT_CAPABILITIES.into(),
-        cfg.registered.capabilities(Era::Modern),
-    );
-    meta.insert(META_CLIENT_INFO.into(), cfg.client_info.clone());
+    let mut envelope = vec![
+        (META_PROTOCOL_VERSION, Value::String(version.to_string())),
+        (META_CLIENT_CAPABILITIES, cfg.capabilities(Era::Modern)),
+        (META_CLIENT_INFO, cfg.client_info.clone()),
+    ];
     if let Some(level) = &cfg.log_level {
-        meta.entry(META_LOG_LEVEL.to_string())
-            .or_insert_with(|| Value::String(level.clone()));
+        envelope.push((META_LOG_LEVEL, Value::String(level.clone())));
+    }
+    for (key, value) in envelope {
+        meta.entry(key.to_string()).or_insert(value);
     }
     params.insert("_meta".into(), Value::Object(meta));
     Value::Object(params)
@@ -137,7 +136,7 @@ pub fn message(state: &SessionState, msg: &Message) -> Outgoing {
 pub fn initialize(cfg: &ClientConfig, id: RequestId, version: &str) -> Outgoing {
     let params = crate::json::json!({
         "protocolVersion": version,
-        "capabilities": cfg.registered.capabilities(Era::Legacy),
+        "capabilities": cfg.capabilities(Era::Legacy),
         "clientInfo": cfg.client_info,
     });
     Outgoing {
@@ -186,6 +185,32 @@ mod tests {
         assert_eq!(o.header("mcp-method"), Some("tools/call"));
         assert_eq!(o.header("mcp-name"), Some("weather"));
         assert_eq!(o.header("mcp-session-id"), None);
+    }
+
+    #[test]
+    fn a_callers_meta_key_wins_over_the_envelopes() {
+        let cfg = ClientConfig {
+            declared: crate::protocol::capabilities::Declared::new(
+                None,
+                Some(json!({"io.example/thing": {"level": 2}})),
+                false,
+            )
+            .unwrap(),
+            ..Default::default()
+        };
+        let params = json!({"_meta": {META_CLIENT_INFO: {"name": "mine", "version": "9"}}});
+        let b = with_modern_envelope(&cfg, "2026-07-28", Some(params));
+        assert_eq!(b["_meta"][META_CLIENT_INFO]["name"], "mine");
+        assert_eq!(
+            b["_meta"][META_CLIENT_CAPABILITIES],
+            json!({"extensions": {"io.example/thing": {"level": 2}}})
+        );
+        assert_eq!(b["_meta"][META_PROTOCOL_VERSION], "2026-07-28");
+        let o = initialize(&cfg, RequestId::Num(1), "2025-11-25");
+        assert_eq!(
+            body(&o)["params"]["capabilities"]["extensions"]["io.example/thing"]["level"],
+            2
+        );
     }
 
     #[test]

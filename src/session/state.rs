@@ -1,7 +1,7 @@
 //! Session state: the negotiated era/version, the legacy session id, server identity, ids.
 
 use crate::json::{json, Value};
-use crate::protocol::capabilities::Registered;
+use crate::protocol::capabilities::{Declared, Registered};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::version::{Era, Mode};
 
@@ -12,6 +12,10 @@ pub struct ClientConfig {
     pub client_info: Value,
     /// Which callbacks are registered (declares capabilities).
     pub registered: Registered,
+    /// What the caller declares beyond the callbacks (`capabilities`, `extensions`, `apps`).
+    pub declared: Declared,
+    /// A stored `server/discover` result to adopt instead of probing (`discoverResult`).
+    pub stored_discover: Option<Value>,
     /// Modern era: `io.modelcontextprotocol/logLevel` stamped on every request.
     pub log_level: Option<String>,
     /// The `mode` option.
@@ -23,9 +27,18 @@ impl Default for ClientConfig {
         ClientConfig {
             client_info: json!({ "name": "mcp-wasm-client", "version": env!("CARGO_PKG_VERSION") }),
             registered: Registered::default(),
+            declared: Declared::default(),
+            stored_discover: None,
             log_level: None,
             mode: Mode::Auto,
         }
+    }
+}
+
+impl ClientConfig {
+    /// The `ClientCapabilities` to declare in `era`: the callbacks' and the caller's.
+    pub fn capabilities(&self, era: Era) -> Value {
+        self.declared.merged_into(self.registered.capabilities(era))
     }
 }
 
@@ -46,6 +59,10 @@ pub struct SessionState {
     pub instructions: Option<String>,
     /// The full `server/discover` result, when one was received.
     pub discover_result: Option<Value>,
+    /// The discover result was adopted from the `discoverResult` option, not probed.
+    pub discover_stored: bool,
+    /// The server refused the stored discover result: connect probes from now on.
+    pub stored_refused: bool,
     /// True after `close()`.
     pub closed: bool,
     next_id: i64,
@@ -73,5 +90,6 @@ impl SessionState {
         self.era = None;
         self.protocol_version = None;
         self.session_id = None;
+        self.discover_stored = false;
     }
 }

@@ -126,7 +126,12 @@ pub fn error_for_status(
             json!({ "status": 404 }),
         );
     }
-    if let Some(e) = jsonrpc_error_in_body(body) {
+    if let Some(mut e) = jsonrpc_error_in_body(body) {
+        // The status stays visible (a 400 refusal of the request itself) unless the error
+        // carries data of its own.
+        if e.data.is_none() {
+            e.data = Some(json!({ "status": status }));
+        }
         return e;
     }
     let detail = json!({ "status": status, "body": truncate(body, 500) });

@@ -2,6 +2,7 @@
 //! but `json`).
 
 pub mod base64;
+pub mod closest;
 pub mod lock;
 pub mod number;
 pub mod oneshot;

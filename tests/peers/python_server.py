@@ -27,6 +27,8 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from mcp.server import MCPServer
+from mcp.server.apps import client_supports_apps
+from mcp.server.extension import Extension
 from mcp.server.caching import CacheHint
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver import (
@@ -51,11 +53,21 @@ from mcp.types import (
 
 from mcp_common import add, echo, port_from_argv, sampled_text, serve, streamable_http_app
 
+class ExampleThing(Extension):
+    """An extension with settings, so `serverCapabilities.extensions` has something to show."""
+
+    identifier = "io.example/thing"
+
+    def settings(self) -> dict[str, object]:
+        return {"level": 2}
+
+
 mcp = MCPServer(
     cache_hints={"prompts/list": CacheHint(ttl_ms=60_000, scope="private")},
     name="python-peer",
     version="1.0.0",
     instructions="Test peer for the Rust/WASM MCP client (dual-era).",
+    extensions=[ExampleThing()],
 )
 
 
@@ -136,6 +148,19 @@ def client_features(ctx: Context) -> list[str]:
         "roots": ClientCapabilities(roots=RootsCapability()),
     }
     return [n for n, c in declared.items() if ctx.session.check_client_capability(c)]
+
+
+@mcp.tool()
+def client_capabilities(ctx: Context) -> dict[str, object]:
+    """The ClientCapabilities this request carried (2026) or initialize declared (legacy), as
+    the SDK read them, whether the SDK sees MCP Apps support, and this request's `_meta` keys."""
+    caps = ctx.client_capabilities
+    params = ctx.request_context.params or {}
+    return {
+        "capabilities": caps.model_dump(by_alias=True, exclude_none=True) if caps else None,
+        "apps": client_supports_apps(ctx),
+        "meta": params.get("_meta"),
+    }
 
 
 # --- elicitation / sampling / roots via resolvers (both eras) -----------------

@@ -110,6 +110,17 @@ impl Client {
             .map_or(JsValue::UNDEFINED, interop::to_js)
     }
 
+    /// The 2026 `server/discover` result (adopted or probed), or `null` on a legacy session
+    /// and before connecting: store it and pass it back as the `discoverResult` option.
+    #[wasm_bindgen(getter, js_name = discoverResult, unchecked_return_type = "DiscoverResult | null")]
+    pub fn discover_result(&self) -> JsValue {
+        let st = self.engine.state.borrow();
+        match (&st.era, &st.discover_result) {
+            (Some(Era::Modern), Some(d)) => interop::to_js(d),
+            _ => JsValue::NULL,
+        }
+    }
+
     /// The server's instructions, if any.
     #[wasm_bindgen(getter, unchecked_return_type = "string | undefined")]
     pub fn instructions(&self) -> JsValue {
@@ -380,10 +391,8 @@ impl Client {
     fn run(&self, op: Result<Op, McpError>, options: &JsValue) -> Promise {
         // The options are read only for a valid call.
         self.run_with(op.and_then(|op| {
-            Ok((
-                op,
-                options::call_options(options, self.engine.limits.timeout_ms)?,
-            ))
+            let call = options::call_options(options, self.engine.limits.timeout_ms)?;
+            Ok((with_meta(op, options::call_meta(options)?), call))
         }))
     }
 
@@ -434,5 +443,22 @@ impl Client {
             None => Err(McpError::not_connected()),
             Some(Era::Legacy) => Ok(()),
         }
+    }
+}
+
+/// A request's params with the `_meta` call option's keys merged into `params._meta`.
+fn with_meta(op: Op, meta: Option<Value>) -> Op {
+    match (op, meta) {
+        (Op::Request(method, params, pages), Some(Value::Object(keys))) => {
+            let mut params = params.unwrap_or_else(|| json!({}));
+            if !params["_meta"].is_object() {
+                params["_meta"] = json!({});
+            }
+            if let Some(into) = params["_meta"].as_object_mut() {
+                into.extend(keys);
+            }
+            Op::Request(method, Some(params), pages)
+        }
+        (op, _) => op,
     }
 }

@@ -10,8 +10,10 @@ use crate::js::http::fetch::Http;
 use crate::js::http::streamable_http::StreamableHttp;
 use crate::js::transports::js_transport::JsTransport;
 use crate::json::Value;
+use crate::protocol::capabilities::{Declared, Registered};
 use crate::protocol::error::McpError;
 use crate::protocol::version::Mode;
+use crate::session::negotiate::stored_discover_version;
 use crate::session::ClientConfig;
 use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
 use std::rc::Rc;
@@ -26,6 +28,33 @@ enum Target {
     Url(String),
     Transport(JsTransport),
 }
+
+/// Every option of `new Client(...)`: a key outside this list is refused, with the closest
+/// name (`timeout` → "did you mean timeoutMs?").
+const CLIENT_OPTIONS: [&str; 22] = [
+    "transport",
+    "mode",
+    "clientInfo",
+    "logLevel",
+    "elicitationCallback",
+    "samplingCallback",
+    "listRootsCallback",
+    "messageHandler",
+    "loggingCallback",
+    "samplingCapabilities",
+    "capabilities",
+    "extensions",
+    "tasks",
+    "apps",
+    "discoverResult",
+    "timeoutMs",
+    "maxMessageBytes",
+    "inputRequiredMaxRounds",
+    "cache",
+    "headers",
+    "fetch",
+    "auth",
+];
 
 /// Options that only mean something over HTTP.
 const HTTP_ONLY: [&str; 3] = ["headers", "fetch", "auth"];
@@ -136,11 +165,15 @@ fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
     let (target, options) = read_target(r, first, second);
     // (An options object that is not an object was refused by read_target.)
     let options = &options;
+    r.refuse_unknown(options, &CLIENT_OPTIONS, "new Client()");
     let cfg = read_config(r, options);
     let host = read_host(r, options);
     let sampling_caps = r.json_object(options, "samplingCapabilities");
+    let registered = host.registered(sampling_caps);
+    let declared = read_declared(r, options, &registered);
     let cfg = ClientConfig {
-        registered: host.registered(sampling_caps),
+        registered,
+        declared,
         ..cfg
     };
     let limits = read_limits(r, options);
@@ -208,7 +241,34 @@ fn read_config(r: &mut options::Reader, options: &JsValue) -> ClientConfig {
         cfg.client_info = info;
     }
     cfg.log_level = r.string(options, "logLevel");
+    cfg.stored_discover = r.json_object(options, "discoverResult");
+    if let Some(stored) = &cfg.stored_discover {
+        if cfg.mode == Mode::Legacy {
+            r.fail_with("options.discoverResult is a 2026 server/discover result: it cannot be adopted with mode \"legacy\"");
+        } else if let Err(why) = stored_discover_version(stored) {
+            r.fail(McpError::input(["options.", &why].concat()));
+        }
+    }
     cfg
+}
+
+/// `capabilities`, `extensions` and `apps`: what the caller declares beyond its callbacks.
+fn read_declared(r: &mut options::Reader, options: &JsValue, registered: &Registered) -> Declared {
+    let capabilities = r.json_object(options, "capabilities");
+    let extensions = r.json_object(options, "extensions");
+    let apps = r.boolean(options, "apps").unwrap_or(false);
+    if !r.ok() {
+        return Declared::default();
+    }
+    match Declared::new(capabilities, extensions, apps)
+        .and_then(|d| d.check_against(registered).map(|()| d))
+    {
+        Ok(d) => d,
+        Err(why) => {
+            r.fail(McpError::input(["options.", &why].concat()));
+            Declared::default()
+        }
+    }
 }
 
 /// The callbacks and handlers: what the engine's host calls.

@@ -253,6 +253,39 @@ impl Reader {
         out
     }
 
+    /// Fails on the first own key of `obj` that `known` does not list, naming it and the
+    /// closest known name (`options.timeout is not an option of new Client(): did you mean
+    /// timeoutMs?`): a misspelt option is an error, never silently ignored.
+    #[inline(never)]
+    pub fn refuse_unknown(&mut self, obj: &JsValue, known: &[&str], of: &str) {
+        if !self.ok() || !obj.is_object() {
+            return;
+        }
+        let keys = Object::keys(obj.unchecked_ref::<Object>());
+        let unknown = keys
+            .iter()
+            .filter_map(|k| k.as_string())
+            .find(|k| !known.contains(&k.as_str()));
+        if let Some(key) = unknown {
+            let hint = match crate::util::closest::closest(&key, known) {
+                Some(near) => format!(": did you mean {near}?"),
+                None => format!(" (its options: {})", known.join(", ")),
+            };
+            let plain = key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+            let at = if plain && !key.is_empty() {
+                format!(".{key}")
+            } else {
+                format!("[{}]", crate::util::quote::quoted(&key))
+            };
+            self.fail(McpError::input(format!(
+                "{}{at} is not an option of {of}{hint}",
+                self.scope
+            )));
+        }
+    }
+
     /// An optional JSON-able object option.
     #[inline(never)]
     pub fn json_object(&mut self, obj: &JsValue, key: &str) -> Option<Value> {
@@ -266,6 +299,32 @@ impl Reader {
     }
 }
 
+/// Every per-call option of every method (one options type, `CallOptions` and its
+/// extensions): a key outside this list is refused.
+pub const CALL_OPTIONS: [&str; 11] = [
+    "signal",
+    "timeoutMs",
+    "onProgress",
+    "resetTimeoutOnProgress",
+    "maxTotalTimeoutMs",
+    // listTools and the other lists
+    "cursor",
+    "all",
+    "maxPages",
+    // keys merged into the request's params._meta (they win over the 2026 envelope's)
+    "_meta",
+    // callTool: a task-augmented call (2025-11-25) and the task's first sight
+    "task",
+    "onTask",
+];
+
+/// The per-call `_meta` option: keys merged into the request's `params._meta`.
+pub fn call_meta(obj: &JsValue) -> Result<Option<Value>, McpError> {
+    let r = &mut Reader::new("options");
+    let meta = r.json_object(obj, "_meta");
+    r.check().map(|()| meta)
+}
+
 /// Reads per-call options `{ signal, timeoutMs, onProgress, resetTimeoutOnProgress,
 /// maxTotalTimeoutMs }`; the link keeps `signal` wired to the call's cancel token while alive.
 pub fn call_options(
@@ -275,8 +334,10 @@ pub fn call_options(
     if !obj.is_null_or_undefined() && !obj.is_object() {
         return Err(McpError::input("call options must be an object"));
     }
-    let link = signal(obj, "signal", "options")?.map(SignalLink::new);
     let r = &mut Reader::new("options");
+    r.refuse_unknown(obj, &CALL_OPTIONS, "a call");
+    r.check()?;
+    let link = signal(obj, "signal", "options")?.map(SignalLink::new);
     let on_progress = r.function(obj, "onProgress").map(|f| {
         Rc::new(move |params: &Value| call_handler(&f, &interop::to_js(params)))
             as Rc<dyn Fn(&Value)>
