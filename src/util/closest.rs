@@ -1,8 +1,8 @@
 //! The known name closest to a misspelt one, for "did you mean …?" in error texts.
 
 /// The name of `known` that `word` most likely meant, if any is close: the same name in another
-/// case, a name `word` starts (`timeout` → `timeoutMs`), or one within a small edit distance (a swap of two letters is one edit)
-/// (about one edit per four letters). Ties go to the earlier name.
+/// case, a name `word` starts (`timeout` → `timeoutMs`; the shortest such), or the most similar
+/// name by Jaro-Winkler similarity when it is close enough. Ties go to the earlier name.
 pub fn closest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
     let lower = word.to_ascii_lowercase();
     if let Some(same) = known.iter().find(|k| k.to_ascii_lowercase() == lower) {
@@ -17,12 +17,16 @@ pub fn closest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
             return Some(k);
         }
     }
-    let allowed = (word.chars().count() / 4).max(1);
+    // Jaro-Winkler weighs a shared start and tolerates a missing letter or two anywhere
+    // (`timeot` → `timeoutMs`, `mdoe` → `mode`); 0.8 keeps unrelated names out.
     known
         .iter()
-        .map(|k| (strsim::osa_distance(&lower, &k.to_ascii_lowercase()), *k))
-        .filter(|(d, _)| *d <= allowed)
-        .min_by_key(|(d, _)| *d)
+        .map(|k| (strsim::jaro_winkler(&lower, &k.to_ascii_lowercase()), *k))
+        .filter(|(score, _)| *score >= 0.8)
+        .fold(None, |best: Option<(f64, &str)>, (score, k)| match best {
+            Some((b, _)) if b >= score => best,
+            _ => Some((score, k)),
+        })
         .map(|(_, k)| k)
 }
 
@@ -46,6 +50,13 @@ mod tests {
         assert_eq!(closest("samplingCalback", &KNOWN), Some("samplingCallback"));
         assert_eq!(closest("sampling", &KNOWN), Some("samplingCallback"));
         assert_eq!(closest("mdoe", &KNOWN), Some("mode"));
+        assert_eq!(closest("timeot", &KNOWN), Some("timeoutMs"));
+        assert_eq!(
+            closest("maxTotalTimeout", &KNOWN),
+            Some("maxTotalTimeoutMs")
+        );
+        assert_eq!(closest("zzz", &KNOWN), None);
+        assert_eq!(closest("odd key", &KNOWN), None);
         assert_eq!(closest("url", &KNOWN), None);
         assert_eq!(closest("x", &KNOWN), None);
         assert_eq!(closest("", &KNOWN), None);

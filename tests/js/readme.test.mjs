@@ -78,3 +78,25 @@ test("the README's same-page server example runs as written", () => {
   assert.match(out, /legacy javascript/);
   assert.match(out, /Hello from the same page!/);
 });
+
+test("the README's capabilities and extensions example runs as written", () => {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const start = readme.indexOf("## Capabilities and extensions");
+  assert.ok(start >= 0, "README has the section");
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+  const [example] = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const prelude = `import { Client } from ${pkgPath};
+const url = ${JSON.stringify(PY)};
+const localStorage = {};
+`;
+  const out = runModule(prelude + example + `
+console.log(JSON.stringify(client.serverCapabilities.extensions), JSON.parse(localStorage.discover).supportedVersions.join());
+const again = new Client(url, { discoverResult: JSON.parse(localStorage.discover) });
+await again.connect();
+console.log(again.era, (await again.callTool("client_capabilities", {})).structuredContent.apps);
+await client.close();
+await again.close();
+`);
+  assert.match(out, /\{"io\.example\/thing":\{"level":2\}\} 2026-07-28/);
+  assert.match(out, /modern false/);
+});

@@ -16,6 +16,8 @@ import {
   windowTransport,
   inMemoryPair,
   type McpTransport,
+  type DiscoverResult,
+  type JsonObject,
   type JsonRpcMessage,
   type AuthOptions,
   type AuthStorage,
@@ -73,6 +75,19 @@ async function main(): Promise<void> {
   });
   // @ts-expect-error: mode is an enumerated string
   new Client("http://x", { mode: "fast" });
+  const declaring = new Client("http://x", {
+    capabilities: { experimental: { "x-demo": {} } },
+    extensions: { "io.example/thing": { level: 2 } },
+    apps: true,
+  });
+  await declaring.connect();
+  const stored: DiscoverResult | null = declaring.discoverResult;
+  const ext: JsonObject | undefined = declaring.serverCapabilities?.extensions?.["io.example/thing"];
+  void ext;
+  if (stored) void new Client("http://x", { discoverResult: stored });
+  await declaring.callTool("t", {}, { _meta: { "io.example/trace": "t-1" } });
+  // @ts-expect-error: an extension's settings are an object
+  new Client("http://x", { extensions: { "io.example/thing": true } });
 
   await client.connect();
   const era: "legacy" | "modern" | undefined = client.era;

@@ -64,6 +64,8 @@ export interface CallOptions {
   resetTimeoutOnProgress?: boolean;
   /** Hard cap on the whole call, progress or not. */
   maxTotalTimeoutMs?: number;
+  /** Keys merged into the request's `params._meta` (they win over the 2026 envelope's). */
+  _meta?: JsonObject;
 }
 export interface ListOptions extends CallOptions {
   cursor?: string;
@@ -178,6 +180,31 @@ export interface ClientOptions {
   inputRequiredMaxRounds?: number;
   /** OAuth authorization: a 401 signs in, every request carries the token. */
   auth?: AuthOptions;
+  /** Merged into what the callbacks declare, on both eras (`elicitation`, `sampling` and
+   * `roots` need their callback). */
+  capabilities?: ClientCapabilities;
+  /** Extensions the client declares: `capabilities.extensions`, id → settings (`{}` for none). */
+  extensions?: { [id: string]: JsonObject };
+  /** Declares MCP Apps: `extensions["io.modelcontextprotocol/ui"] = { mimeTypes: ["text/html;profile=mcp-app"] }`. */
+  apps?: boolean;
+  /** A stored `client.discoverResult`: connect adopts it without a probe (probing again if
+   * the server refuses it). Not with `mode: "legacy"`. */
+  discoverResult?: DiscoverResult;
+}
+
+/** What a client declares (`capabilities` option; the callbacks add their own). */
+export interface ClientCapabilities {
+  experimental?: { [name: string]: JsonObject };
+  extensions?: { [id: string]: JsonObject };
+  [key: string]: JsonValue | undefined;
+}
+/** A 2026 `server/discover` result, as `client.discoverResult` gives it. */
+export interface DiscoverResult {
+  supportedVersions: string[];
+  capabilities?: JsonObject & { extensions?: { [id: string]: JsonObject } };
+  instructions?: string;
+  _meta?: JsonObject;
+  [key: string]: JsonValue | undefined;
 }
 
 /** What an `authorize` function gets: open `url`, resolve with the callback URL (or "redirected"). */
@@ -275,7 +302,10 @@ export class Client {
   readonly era: "legacy" | "modern" | undefined;
   readonly transport: "streamable-http" | "http+sse" | "javascript";
   readonly serverInfo: Implementation | undefined;
-  readonly serverCapabilities: JsonObject | undefined;
+  /** As the server sent them (`extensions` among them). */
+  readonly serverCapabilities: (JsonObject & { extensions?: { [id: string]: JsonObject } }) | undefined;
+  /** The 2026 `server/discover` result (probed or adopted), `null` on a legacy session or before connecting. */
+  readonly discoverResult: DiscoverResult | null;
   readonly instructions: string | undefined;
   readonly sessionId: string | undefined;
   /** Requests waiting for a response right now. */
