@@ -97,6 +97,10 @@ const CLIENT_OPTION_FIELDS = [
   ["messageHandler", "true", () => true],
   ["logLevel", "7", () => 7],
   ["inputRequiredMaxRounds", "{}", () => ({})],
+  ["capabilities", "5", () => 5],
+  ["extensions", '"x"', () => "x"],
+  ["apps", '"yes"', () => "yes"],
+  ["discoverResult", "[]", () => []],
   ["auth", "5", () => 5],
   ["auth", '"x"', () => "x"],
   ["auth", "[]", () => []],
@@ -192,7 +196,7 @@ const METHODS = {
 };
 const CLIENT_GETTERS = [
   "protocolVersion", "era", "transport", "serverInfo", "serverCapabilities", "instructions",
-  "sessionId", "pendingRequests", "authorization",
+  "sessionId", "pendingRequests", "authorization", "discoverResult",
 ];
 const MCP_ERROR_GETTERS = ["code", "message", "data", "name"];
 // `start` is the #[wasm_bindgen(start)] function, which wasm-bindgen also exports.
