@@ -28,9 +28,10 @@ use std::time::Duration;
 
 const EXT: &str = "io.modelcontextprotocol/tasks";
 /// The tasks the 2026 server knows (one per tool name).
-const KNOWN: [&str; 6] = [
+const KNOWN: [&str; 7] = [
     "report",
     "slow",
+    "sleepy",
     "bad_output",
     "tool_error",
     "fails",
@@ -145,7 +146,7 @@ fn modern_server(updates: Rc<RefCell<Vec<Value>>>) -> Server {
                 id,
                 json!({ "resultType": "task", "taskId": p["name"], "status": "working",
                         "createdAt": "2026-08-30T09:00:00Z", "lastUpdatedAt": "2026-08-30T09:00:00Z",
-                        "ttlMs": 60000, "pollIntervalMs": 10 }),
+                        "ttlMs": 60000, "pollIntervalMs": if p["name"] == "sleepy" { 60_000 } else { 10 } }),
             ),
             "tasks/update" => {
                 updates.borrow_mut().push(p.clone());
@@ -172,6 +173,10 @@ fn modern_server(updates: Rc<RefCell<Vec<Value>>>) -> Server {
                     "createdAt": "2026-08-30T09:00:00Z", "lastUpdatedAt": "2026-08-30T09:00:01Z",
                     "ttlMs": 60000, "pollIntervalMs": 10 });
                 match (task_id.as_str(), n) {
+                    ("sleepy", _) => {
+                        task["status"] = json!("completed");
+                        task["result"] = done(9);
+                    }
                     (_, 1) | ("slow", _) => {}
                     // Asks once; the first poll after the update still lists the answered key
                     // (the ack is eventually consistent), the next one completes.
@@ -669,4 +674,39 @@ fn an_on_task_that_throws_is_reported_and_the_call_goes_on() {
     assert!(reports
         .iter()
         .any(|e| e.kind() == Some(ErrorKind::Callback) && e.message.contains("boom")));
+}
+
+#[test]
+fn a_task_notification_wakes_the_poller_early() {
+    let mut s = modern(modern_server(Rc::default()));
+    let engine = s.engine.clone();
+    let host = s.host.clone();
+    s.pool
+        .spawner()
+        .spawn_local(async move {
+            host.sleep(300).await;
+            // What a listen() stream (2026) or any stream (2025) delivers.
+            engine.on_notification(
+                "notifications/tasks",
+                Some(json!({ "taskId": "sleepy", "status": "completed" })),
+            );
+        })
+        .unwrap();
+    let task = TaskCall {
+        asked: true,
+        ..Default::default()
+    };
+    let started = std::time::Instant::now();
+    let result = s.pool.run_until(async {
+        s.engine.connect().await?;
+        s.engine.call_tool(call("sleepy"), &task, &opts()).await
+    });
+    assert_eq!(result.unwrap(), done(9));
+    // The server asked for 60 s between polls (capped at 30 s): the notification cut it short.
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(s.engine.inflight.borrow().is_empty());
 }

@@ -119,6 +119,9 @@ impl Engine {
         if method == "notifications/progress" {
             self.on_progress(p);
         }
+        if let Some(task_id) = crate::session::tasks::notified_task(method, p) {
+            self.wake_task_poller(task_id);
+        }
         if method == "notifications/message" {
             self.host.log(p);
         }

@@ -9,7 +9,7 @@
 //! `tasks/cancel` does that.
 
 use super::core::Engine;
-use super::host::{fired_or_never, unless};
+use super::host::{fired_or_never, unless, Cancel};
 use super::request::RequestOptions;
 use crate::json::{json, Value};
 use crate::protocol::capabilities::declare_tasks_extension;
@@ -295,14 +295,35 @@ impl Engine {
         }
     }
 
-    /// Sleeps `ms` between polls, unless the caller aborts (the task goes on).
+    /// Sleeps `ms` between polls, or until a notification about the task arrives, unless the
+    /// caller aborts (the task goes on).
     async fn pause(&self, ms: u64, task_id: &str, opts: &RequestOptions) -> Result<(), McpError> {
-        unless(self.host.sleep(ms), fired_or_never(opts.cancel.as_ref()))
-            .await
-            .map_err(|reason| {
-                let what = ["waiting for task ", &crate::util::quote::quoted(task_id)].concat();
-                McpError::aborted(&what, reason)
-            })
+        let wake = Cancel::new();
+        self.task_wakers
+            .borrow_mut()
+            .push((task_id.to_string(), wake.clone()));
+        let nap = unless(self.host.sleep(ms), wake.fired());
+        let outcome = unless(nap, fired_or_never(opts.cancel.as_ref())).await;
+        wake.fire(None);
+        self.task_wakers.borrow_mut().retain(|(_, w)| !w.is_fired());
+        outcome.map(|_| ()).map_err(|reason| {
+            let what = ["waiting for task ", &crate::util::quote::quoted(task_id)].concat();
+            McpError::aborted(&what, reason)
+        })
+    }
+
+    /// A notification about `task_id` arrived: its pollers poll now.
+    pub(super) fn wake_task_poller(&self, task_id: &str) {
+        let wakers: Vec<Cancel> = self
+            .task_wakers
+            .borrow()
+            .iter()
+            .filter(|(id, _)| id == task_id)
+            .map(|(_, w)| w.clone())
+            .collect();
+        for w in wakers {
+            w.fire(None);
+        }
     }
 
     /// `work` within the call's `maxTotalTimeoutMs`, if any.

@@ -225,6 +225,15 @@ pub fn open_requests(task: &Task, answered: &[String]) -> Result<Vec<InputReques
     }
 }
 
+/// The task a notification is about: 2026 `notifications/tasks` (on a listen stream) and
+/// 2025-11-25 `notifications/tasks/status` carry the whole task.
+pub fn notified_task<'a>(method: &str, params: &'a Value) -> Option<&'a str> {
+    match method {
+        "notifications/tasks" | "notifications/tasks/status" => params.get("taskId")?.as_str(),
+        _ => None,
+    }
+}
+
 /// `{ taskId }`: the params of `tasks/get`, `tasks/result` and `tasks/cancel`.
 pub fn id_params(task_id: &str) -> Value {
     json!({ "taskId": task_id })

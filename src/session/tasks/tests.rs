@@ -237,3 +237,12 @@ fn related_task_is_echoed_on_answers() {
     echo_related_task(related_task(&json!({})), &mut plain);
     assert_eq!(plain, json!({"action": "decline"}));
 }
+
+#[test]
+fn task_notifications_name_their_task() {
+    let p = json!({"taskId": "t-1", "status": "completed"});
+    assert_eq!(notified_task("notifications/tasks", &p), Some("t-1"));
+    assert_eq!(notified_task("notifications/tasks/status", &p), Some("t-1"));
+    assert_eq!(notified_task("notifications/progress", &p), None);
+    assert_eq!(notified_task("notifications/tasks", &json!({})), None);
+}
