@@ -19,7 +19,7 @@ use crate::protocol::error::{
 use crate::protocol::version::Era;
 use crate::session::stamp::META_CLIENT_CAPABILITIES;
 use crate::session::tasks::{self, Status, Task};
-use std::future::Future;
+use futures::future::{FutureExt, LocalBoxFuture};
 use std::rc::Rc;
 
 /// `onTask(task)`: told once, when the server answers a call with a task; an `Err` (its throw,
@@ -76,14 +76,14 @@ impl Engine {
             _ => {}
         }
         let whole = async {
-            let first = match self.request("tools/call", Some(params.clone()), opts).await {
+            let first = match self.boxed_request("tools/call", params.clone(), opts).await {
                 Err(e)
                     if era == Era::Modern
                         && e.code == MISSING_REQUIRED_CLIENT_CAPABILITY
                         && !declared =>
                 {
                     self.declare_tasks(&mut params);
-                    self.request("tools/call", Some(params.clone()), opts).await
+                    self.boxed_request("tools/call", params.clone(), opts).await
                 }
                 other => other,
             }
@@ -112,7 +112,7 @@ impl Engine {
             }
             Ok(result)
         };
-        self.capped(opts, "tools/call", whole).await
+        self.capped(opts, "tools/call", whole.boxed_local()).await
     }
 
     /// `tasks.get(taskId)`: the task in the JS shape (2026 names on both eras).
@@ -131,7 +131,7 @@ impl Engine {
             let task = self.get_task(task_id, opts).await?;
             self.await_task(task, opts).await
         };
-        self.capped(opts, "tasks/result", whole).await
+        self.capped(opts, "tasks/result", whole.boxed_local()).await
     }
 
     /// `tasks.cancel(taskId)`: 2025-11-25 the cancelled task; 2026 `None` (the server only
@@ -159,7 +159,7 @@ impl Engine {
             return Err(tasks::list_unsupported());
         }
         let params = cursor.map_or_else(|| json!({}), |c| json!({ "cursor": c }));
-        tasks::list(&self.request("tasks/list", Some(params), opts).await?)
+        tasks::list(&self.boxed_request("tasks/list", params, opts).await?)
     }
 
     /// Waits for a task until its final result.
@@ -171,8 +171,8 @@ impl Engine {
             ..opts.clone()
         };
         match self.era() {
-            Some(Era::Modern) => self.await_modern(task, &poll).await,
-            _ => self.await_legacy(task, &poll).await,
+            Some(Era::Modern) => self.await_modern(task, &poll).boxed_local().await,
+            _ => self.await_legacy(task, &poll).boxed_local().await,
         }
     }
 
@@ -276,7 +276,7 @@ impl Engine {
         if self.era() == Some(Era::Modern) && !self.cfg.registered.tasks {
             self.declare_tasks(&mut params);
         }
-        self.request(method, Some(params), opts)
+        self.boxed_request(method, params, opts)
             .await
             .map_err(tasks::missing_declaration)
     }
@@ -326,13 +326,23 @@ impl Engine {
         }
     }
 
+    /// One request, boxed: the task paths share one instance of the request future.
+    fn boxed_request<'a>(
+        &'a self,
+        method: &'a str,
+        params: Value,
+        opts: &'a RequestOptions,
+    ) -> LocalBoxFuture<'a, Result<Value, McpError>> {
+        self.request(method, Some(params), opts).boxed_local()
+    }
+
     /// `work` within the call's `maxTotalTimeoutMs`, if any.
-    async fn capped<T>(
+    async fn capped(
         &self,
         opts: &RequestOptions,
         what: &str,
-        work: impl Future<Output = Result<T, McpError>>,
-    ) -> Result<T, McpError> {
+        work: LocalBoxFuture<'_, Result<Value, McpError>>,
+    ) -> Result<Value, McpError> {
         match opts.max_total_timeout_ms {
             Some(ms) => super::host::within(self.host.sleep(ms), ms, what, work).await,
             None => work.await,
