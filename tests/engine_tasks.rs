@@ -453,7 +453,7 @@ fn modern_terminal_states_yield_a_result_or_an_error() {
 }
 
 #[test]
-fn a_missing_declaration_is_sent_again_with_the_extension() {
+fn a_missing_declaration_is_a_clear_error_and_not_retried() {
     let mut s = modern(modern_server(Rc::default()));
     let result = s.pool.run_until(async {
         s.engine.connect().await?;
@@ -461,18 +461,46 @@ fn a_missing_declaration_is_sent_again_with_the_extension() {
             .call_tool(call("tool_error"), &TaskCall::default(), &opts())
             .await
     });
-    assert_eq!(result.unwrap()["isError"], true);
-    let calls: Vec<Value> = sent(&s.transport)
+    let e = result.unwrap_err();
+    assert_eq!(e.code, -32021);
+    assert!(e.message.contains("tasks: true"), "{}", e.message);
+    let calls = methods(&s.transport)
         .into_iter()
-        .filter(|m| m["method"] == "tools/call")
-        .collect();
-    assert_eq!(calls.len(), 2);
-    let ext = |m: &Value| {
-        m["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["extensions"]
-            .get(EXT)
-            .is_some()
+        .filter(|m| m == "tools/call")
+        .count();
+    assert_eq!(
+        calls, 1,
+        "the client declares only what the caller asked for"
+    );
+}
+
+#[test]
+fn a_timeout_stops_waiting_for_a_task_without_news_and_does_not_cancel_it() {
+    let mut s = modern(modern_server(Rc::default()));
+    let task = TaskCall {
+        asked: true,
+        ..Default::default()
     };
-    assert!(!ext(&calls[0]) && ext(&calls[1]));
+    let quick = RequestOptions::with_timeout(300);
+    let started = std::time::Instant::now();
+    let result = s.pool.run_until(async {
+        s.engine.connect().await?;
+        s.engine.call_tool(call("slow"), &task, &quick).await
+    });
+    let e = result.unwrap_err();
+    assert_eq!(e.kind(), Some(ErrorKind::Timeout));
+    assert_eq!(e.data_json().unwrap()["taskId"], "slow");
+    assert!(e.message.contains("it goes on"), "{}", e.message);
+    // One piece of news (the first poll's lastUpdatedAt) restarted the timer once at most.
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    s.pool.run_until_stalled();
+    let out = methods(&s.transport);
+    assert!(out.iter().filter(|m| *m == "tasks/get").count() >= 2);
+    assert!(!out.iter().any(|m| m == "tasks/cancel"));
 }
 
 #[test]
