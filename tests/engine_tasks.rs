@@ -107,6 +107,7 @@ fn tool_listing() -> Value {
     json!({ "tools": [
         { "name": "report", "inputSchema": { "type": "object" },
           "outputSchema": { "type": "object", "properties": { "n": { "type": "number" } }, "required": ["n"] } },
+        { "name": "needs_task", "inputSchema": { "type": "object" }, "execution": { "taskSupport": "required" } },
         { "name": "bad_output", "inputSchema": { "type": "object" },
           "outputSchema": { "type": "object", "properties": { "n": { "type": "number" } }, "required": ["n"] } }
     ] })
@@ -246,6 +247,9 @@ fn legacy_server(seen: Rc<RefCell<Vec<Value>>>) -> Server {
                 "tools/call" if p.get("task").is_some() => {
                     seen.borrow_mut().push(p.clone());
                     ok(id, json!({ "task": task("working") }))
+                }
+                "tools/call" if p["name"] == "needs_task" => {
+                    error(id, -32601, "Tool needs_task requires task augmentation")
                 }
                 "tools/call" => ok(id, done(1)),
                 "tasks/get" => {
@@ -737,4 +741,45 @@ fn a_task_notification_wakes_the_poller_early() {
         started.elapsed()
     );
     assert!(s.engine.inflight.borrow().is_empty());
+}
+
+#[test]
+fn a_legacy_task_only_tool_gets_a_task_without_the_task_option() {
+    let seen: Rc<RefCell<Vec<Value>>> = Rc::default();
+    let mut s = setup(Mode::Legacy, legacy_server(seen.clone()), true);
+    let (first, second) = s.pool.run_until(async {
+        s.engine.connect().await.unwrap();
+        // No listing yet: the server's refusal makes the client learn the tool and ask again.
+        let first = s
+            .engine
+            .call_tool(call("needs_task"), &TaskCall::default(), &opts())
+            .await;
+        // Known now: asked for a task at once.
+        let second = s
+            .engine
+            .call_tool(call("needs_task"), &TaskCall::default(), &opts())
+            .await;
+        (first, second)
+    });
+    assert_eq!(first.unwrap()["structuredContent"]["n"], 7);
+    assert_eq!(second.unwrap()["structuredContent"]["n"], 7);
+    let calls: Vec<Value> = sent(&s.transport)
+        .into_iter()
+        .filter(|m| m["method"] == "tools/call" || m["method"] == "tools/list")
+        .collect();
+    let shape: Vec<(String, bool)> = calls
+        .iter()
+        .map(|m| {
+            let method = m["method"].as_str().unwrap_or_default().to_string();
+            (method, m["params"].get("task").is_some())
+        })
+        .collect();
+    let expected = [
+        ("tools/call", false),
+        ("tools/list", false),
+        ("tools/call", true),
+        ("tools/call", true),
+    ];
+    assert_eq!(shape, expected.map(|(m, t)| (m.to_string(), t)).to_vec());
+    assert_eq!(calls[2]["params"]["task"], json!({}));
 }

@@ -66,18 +66,41 @@ impl Engine {
     ) -> Result<Value, McpError> {
         self.ensure_connected()?;
         let era = self.era().unwrap_or(Era::Legacy);
+        let name = params["name"].as_str().unwrap_or_default().to_string();
+        let required = || {
+            self.tools
+                .borrow()
+                .get(&name)
+                .is_some_and(|t| t.task_required)
+        };
         match era {
-            Era::Legacy if task.asked => params["task"] = tasks::task_param(task.ttl_ms),
+            Era::Legacy if task.asked || required() => {
+                params["task"] = tasks::task_param(task.ttl_ms);
+            }
             Era::Modern if task.declares() && !self.cfg.registered.tasks => {
                 self.declare_tasks(&mut params);
             }
             _ => {}
         }
         let whole = async {
-            let first = self
-                .boxed_request("tools/call", params.clone(), opts)
-                .await
-                .map_err(tasks::missing_declaration)?;
+            let first = match self.boxed_request("tools/call", params.clone(), opts).await {
+                // 2025-11-25: a tool no listing showed may be task-only: learn it, ask again.
+                Err(e)
+                    if era == Era::Legacy
+                        && params.get("task").is_none()
+                        && tasks::may_need_task(&e)
+                        && self.server_runs_tool_tasks() =>
+                {
+                    Box::pin(self.relist_tools(opts)).await?;
+                    if !required() {
+                        return Err(e);
+                    }
+                    params["task"] = tasks::task_param(task.ttl_ms);
+                    self.boxed_request("tools/call", params.clone(), opts).await
+                }
+                other => other,
+            }
+            .map_err(tasks::missing_declaration)?;
             let Some(created) = tasks::created(era, &first)? else {
                 return Ok(first);
             };
@@ -103,6 +126,11 @@ impl Engine {
             Ok(result)
         };
         self.capped(opts, "tools/call", whole.boxed_local()).await
+    }
+
+    /// 2025-11-25: the server accepts task-augmented calls.
+    fn server_runs_tool_tasks(&self) -> bool {
+        tasks::server_runs_tool_tasks(self.state.borrow().server_capabilities.as_ref())
     }
 
     /// `tasks.get(taskId)`: the task in the JS shape (2026 names on both eras).

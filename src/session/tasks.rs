@@ -258,6 +258,24 @@ pub fn wait_timed_out(task_id: &str, ms: u64) -> McpError {
     e
 }
 
+/// A 2025-11-25 tool listing says a call must ask for a task (`execution.taskSupport`).
+pub fn task_required(tool: &Value) -> bool {
+    tool.get("execution").and_then(|e| e.get("taskSupport")) == Some(&json!("required"))
+}
+
+/// 2025-11-25: the server accepts task-augmented `tools/call` (`tasks.requests.tools.call`).
+pub fn server_runs_tool_tasks(capabilities: Option<&Value>) -> bool {
+    capabilities
+        .and_then(|c| c.get("tasks")?.get("requests")?.get("tools")?.get("call"))
+        .is_some()
+}
+
+/// 2025-11-25: an error a server answers a plain call to a task-only tool with (-32601, or
+/// -32600 "task augmentation required").
+pub fn may_need_task(e: &McpError) -> bool {
+    e.kind.is_none() && (e.code == METHOD_NOT_FOUND || e.code == INVALID_REQUEST)
+}
+
 /// `{ taskId }`: the params of `tasks/get`, `tasks/result` and `tasks/cancel`.
 pub fn id_params(task_id: &str) -> Value {
     json!({ "taskId": task_id })

@@ -248,6 +248,33 @@ fn task_notifications_name_their_task() {
 }
 
 #[test]
+fn task_only_tools_and_servers() {
+    assert!(task_required(
+        &json!({"name": "a", "execution": {"taskSupport": "required"}})
+    ));
+    assert!(!task_required(
+        &json!({"name": "a", "execution": {"taskSupport": "optional"}})
+    ));
+    assert!(!task_required(&json!({"name": "a"})));
+    let caps = json!({"tasks": {"requests": {"tools": {"call": {}}}}});
+    assert!(server_runs_tool_tasks(Some(&caps)));
+    assert!(!server_runs_tool_tasks(Some(
+        &json!({"tasks": {"list": {}}})
+    )));
+    assert!(!server_runs_tool_tasks(None));
+    assert!(may_need_task(&McpError::new(
+        METHOD_NOT_FOUND,
+        "requires task augmentation"
+    )));
+    assert!(may_need_task(&McpError::new(
+        INVALID_REQUEST,
+        "Task augmentation required"
+    )));
+    assert!(!may_need_task(&McpError::new(-32602, "bad")));
+    assert!(!may_need_task(&McpError::timeout("tools/call", 5)));
+}
+
+#[test]
 fn news_and_the_wait_timeout() {
     let a = detailed("working", json!({"lastUpdatedAt": "1"}));
     assert!(!changed(&a, &a.clone()));
