@@ -285,7 +285,7 @@ export type AuthGrant =
   | ({ type: "jwt_bearer"; assertion: JwtBearerAssertion } & StaticCredentials);
 export interface AuthorizationStatus { issuer: string; scope: string | null; expiresAt: number | null }
 
-export interface SubscriptionFilter { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] }
+export interface SubscriptionFilter { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[]; /** 2026 tasks extension: `notifications/tasks` for these task ids (declare `tasks: true`). */ taskIds?: string[] }
 /** What `listen()` resolves to: `for await (const n of sub)`. */
 export interface Subscription extends AsyncIterableIterator<ServerNotification> {
   /** The filter the server will honour. */
