@@ -91,8 +91,8 @@ impl Engine {
                         && tasks::may_need_task(&e)
                         && self.server_runs_tool_tasks() =>
                 {
-                    Box::pin(self.relist_tools(opts)).await?;
-                    if !required() {
+                    // The server's refusal stands unless the listing says the tool needs a task.
+                    if Box::pin(self.relist_tools(opts)).await.is_err() || !required() {
                         return Err(e);
                     }
                     params["task"] = tasks::task_param(task.ttl_ms);
