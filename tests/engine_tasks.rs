@@ -749,7 +749,7 @@ fn a_legacy_task_only_tool_gets_a_task_without_the_task_option() {
     let mut s = setup(Mode::Legacy, legacy_server(seen.clone()), true);
     let (first, second) = s.pool.run_until(async {
         s.engine.connect().await.unwrap();
-        // No listing yet: the server's refusal makes the client learn the tool and ask again.
+        // No listing yet: the client learns the tools first (the server runs tool tasks).
         let first = s
             .engine
             .call_tool(call("needs_task"), &TaskCall::default(), &opts())
@@ -775,11 +775,10 @@ fn a_legacy_task_only_tool_gets_a_task_without_the_task_option() {
         })
         .collect();
     let expected = [
-        ("tools/call", false),
         ("tools/list", false),
         ("tools/call", true),
         ("tools/call", true),
     ];
     assert_eq!(shape, expected.map(|(m, t)| (m.to_string(), t)).to_vec());
-    assert_eq!(calls[2]["params"]["task"], json!({}));
+    assert_eq!(calls[1]["params"]["task"], json!({}));
 }

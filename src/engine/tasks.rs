@@ -73,6 +73,13 @@ impl Engine {
                 .get(&name)
                 .is_some_and(|t| t.task_required)
         };
+        // 2025-11-25: a tool no listing showed may be task-only (a server running tool tasks
+        // refuses a plain call to it, the TS SDK as an isError result): learn it first.
+        let unknown = self.tools.borrow().get(&name).is_none();
+        if era == Era::Legacy && !task.asked && unknown && self.server_runs_tool_tasks() {
+            // A failed listing changes nothing: the call goes as the caller made it.
+            let _ = Box::pin(self.relist_tools(opts)).await;
+        }
         match era {
             Era::Legacy if task.asked || required() => {
                 params["task"] = tasks::task_param(task.ttl_ms);
@@ -83,24 +90,10 @@ impl Engine {
             _ => {}
         }
         let whole = async {
-            let first = match self.boxed_request("tools/call", params.clone(), opts).await {
-                // 2025-11-25: a tool no listing showed may be task-only: learn it, ask again.
-                Err(e)
-                    if era == Era::Legacy
-                        && params.get("task").is_none()
-                        && tasks::may_need_task(&e)
-                        && self.server_runs_tool_tasks() =>
-                {
-                    // The server's refusal stands unless the listing says the tool needs a task.
-                    if Box::pin(self.relist_tools(opts)).await.is_err() || !required() {
-                        return Err(e);
-                    }
-                    params["task"] = tasks::task_param(task.ttl_ms);
-                    self.boxed_request("tools/call", params.clone(), opts).await
-                }
-                other => other,
-            }
-            .map_err(tasks::missing_declaration)?;
+            let first = self
+                .boxed_request("tools/call", params.clone(), opts)
+                .await
+                .map_err(tasks::missing_declaration)?;
             let Some(created) = tasks::created(era, &first)? else {
                 return Ok(first);
             };

@@ -270,12 +270,6 @@ pub fn server_runs_tool_tasks(capabilities: Option<&Value>) -> bool {
         .is_some()
 }
 
-/// 2025-11-25: an error a server answers a plain call to a task-only tool with (-32601, or
-/// -32600 "task augmentation required").
-pub fn may_need_task(e: &McpError) -> bool {
-    e.kind.is_none() && (e.code == METHOD_NOT_FOUND || e.code == INVALID_REQUEST)
-}
-
 /// `{ taskId }`: the params of `tasks/get`, `tasks/result` and `tasks/cancel`.
 pub fn id_params(task_id: &str) -> Value {
     json!({ "taskId": task_id })

@@ -262,16 +262,6 @@ fn task_only_tools_and_servers() {
         &json!({"tasks": {"list": {}}})
     )));
     assert!(!server_runs_tool_tasks(None));
-    assert!(may_need_task(&McpError::new(
-        METHOD_NOT_FOUND,
-        "requires task augmentation"
-    )));
-    assert!(may_need_task(&McpError::new(
-        INVALID_REQUEST,
-        "Task augmentation required"
-    )));
-    assert!(!may_need_task(&McpError::new(-32602, "bad")));
-    assert!(!may_need_task(&McpError::timeout("tools/call", 5)));
 }
 
 #[test]
