@@ -245,6 +245,8 @@ impl Engine {
                         }
                         return Ok(result);
                     }
+                    // A task stub: the caller waits for the task (engine::tasks).
+                    ResultKind::Task => return Ok(result),
                     ResultKind::InputRequired if !mrtr::MRTR_METHODS.contains(&method) => {
                         return Err(McpError::protocol(
                             INVALID_REQUEST,
@@ -273,7 +275,7 @@ impl Engine {
     }
 
     /// Re-reads every page of `tools/list` (the registry absorbs them), bypassing the cache.
-    async fn relist_tools(&self, opts: &RequestOptions) -> Result<(), McpError> {
+    pub(super) async fn relist_tools(&self, opts: &RequestOptions) -> Result<(), McpError> {
         if let Some(cache) = &self.cache {
             cache.borrow_mut().drop_method("tools/list");
         }
@@ -291,7 +293,7 @@ impl Engine {
 
     /// Answers every entry of one `input_required` round concurrently; the first failure
     /// cancels the others (their signals fire) and fails the call, as does the caller's abort.
-    async fn answer_round(
+    pub(super) async fn answer_round(
         &self,
         requests: &[mrtr::InputRequest],
         opts: &RequestOptions,

@@ -42,6 +42,7 @@ pub fn mcp_name(method: &str, params: Option<&Value>) -> Option<String> {
     let key = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
+        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
         _ => return None,
     };
     params?.get(key)?.as_str().map(str::to_string)
@@ -224,6 +225,13 @@ mod tests {
             Some("greet")
         );
         assert_eq!(mcp_name("tools/list", Some(&json!({"name": "x"}))), None);
+        for m in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            assert_eq!(
+                mcp_name(m, Some(&json!({"taskId": "t-1"}))).as_deref(),
+                Some("t-1")
+            );
+        }
+        assert_eq!(mcp_name("tasks/list", Some(&json!({"taskId": "t"}))), None);
         let cfg = ClientConfig::default();
         let o = modern_request(
             &cfg,

@@ -18,6 +18,8 @@ pub struct KnownTool {
     pub output_schema: Option<Value>,
     /// The compiled `outputSchema` (or why it could not be compiled).
     pub output: Option<Result<OutputValidator, String>>,
+    /// 2025-11-25 `execution.taskSupport: "required"`: a call must ask for a task.
+    pub task_required: bool,
 }
 
 /// The tools of the latest listings, by name.
@@ -87,6 +89,7 @@ impl ToolRegistry {
                         param_headers,
                         output_schema,
                         output,
+                        task_required: super::tasks::task_required(tool),
                     },
                 );
             }
@@ -133,8 +136,10 @@ impl ToolRegistry {
     ) -> Result<Vec<String>, McpError> {
         match method {
             "tools/list" => Ok(self.absorb(era, result)),
+            // Checked on the final result, never on an interim round or a task stub.
             "tools/call"
-                if !matches!(result_kind(method, result), Ok(ResultKind::InputRequired)) =>
+                if !matches!(result_kind(method, result), Ok(ResultKind::InputRequired))
+                    && !super::tasks::is_task_stub(result) =>
             {
                 let name = params
                     .get("name")

@@ -169,7 +169,11 @@ fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
     let cfg = read_config(r, options);
     let host = read_host(r, options);
     let sampling_caps = r.json_object(options, "samplingCapabilities");
-    let registered = host.registered(sampling_caps);
+    let tasks = r.boolean(options, "tasks").unwrap_or(false);
+    let registered = Registered {
+        tasks,
+        ..host.registered(sampling_caps)
+    };
     let declared = read_declared(r, options, &registered);
     let cfg = ClientConfig {
         registered,

@@ -300,8 +300,9 @@ impl Reader {
 }
 
 /// Every per-call option of every method (one options type, `CallOptions` and its
-/// extensions): a key outside this list is refused.
-pub const CALL_OPTIONS: [&str; 11] = [
+/// extensions) but callTool's task options (`session::tasks::TASK_CALL_OPTIONS`): a key
+/// outside these lists is refused.
+pub const CALL_OPTIONS: [&str; 9] = [
     "signal",
     "timeoutMs",
     "onProgress",
@@ -313,9 +314,6 @@ pub const CALL_OPTIONS: [&str; 11] = [
     "maxPages",
     // keys merged into the request's params._meta (they win over the 2026 envelope's)
     "_meta",
-    // callTool: a task-augmented call (2025-11-25) and the task's first sight
-    "task",
-    "onTask",
 ];
 
 /// The per-call `_meta` option: keys merged into the request's `params._meta`.
@@ -335,7 +333,12 @@ pub fn call_options(
         return Err(McpError::input("call options must be an object"));
     }
     let r = &mut Reader::new("options");
-    r.refuse_unknown(obj, &CALL_OPTIONS, "a call");
+    let known: Vec<&str> = CALL_OPTIONS
+        .iter()
+        .chain(&crate::session::tasks::TASK_CALL_OPTIONS)
+        .copied()
+        .collect();
+    r.refuse_unknown(obj, &known, "a call");
     r.check()?;
     let link = signal(obj, "signal", "options")?.map(SignalLink::new);
     let on_progress = r.function(obj, "onProgress").map(|f| {
