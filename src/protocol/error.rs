@@ -104,6 +104,12 @@ pub enum ErrorKind {
     /// The grant is unknown, or the authorization server does not offer it
     /// (`"unsupported_grant"`).
     UnsupportedGrant,
+    /// A skill file failed verification against its skill entry (`"skill_verification"`, with
+    /// `data.reason`: `unlisted`, `size`, `digest` or `frontmatter`).
+    SkillVerification,
+    /// The server does not offer what the call needs (an extension it did not declare)
+    /// (`"unsupported"`).
+    Unsupported,
 }
 
 impl ErrorKind {
@@ -136,6 +142,8 @@ impl ErrorKind {
             ErrorKind::DpopError => "dpop_error",
             ErrorKind::AssertionError => "assertion_error",
             ErrorKind::UnsupportedGrant => "unsupported_grant",
+            ErrorKind::SkillVerification => "skill_verification",
+            ErrorKind::Unsupported => "unsupported",
         }
     }
 
