@@ -51,6 +51,8 @@ pub struct Client {
     /// The `auth` option's flow (`api::sign_in` has the methods that use it).
     #[cfg(feature = "auth")]
     pub(super) auth: Option<Rc<crate::js::auth::JsAuthorizer>>,
+    /// The skill entries `client.skills` has listed or got (`api::skills`).
+    pub(super) skills: crate::js::api::skills::Held,
 }
 
 #[wasm_bindgen]
@@ -365,6 +367,12 @@ impl Client {
             )
             .map(|()| Op::Notify("notifications/roots/list_changed"));
         self.run(op, &JsValue::UNDEFINED)
+    }
+
+    /// `client.skills`: the skills extension (`api::skills`).
+    #[wasm_bindgen(getter)]
+    pub fn skills(&self) -> crate::js::api::skills::Skills {
+        crate::js::api::skills::Skills::new(self.engine.clone(), self.skills.clone())
     }
 
     /// Closes the client: pending calls fail, a legacy session is DELETEd.
