@@ -52,6 +52,7 @@ pub struct Client {
     #[cfg(feature = "auth")]
     pub(super) auth: Option<Rc<crate::js::auth::JsAuthorizer>>,
     /// The skill entries `client.skills` has listed or got (`api::skills`).
+    #[cfg(feature = "skills")]
     pub(super) skills: crate::js::api::skills::Held,
 }
 
@@ -367,12 +368,6 @@ impl Client {
             )
             .map(|()| Op::Notify("notifications/roots/list_changed"));
         self.run(op, &JsValue::UNDEFINED)
-    }
-
-    /// `client.skills`: the skills extension (`api::skills`).
-    #[wasm_bindgen(getter)]
-    pub fn skills(&self) -> crate::js::api::skills::Skills {
-        crate::js::api::skills::Skills::new(self.engine.clone(), self.skills.clone())
     }
 
     /// Closes the client: pending calls fail, a legacy session is DELETEd.

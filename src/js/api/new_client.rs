@@ -184,6 +184,7 @@ fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
         engine,
         #[cfg(feature = "auth")]
         auth,
+        #[cfg(feature = "skills")]
         skills: Default::default(),
     })
 }

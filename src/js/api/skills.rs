@@ -3,6 +3,7 @@
 //! resolved against its entry synchronously (an unlisted file is refused before any request);
 //! the requests go through the engine; every rule is `session::skills`.
 
+use super::client::Client;
 use crate::engine::{Engine, RequestOptions};
 use crate::js::boundary::options::{self, non_empty};
 use crate::js::boundary::{error as jserr, interop};
@@ -10,6 +11,7 @@ use crate::js::host::abort::SignalLink;
 use crate::js::promise;
 use crate::json::{json, Map, Value};
 use crate::protocol::error::{ErrorKind, McpError, METHOD_NOT_FOUND};
+use crate::session::results::Pages;
 use crate::session::skills::entry::{self, Skill};
 use crate::session::skills::verify::{self, failure, Reason, SkillFile, Target};
 use crate::session::skills::{self as rules, EXTENSION_ID};
@@ -84,6 +86,15 @@ fn file_to_js(file: SkillFile) -> JsValue {
     // A fresh plain object: setting a property cannot fail.
     let _ = Reflect::set(&js, &"bytes".into(), &Uint8Array::from(&file.bytes[..]));
     js
+}
+
+#[wasm_bindgen]
+impl Client {
+    /// `client.skills`: the skills extension.
+    #[wasm_bindgen(getter)]
+    pub fn skills(&self) -> Skills {
+        Skills::new(self.engine.clone(), self.skills.clone())
+    }
 }
 
 #[wasm_bindgen]
@@ -225,18 +236,7 @@ impl Skills {
                         "resources/directory/read with directoryRead: true",
                     ));
                 }
-                let params = Some(json!({ "uri": uri }));
-                let walk = Some(("resources", pages));
-                let page = engine
-                    .request_pages("resources/directory/read", params, walk, &opts)
-                    .await?;
-                let mut out = Map::new();
-                out.insert(
-                    "resources".into(),
-                    page.get("resources").cloned().unwrap_or(json!([])),
-                );
-                cache_fields(&page, &mut out);
-                Ok(Value::Object(out))
+                directory(&engine, uri, pages, &opts).await
             }
             .await;
             result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
@@ -291,6 +291,35 @@ impl Skills {
             let msg = format!("no skill this client has listed or got lists {file_uri}");
             failure(Reason::Unlisted, file_uri, msg, vec![])
         })
+    }
+}
+
+/// Every page of `resources/directory/read` for `uri` (each page asked with the `uri` and the
+/// cursor), with the first page's caching fields.
+async fn directory(
+    engine: &Engine,
+    uri: String,
+    max_pages: u32,
+    opts: &RequestOptions,
+) -> Result<Value, McpError> {
+    const METHOD: &str = "resources/directory/read";
+    let mut acc = Pages::default();
+    let mut params = json!({ "uri": uri });
+    let mut out = Map::new();
+    loop {
+        let page = engine.request(METHOD, Some(params.clone()), opts).await?;
+        if out.is_empty() {
+            cache_fields(&page, &mut out);
+        }
+        match acc.add(METHOD, "resources", &page, max_pages)? {
+            Some(cursor) => params["cursor"] = Value::String(cursor),
+            None => {
+                let all = acc.finish("resources", page);
+                let items = all.get("resources").cloned().unwrap_or(json!([]));
+                out.insert("resources".into(), items);
+                return Ok(Value::Object(out));
+            }
+        }
     }
 }
 
