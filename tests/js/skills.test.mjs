@@ -8,8 +8,9 @@
 //   Env: MCP_PKG_NODE (tests/js/peers.mjs); SKILLS_TS2_PORT (default 18123), SKILLS_LIAR_PORT (18124).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn, execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { pkg, rejection } from "./peers.mjs";
@@ -229,4 +230,21 @@ test("bad arguments are input errors", async () => {
   assert.equal((await refusal(client.skills.read({ uri: "nope" }))).kind, "input");
   assert.equal((await refusal(client.skills.list({ skipInvalid: "yes" }))).kind, "input");
   await client.close();
+});
+
+test("the README's skills example runs as written", () => {
+  const root = path.join(here, "../..");
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const start = readme.indexOf("## Skills (");
+  const example = /```js\n([\s\S]*?)```/.exec(readme.slice(start))?.[1];
+  assert.ok(start >= 0 && example, "README has a Skills section with an example");
+  const code = example
+    .replace('from "mcp-wasm-client"', `from ${JSON.stringify(path.join(path.resolve(root, process.env.MCP_PKG_NODE ?? "pkg/nodejs"), "mcp_wasm_client.js"))}`)
+    .replace("http://127.0.0.1:18123/mcp", TS2);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "readme-skills-")), "example.mjs");
+  writeFileSync(file, code);
+  const out = execFileSync(process.execPath, [file], { encoding: "utf8", timeout: 30_000 });
+  assert.match(out, /^Extract text and tables from PDF files, fill forms, merge documents\. true$/m);
+  assert.match(out, /^# Forms 19 bytes$/m);
+  assert.match(out, /skill:\/\/pdf-processing\/references/);
 });
