@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { pkg, rejection } from "./peers.mjs";
 
 const { Client } = pkg;
@@ -247,4 +248,19 @@ test("the README's skills example runs as written", () => {
   assert.match(out, /^Extract text and tables from PDF files, fill forms, merge documents\. true$/m);
   assert.match(out, /^# Forms 19 bytes$/m);
   assert.match(out, /skill:\/\/pdf-processing\/references/);
+});
+
+test("the core entry leaves skills out: client.skills keeps its names and each call names the full entry", async (t) => {
+  const corePath = process.env.MCP_PKG_NODE_CORE ?? path.join(here, "../../pkg/core-nodejs");
+  const core = createRequire(import.meta.url)(corePath);
+  const client = new core.Client(TS2, { timeoutMs: 10_000 });
+  await client.connect();
+  t.after(() => client.close());
+  assert.equal(client.skills.supported, false);
+  assert.equal(client.skills.directoryRead, false);
+  for (const call of [client.skills.list(), client.skills.get(PDF), client.skills.read(PDF), client.skills.readDirectory("skill://x")]) {
+    const e = await rejection(call).catch((e) => e);
+    assert.equal(e.data?.kind, "input");
+    assert.match(e.message, /^skills\.\w+ needs the skills extension, which mcp-wasm-client\/core leaves out/);
+  }
 });

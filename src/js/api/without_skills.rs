@@ -23,7 +23,7 @@ impl Client {
 
 fn refuse(what: &str) -> Promise {
     Promise::reject(&jserr::to_js(McpError::input(format!(
-        "skills.{what}: the skills extension is not in this build (the core entry); import the full entry, mcp-wasm-client"
+        "skills.{what} needs the skills extension, which mcp-wasm-client/core leaves out: import from mcp-wasm-client (the full entry) instead"
     ))))
 }
 
