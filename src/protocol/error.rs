@@ -106,7 +106,11 @@ pub enum ErrorKind {
     UnsupportedGrant,
     /// The server cancelled the task a call was waiting for (`"task_cancelled"`).
     TaskCancelled,
-    /// What was asked does not exist in this session's era or server (`"unsupported"`).
+    /// A skill file failed verification against its skill entry (`"skill_verification"`, with
+    /// `data.reason`: `unlisted`, `size`, `digest` or `frontmatter`).
+    SkillVerification,
+    /// What was asked does not exist in this session's era or server, such as an extension
+    /// it did not declare (`"unsupported"`).
     Unsupported,
 }
 
@@ -141,6 +145,7 @@ impl ErrorKind {
             ErrorKind::AssertionError => "assertion_error",
             ErrorKind::UnsupportedGrant => "unsupported_grant",
             ErrorKind::TaskCancelled => "task_cancelled",
+            ErrorKind::SkillVerification => "skill_verification",
             ErrorKind::Unsupported => "unsupported",
         }
     }

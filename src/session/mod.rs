@@ -9,6 +9,8 @@ pub mod reconnect;
 pub mod results;
 pub mod retry;
 pub mod server_requests;
+#[cfg(feature = "skills")]
+pub mod skills;
 pub mod stamp;
 pub mod state;
 pub mod subscriptions;

@@ -19,7 +19,6 @@
 //                            "protocol": legacy or 2026-07-28 after MCP_CONFORMANCE_PROTOCOL_VERSION
 //   CONFORMANCE_VERBOSE=1    log each step to stderr
 import { createRequire } from "node:module";
-import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
@@ -197,17 +196,17 @@ function sampleArguments(schema) {
   return args;
 }
 
-// ---- SEP-2640 skills (extension): a minimal skills host over the generic request surface -----
+// ---- SEP-2640 skills (extension): client.skills ----------------------------------------------
 //
-// The client library has no skills API; what these scenarios check is the host's behaviour
-// (fetch nothing ahead of need; verify a loaded file's size, digest and frontmatter against the
-// skills/list entry and refuse it on any mismatch). This host uses client.request("skills/list")
-// and client.readResource(), and does the verification itself.
+// What these scenarios check is the host's behaviour: fetch nothing ahead of need; verify a loaded
+// file's size, digest and frontmatter against the skills/list entry and refuse it on any mismatch
+// (then read none of the skill's other files). client.skills does the verification; its refusal
+// is an McpError with data.kind "skill_verification" and data.reason size / digest / frontmatter.
 const SKILLS = "io.modelcontextprotocol/skills";
 
 register("sep-2640-client-no-prefetch", async () => {
   const client = await connect();
-  const { skills } = await client.request("skills/list", {});
+  const { skills } = await client.skills.list();
   log("skills:", JSON.stringify(skills));
   // Listing is not loading: nothing is read until a skill is needed, and none is here.
   await client.close();
@@ -215,54 +214,17 @@ register("sep-2640-client-no-prefetch", async () => {
 
 register(["sep-2640-client-verify-digest", "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"], async () => {
   const client = await connect();
-  if (!client.serverCapabilities?.extensions?.[SKILLS]) log("server does not declare", SKILLS);
-  const { skills } = await client.request("skills/list", {});
-  const entry = skills[0];
-  if (!entry) throw new Error("skills/list listed no skill");
+  if (!client.skills.supported) log("server does not declare", SKILLS);
+  const { skills } = await client.skills.list();
+  const skill = skills[0];
+  if (!skill) throw new Error("skills/list listed no skill");
   // Load the skill: its SKILL.md first, verified before anything else is used or read.
-  const files = new Map(entry.resources.map((r) => [r.uri, r]));
-  const skillMd = await readVerified(client, files.get(entry.uri) ?? { uri: entry.uri });
-  const frontmatter = parseFrontmatter(skillMd);
-  for (const [key, value] of Object.entries(entry.frontmatter ?? {})) {
-    if (frontmatter[key] !== value) throw new SkillRefused(`skill ${entry.uri}: frontmatter ${key} is ${JSON.stringify(frontmatter[key])}, the listing says ${JSON.stringify(value)}; not loaded`);
-  }
-  for (const key of Object.keys(frontmatter)) {
-    if (!(key in (entry.frontmatter ?? {}))) throw new SkillRefused(`skill ${entry.uri}: frontmatter ${key} is not in the listing; not loaded`);
-  }
+  await client.skills.read(skill);
   // Verified: the supporting files are now fair game.
-  for (const file of entry.resources) if (file.uri !== entry.uri) await readVerified(client, file);
-  log("skill loaded:", entry.uri);
+  for (const file of skill.resources) if (file.uri !== skill.uri) await client.skills.read(file.uri);
+  log("skill loaded:", skill.uri);
   await client.close();
 });
-
-/** The host's refusal of a skill file that fails verification. */
-class SkillRefused extends Error {}
-
-async function readVerified(client, file) {
-  const { contents } = await client.readResource(file.uri);
-  const item = contents?.[0];
-  const bytes = item?.text !== undefined ? Buffer.from(item.text, "utf8") : Buffer.from(item?.blob ?? "", "base64");
-  if (file.size !== undefined && bytes.length !== file.size) {
-    throw new SkillRefused(`${file.uri}: ${bytes.length} bytes, the listing says ${file.size}; refused`);
-  }
-  if (file.digest !== undefined) {
-    const digest = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
-    if (digest !== file.digest) throw new SkillRefused(`${file.uri}: digest ${digest}, the listing says ${file.digest}; refused`);
-  }
-  return bytes.toString("utf8");
-}
-
-/** The flat `key: value` YAML frontmatter of a SKILL.md (all these scenarios use). */
-function parseFrontmatter(text) {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  if (!m) throw new Error("SKILL.md has no frontmatter");
-  const out = {};
-  for (const line of m[1].split(/\r?\n/)) {
-    const kv = /^([A-Za-z0-9_-]+):\s*(.*)$/.exec(line);
-    if (kv) out[kv[1]] = kv[2].replace(/^(["'])(.*)\1$/, "$2");
-  }
-  return out;
-}
 
 // ---- authorization --------------------------------------------------------------------------
 
@@ -404,9 +366,9 @@ const REFUSALS = {
   "auth/iss-normalized": "issuer_mismatch",
   "auth/metadata-issuer-mismatch": "issuer_mismatch",
   "auth/scope-retry-limit": "insufficient_scope",
-  "sep-2640-client-verify-digest": "skill_refused",
-  "sep-2640-client-verify-size": "skill_refused",
-  "sep-2640-client-verify-frontmatter": "skill_refused",
+  "sep-2640-client-verify-digest": "skill_verification",
+  "sep-2640-client-verify-size": "skill_verification",
+  "sep-2640-client-verify-frontmatter": "skill_verification",
 };
 
 // ---- main -----------------------------------------------------------------------------------
@@ -427,7 +389,7 @@ async function main() {
   try {
     await handler();
   } catch (e) {
-    const kind = e instanceof McpError ? e.data?.kind : e instanceof SkillRefused ? "skill_refused" : undefined;
+    const kind = e instanceof McpError ? e.data?.kind : undefined;
     const what = e instanceof McpError ? ` [McpError ${e.code}${kind ? `, kind ${kind}` : ""}]` : kind ? ` [${kind}]` : "";
     if (refusal && kind === refusal) {
       console.error(`client.mjs: ${scenario}: refused, as the scenario expects${what}: ${e.message}`);

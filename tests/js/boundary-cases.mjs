@@ -205,7 +205,7 @@ const METHODS = {
 };
 const CLIENT_GETTERS = [
   "protocolVersion", "era", "transport", "serverInfo", "serverCapabilities", "instructions",
-  "sessionId", "pendingRequests", "authorization", "discoverResult", "tasks",
+  "sessionId", "pendingRequests", "authorization", "discoverResult", "tasks", "skills",
 ];
 /** client.tasks's methods: the taskId (or list's options) and the per-call options. */
 const TASK_METHODS = {
@@ -220,7 +220,7 @@ const EXPORTS = [
   "Client", "McpError", "elicitationForm", "start", "validateElicitation", "wasmMemoryBytes",
   "authorizeHeadless", "authorizeWithPopup", "authorizeWithRedirect", "completeAuthorizationPopup",
   "memoryStorage", "webStorage", "indexedDbStorage", "idJagAssertion",
-  "messagePortTransport", "windowTransport", "inMemoryPair", "ClientGroup", "Tasks",
+  "messagePortTransport", "windowTransport", "inMemoryPair", "ClientGroup", "Tasks", "Skills",
 ];
 
 const SCHEMA = {
@@ -429,6 +429,50 @@ function taskCases(phase) {
           expect: expectFor("input"),
         });
       }
+/** client.skills (the peer declares no skills extension; arguments are checked before that). */
+function skillsCases() {
+  const out = [];
+  const ENTRY = { uri: "skill://a/SKILL.md", frontmatter: { name: "a", description: "d" }, resources: "dynamic" };
+  const wrongs = {
+    get: [["uri", ["undefined", "null", "number", "object", "symbol"]]],
+    readDirectory: [["uri", ["undefined", "null", "number", "object", "symbol"]]],
+    read: [["skill", ["undefined", "null", "number", "object", "array", "symbol"]]],
+    list: [["options", ["number", "string", "symbol", "boolean"]]],
+  };
+  for (const [method, [[param, keys]]] of Object.entries(wrongs)) {
+    for (const key of keys) {
+      const [label, make] = WRONG[key];
+      out.push({
+        name: `Client.skills.${method}: ${param} = ${label} [connected, legacy]`,
+        run: (ctx) => ctx.connected.skills[method](make()),
+        expect: inputError,
+      });
+    }
+  }
+  for (const [field, label, value] of [["skipInvalid", '"yes"', "yes"], ["maxPages", '"x"', "x"], ["cursor", "5", 5], ["timeoutMs", '"x"', "x"]]) {
+    out.push({
+      name: `Client.skills.list: options.${field} = ${label} [connected, legacy]`,
+      run: (ctx) => ctx.connected.skills.list({ [field]: value }),
+      expect: inputError,
+    });
+  }
+  out.push({
+    name: "Client.skills.read: ref = 42 [connected, legacy]",
+    run: (ctx) => ctx.connected.skills.read(ENTRY, 42),
+    expect: inputError,
+  });
+  for (const method of ["list", "get", "read", "readDirectory"]) {
+    out.push({
+      name: `Skills.${method}: called with this = {} (a detached method) does not trap`,
+      run: (ctx) => ctx.mod.Skills.prototype[method].call({}, "skill://a/SKILL.md"),
+      expect: noTrap,
+    });
+  }
+  for (const getter of ["supported", "directoryRead"]) {
+    out.push({
+      name: `Skills.${getter} getter: read with this = {} does not trap`,
+      run: (ctx) => Object.getOwnPropertyDescriptor(ctx.mod.Skills.prototype, getter).get.call({}),
+      expect: noTrap,
     });
   }
   return out;
@@ -931,6 +975,7 @@ function buildCases() {
     ...taskCases("before"),
     ...taskCases("after"),
     ...receiverCases(),
+    ...skillsCases(),
     ...mcpErrorCases(),
     ...authCases(),
     ...clientConstructorCases(),

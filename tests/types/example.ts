@@ -29,6 +29,10 @@ import {
   type ListRootsCallback,
   type ServerNotification,
   type Tool,
+  type SkillEntry,
+  type SkillFile,
+  type SkillListing,
+  type SkillVerificationReason,
   ClientGroup,
   type GroupTool,
   type GroupServerStatus,
@@ -123,6 +127,27 @@ async function main(): Promise<void> {
   console.log(checked.errors.map((e) => `${e.field}: ${e.message}`), checked.content);
   // @ts-expect-error: callTool needs a tool name string
   await client.callTool(42);
+  if (client.skills.supported) {
+    const listing: SkillListing = await client.skills.list({ skipInvalid: true });
+    const entry: SkillEntry | undefined = listing.skills[0];
+    if (entry) {
+      const { skill } = await client.skills.get(entry.uri);
+      const file: SkillFile = await client.skills.read(skill, "references/FORMS.md");
+      const bytes: Uint8Array = file.bytes;
+      const same = await client.skills.read(file.uri, { timeoutMs: 5000 });
+      console.log(skill.frontmatter.name, bytes.byteLength, same.verified, listing.invalid.length);
+      if (client.skills.directoryRead) console.log((await client.skills.readDirectory("skill://x")).resources.length);
+      try {
+        await client.skills.read(skill, "unlisted.md");
+      } catch (e) {
+        const reason = (e as McpError & { data?: { reason?: SkillVerificationReason } }).data?.reason;
+        console.log(reason);
+      }
+      // @ts-expect-error: bytes is a Uint8Array, not a string
+      const wrong: string = file.bytes;
+      console.log(wrong);
+    }
+  }
   await client.close();
 }
 

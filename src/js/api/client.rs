@@ -53,6 +53,9 @@ pub struct Client {
     /// The `auth` option's flow (`api::sign_in` has the methods that use it).
     #[cfg(feature = "auth")]
     pub(super) auth: Option<Rc<crate::js::auth::JsAuthorizer>>,
+    /// The skill entries `client.skills` has listed or got (`api::skills` has the methods).
+    #[cfg(feature = "skills")]
+    pub(super) skills: Rc<std::cell::RefCell<Vec<crate::session::skills::entry::Skill>>>,
 }
 
 #[wasm_bindgen]

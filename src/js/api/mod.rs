@@ -10,7 +10,11 @@ pub mod listen;
 pub mod new_client;
 #[cfg(feature = "auth")]
 pub mod sign_in;
+#[cfg(feature = "skills")]
+pub mod skills;
 pub mod tasks;
 pub mod types;
 #[cfg(not(feature = "auth"))]
 pub mod without_auth;
+#[cfg(not(feature = "skills"))]
+pub mod without_skills;

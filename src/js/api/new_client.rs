@@ -221,6 +221,8 @@ fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
         engine,
         #[cfg(feature = "auth")]
         auth,
+        #[cfg(feature = "skills")]
+        skills: Default::default(),
     })
 }
 

@@ -1,0 +1,411 @@
+//! `client.skills`: the skills extension (`io.modelcontextprotocol/skills`) for JS, with the
+//! semantics of the TypeScript SDK 2.x `SkillsClient`. Arguments are read and a read's file
+//! resolved against its entry synchronously (an unlisted file is refused before any request);
+//! the requests go through the engine; every rule is `session::skills`.
+
+use super::client::Client;
+use crate::engine::{Engine, RequestOptions};
+use crate::js::boundary::options::{self, non_empty};
+use crate::js::boundary::{error as jserr, interop};
+use crate::js::host::abort::SignalLink;
+use crate::js::promise;
+use crate::json::{json, Map, Value};
+use crate::protocol::error::{ErrorKind, McpError, METHOD_NOT_FOUND};
+use crate::session::results::Pages;
+use crate::session::skills::entry::{self, Skill};
+use crate::session::skills::verify::{self, failure, Reason, SkillFile, Target};
+use crate::session::skills::{self as rules, EXTENSION_ID};
+use js_sys::{Promise, Reflect, Uint8Array};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// The skills this client has listed or got, newest first: what `read(fileUri)` searches.
+pub type Held = Rc<RefCell<Vec<Skill>>>;
+
+/// Pages `list()` and `readDirectory()` walk at most unless `maxPages` says otherwise.
+const DEFAULT_MAX_PAGES: u32 = 64;
+
+/// The skills a server serves (`client.skills`): list, get, read (verified against the entry)
+/// and readDirectory. (Its TypeScript declaration is hand-written in `api::types`.)
+#[wasm_bindgen(skip_typescript)]
+#[derive(Debug)]
+pub struct Skills {
+    engine: Rc<Engine>,
+    held: Held,
+}
+
+impl Skills {
+    /// `client.skills` over the client's engine and its held entries.
+    pub fn new(engine: Rc<Engine>, held: Held) -> Skills {
+        Skills { engine, held }
+    }
+}
+
+/// The options of one call, read now.
+type Call = (RequestOptions, Option<SignalLink>);
+
+fn unsupported(method: &str) -> McpError {
+    McpError::local(
+        METHOD_NOT_FOUND,
+        ErrorKind::Unsupported,
+        format!("the server does not declare the {EXTENSION_ID} extension (needed for {method})"),
+        Value::Null,
+    )
+}
+
+fn max_pages(options: &JsValue) -> Result<u32, McpError> {
+    Ok(options::positive_number(options, "maxPages", "options")?
+        .map_or(DEFAULT_MAX_PAGES, |n| n.min(u32::MAX as u64) as u32))
+}
+
+/// `ttlMs` and `cacheScope` of a result, where it has them.
+fn cache_fields(from: &Value, into: &mut Map<String, Value>) {
+    for key in ["ttlMs", "cacheScope"] {
+        if let Some(v) = from.get(key) {
+            into.insert(key.into(), v.clone());
+        }
+    }
+}
+
+/// A read file as JS: the JSON fields, and `bytes` as a `Uint8Array`.
+fn file_to_js(file: SkillFile) -> JsValue {
+    let mut out = json!({ "uri": file.uri, "verified": file.verified });
+    let fields = [
+        ("mimeType", file.mime_type.map(Value::String)),
+        ("text", file.text.map(Value::String)),
+        ("frontmatter", file.frontmatter.map(Value::Object)),
+        ("body", file.body.map(Value::String)),
+    ];
+    for (key, value) in fields {
+        if let Some(v) = value {
+            out[key] = v;
+        }
+    }
+    let js = interop::to_js(&out);
+    // A fresh plain object: setting a property cannot fail.
+    let _ = Reflect::set(&js, &"bytes".into(), &Uint8Array::from(&file.bytes[..]));
+    js
+}
+
+#[wasm_bindgen]
+impl Client {
+    /// `client.skills`: the skills extension.
+    #[wasm_bindgen(getter)]
+    pub fn skills(&self) -> Skills {
+        Skills::new(self.engine.clone(), self.skills.clone())
+    }
+}
+
+#[wasm_bindgen]
+impl Skills {
+    /// The server declared the extension (`false` before connect).
+    #[wasm_bindgen(getter)]
+    pub fn supported(&self) -> bool {
+        rules::declared(self.engine.state.borrow().server_capabilities.as_ref()).is_some()
+    }
+
+    /// The server declared `directoryRead: true` (it serves `resources/directory/read`).
+    #[wasm_bindgen(getter, js_name = directoryRead)]
+    pub fn directory_read(&self) -> bool {
+        rules::directory_read(self.engine.state.borrow().server_capabilities.as_ref())
+    }
+
+    /// `list({ cursor, skipInvalid, maxPages, signal, timeoutMs })` → `{ skills, invalid,
+    /// nextCursor?, ttlMs?, cacheScope? }`: every page unless given a cursor; an invalid entry
+    /// throws unless `skipInvalid`; a server without the extension lists none.
+    pub fn list(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SkillsListOptions")] options: JsValue,
+    ) -> Promise {
+        let read = || -> Result<_, McpError> {
+            let cursor = options::string(&options, "cursor", "options")?;
+            let skip = options::boolean(&options, "skipInvalid", "options")?.unwrap_or(false);
+            let pages = max_pages(&options)?;
+            Ok((cursor, skip, pages, self.call(&options)?))
+        };
+        let (cursor, skip, pages, (opts, link)) = match read() {
+            Ok(r) => r,
+            Err(e) => return Promise::reject(&jserr::to_js(e)),
+        };
+        let (engine, held, supported) = (self.engine.clone(), self.held.clone(), self.supported());
+        promise(Box::pin(async move {
+            let _link = link;
+            let result = async {
+                engine.ensure_connected()?;
+                if !supported {
+                    return Ok(json!({ "skills": [], "invalid": [] }));
+                }
+                let one_page = cursor.is_some();
+                let params = cursor.map(|c| json!({ "cursor": c }));
+                let walk = (!one_page).then_some(("skills", pages));
+                let page = engine
+                    .request_pages("skills/list", params, walk, &opts)
+                    .await?;
+                listing(&page, skip, one_page, &held)
+            }
+            .await;
+            result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
+        }))
+    }
+
+    /// `get(skillMdUri, { signal, timeoutMs })` → `{ skill, ttlMs?, cacheScope? }`; refuses an
+    /// invalid entry or one for another URI.
+    pub fn get(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
+    ) -> Promise {
+        let ready =
+            non_empty(&uri, "skills.get", "uri").and_then(|u| Ok((u, self.call(&options)?)));
+        let (uri, (opts, link)) = match ready {
+            Ok(r) => r,
+            Err(e) => return Promise::reject(&jserr::to_js(e)),
+        };
+        let (engine, held, supported) = (self.engine.clone(), self.held.clone(), self.supported());
+        promise(Box::pin(async move {
+            let _link = link;
+            let result = async {
+                engine.ensure_connected()?;
+                if !supported {
+                    return Err(unsupported("skills/get"));
+                }
+                let result = engine
+                    .request("skills/get", Some(json!({ "uri": uri })), &opts)
+                    .await?;
+                got(&uri, &result, &held)
+            }
+            .await;
+            result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
+        }))
+    }
+
+    /// `read(skill, ref?, options?)` or `read(fileUri, options?)` → `{ uri, mimeType?, bytes,
+    /// text?, verified, frontmatter?, body? }`, checked against the skill's entry.
+    pub fn read(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SkillEntry | string")] skill: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | CallOptions")] reference: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
+    ) -> Promise {
+        let ready = self.read_target(&skill, &reference, &options);
+        let (skill, target, (opts, link)) = match ready {
+            Ok(r) => r,
+            Err(e) => return Promise::reject(&jserr::to_js(e)),
+        };
+        let (engine, supported) = (self.engine.clone(), self.supported());
+        promise(Box::pin(async move {
+            let _link = link;
+            let result = async {
+                engine.ensure_connected()?;
+                if !supported {
+                    return Err(unsupported("resources/read"));
+                }
+                let params = json!({ "uri": target.uri });
+                let result = engine
+                    .request("resources/read", Some(params), &opts)
+                    .await?;
+                verify::verify(&skill, &target, &result)
+            }
+            .await;
+            result.map(file_to_js).map_err(jserr::to_js)
+        }))
+    }
+
+    /// `readDirectory(uri, { maxPages, signal, timeoutMs })` → `{ resources, ttlMs?,
+    /// cacheScope? }`: the direct children, every page; needs `directoryRead`.
+    #[wasm_bindgen(js_name = readDirectory)]
+    pub fn read_directory(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SkillsListOptions")] options: JsValue,
+    ) -> Promise {
+        let ready = non_empty(&uri, "skills.readDirectory", "uri")
+            .and_then(|u| Ok((u, max_pages(&options)?, self.call(&options)?)));
+        let (uri, pages, (opts, link)) = match ready {
+            Ok(r) => r,
+            Err(e) => return Promise::reject(&jserr::to_js(e)),
+        };
+        let (engine, directory_read) = (self.engine.clone(), self.directory_read());
+        promise(Box::pin(async move {
+            let _link = link;
+            let result = async {
+                engine.ensure_connected()?;
+                if !directory_read {
+                    return Err(unsupported(
+                        "resources/directory/read with directoryRead: true",
+                    ));
+                }
+                directory(&engine, uri, pages, &opts).await
+            }
+            .await;
+            result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
+        }))
+    }
+}
+
+impl Skills {
+    /// The per-call options (`signal`, `timeoutMs`, ...); list-only keys are read elsewhere.
+    fn call(&self, options: &JsValue) -> Result<Call, McpError> {
+        options::call_options(options, self.engine.limits.timeout_ms)
+    }
+
+    /// `read`'s arguments: the skill (an entry, or the held skill listing a file URI), the file
+    /// it names (refused here when unlisted) and the call options.
+    fn read_target(
+        &self,
+        skill: &JsValue,
+        reference: &JsValue,
+        options: &JsValue,
+    ) -> Result<(Skill, Target, Call), McpError> {
+        if let Some(file_uri) = skill.as_string() {
+            let held = self.holder(&file_uri)?;
+            let target = verify::target(&held, Some(&file_uri))?;
+            return Ok((held, target, self.call(reference)?));
+        }
+        let value = interop::from_js(skill)
+            .map_err(|e| McpError::input(format!("skills.read: skill {e}")))?;
+        let skill = entry::check(&value).map_err(|problems| {
+            McpError::input(format!(
+                "skills.read: not a valid skill entry: {}",
+                problems.join("; ")
+            ))
+        })?;
+        let reference = match reference.as_string() {
+            Some(r) => Some(r),
+            None if reference.is_undefined() => None,
+            None => return Err(McpError::input("skills.read: ref must be a string")),
+        };
+        let target = verify::target(&skill, reference.as_deref())?;
+        Ok((skill, target, self.call(options)?))
+    }
+
+    /// The held skill whose entry lists `file_uri` (the innermost, for nested skills).
+    fn holder(&self, file_uri: &str) -> Result<Skill, McpError> {
+        let held = self.held.borrow();
+        let found = held
+            .iter()
+            .filter(|s| verify::holds(s, file_uri))
+            .max_by_key(|s| s.root.len());
+        found.cloned().ok_or_else(|| {
+            let msg = format!("no skill this client has listed or got lists {file_uri}");
+            failure(Reason::Unlisted, file_uri, msg, vec![])
+        })
+    }
+}
+
+/// Every page of `resources/directory/read` for `uri` (each page asked with the `uri` and the
+/// cursor), with the first page's caching fields.
+async fn directory(
+    engine: &Engine,
+    uri: String,
+    max_pages: u32,
+    opts: &RequestOptions,
+) -> Result<Value, McpError> {
+    const METHOD: &str = "resources/directory/read";
+    let mut acc = Pages::default();
+    let mut params = json!({ "uri": uri });
+    let mut out = Map::new();
+    loop {
+        let page = engine.request(METHOD, Some(params.clone()), opts).await?;
+        if out.is_empty() {
+            cache_fields(&page, &mut out);
+        }
+        match acc.add(METHOD, "resources", &page, max_pages)? {
+            Some(cursor) => params["cursor"] = Value::String(cursor),
+            None => {
+                let all = acc.finish("resources", page);
+                let items = all.get("resources").cloned().unwrap_or(json!([]));
+                out.insert("resources".into(), items);
+                return Ok(Value::Object(out));
+            }
+        }
+    }
+}
+
+/// Keeps `skills` as the held entries (each replacing an older one of the same URI).
+fn hold(held: &Held, skills: &[Skill]) {
+    let mut held = held.borrow_mut();
+    held.retain(|h| !skills.iter().any(|s| s.root == h.root));
+    held.splice(0..0, skills.iter().cloned());
+}
+
+/// A walked `skills/list` result split into valid and invalid entries.
+fn listing(page: &Value, skip: bool, one_page: bool, held: &Held) -> Result<Value, McpError> {
+    let values = match page.get("skills") {
+        Some(Value::Array(a)) => a.clone(),
+        _ => {
+            return Err(McpError::protocol(
+                crate::protocol::error::INVALID_REQUEST,
+                "skills/list: the result has no skills array",
+            ))
+        }
+    };
+    let (skills, invalid) = entry::partition(&values);
+    let invalid_json: Vec<Value> = invalid
+        .iter()
+        .map(|i| json!({ "index": i.index, "uri": i.uri, "reason": i.reason }))
+        .collect();
+    if !invalid.is_empty() && !skip {
+        let detail: Vec<String> = invalid
+            .iter()
+            .map(|i| {
+                format!(
+                    "#{} {}: {}",
+                    i.index,
+                    i.uri.as_deref().unwrap_or(""),
+                    i.reason
+                )
+            })
+            .collect();
+        let mut e = McpError::protocol(
+            crate::protocol::error::INVALID_REQUEST,
+            format!(
+                "skills/list returned invalid entries:\n{}",
+                detail.join("\n")
+            ),
+        );
+        e.data = Some(json!({ "invalid": invalid_json }));
+        return Err(e);
+    }
+    hold(held, &skills);
+    let refused: std::collections::BTreeSet<usize> = invalid.iter().map(|i| i.index).collect();
+    let valid: Vec<Value> = (values.into_iter().enumerate())
+        .filter(|(i, _)| !refused.contains(i))
+        .map(|(_, v)| v)
+        .collect();
+    let mut out = Map::new();
+    out.insert("skills".into(), Value::Array(valid));
+    out.insert("invalid".into(), Value::Array(invalid_json));
+    if one_page {
+        if let Some(c) = page.get("nextCursor") {
+            out.insert("nextCursor".into(), c.clone());
+        }
+    }
+    cache_fields(page, &mut out);
+    Ok(Value::Object(out))
+}
+
+/// A `skills/get` result for `uri`: a valid entry for that very skill.
+fn got(uri: &str, result: &Value, held: &Held) -> Result<Value, McpError> {
+    let raw = result.get("skill").cloned().unwrap_or(Value::Null);
+    let invalid = |why: String| {
+        McpError::protocol(
+            crate::protocol::error::INVALID_REQUEST,
+            format!("skills/get returned an invalid entry for {uri}: {why}"),
+        )
+    };
+    let skill = entry::check(&raw).map_err(|p| invalid(p.join("; ")))?;
+    let asked = rules::uri::canonical(uri);
+    if asked.is_none() || asked != rules::uri::canonical(&skill.uri) {
+        return Err(McpError::protocol(
+            crate::protocol::error::INVALID_REQUEST,
+            format!("skills/get for {uri} returned {}", skill.uri),
+        ));
+    }
+    hold(held, std::slice::from_ref(&skill));
+    let mut out = Map::new();
+    out.insert("skill".into(), raw);
+    cache_fields(result, &mut out);
+    Ok(Value::Object(out))
+}

@@ -1,0 +1,45 @@
+//! The skills extension (`io.modelcontextprotocol/skills`, SEP-2640) without I/O: entries
+//! checked as the TypeScript SDK 2.x `SkillsClient` checks them, skill URIs, the frontmatter
+//! of a `SKILL.md`, and the verification of every file read against its entry. The JS surface
+//! (`client.skills`) is `js::api::skills`; it sends the requests and applies these rules.
+
+pub mod entry;
+pub mod frontmatter;
+pub mod uri;
+pub mod verify;
+
+#[cfg(test)]
+mod tests;
+
+use crate::json::Value;
+
+/// The extension's id in `capabilities.extensions`.
+pub const EXTENSION_ID: &str = "io.modelcontextprotocol/skills";
+
+/// Per-skill limits a host must accept (and this client refuses beyond): files and bytes.
+#[derive(Debug)]
+pub struct Limits {
+    /// Most `resources` entries.
+    pub files: usize,
+    /// Most bytes in all (the sum of `size`).
+    pub bytes: u64,
+}
+
+/// 512 files, 16 MiB.
+pub const LIMITS: Limits = Limits {
+    files: 512,
+    bytes: 16 * 1024 * 1024,
+};
+
+/// The server's declaration of the extension (`{ directoryRead? }`), when it made one.
+pub fn declared(server_capabilities: Option<&Value>) -> Option<&Value> {
+    server_capabilities?.get("extensions")?.get(EXTENSION_ID)
+}
+
+/// The server serves `resources/directory/read`.
+pub fn directory_read(server_capabilities: Option<&Value>) -> bool {
+    declared(server_capabilities)
+        .and_then(|d| d.get("directoryRead"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
