@@ -302,7 +302,7 @@ impl Reader {
 /// Every per-call option of every method (one options type, `CallOptions` and its
 /// extensions) but callTool's task options (`session::tasks::TASK_CALL_OPTIONS`): a key
 /// outside these lists is refused.
-pub const CALL_OPTIONS: [&str; 9] = [
+pub const CALL_OPTIONS: [&str; 10] = [
     "signal",
     "timeoutMs",
     "onProgress",
@@ -314,6 +314,8 @@ pub const CALL_OPTIONS: [&str; 9] = [
     "maxPages",
     // keys merged into the request's params._meta (they win over the 2026 envelope's)
     "_meta",
+    // skills.list: keep the entries that break the rules in `invalid` instead of throwing
+    "skipInvalid",
 ];
 
 /// The per-call `_meta` option: keys merged into the request's `params._meta`.
