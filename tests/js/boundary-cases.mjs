@@ -429,6 +429,11 @@ function taskCases(phase) {
           expect: expectFor("input"),
         });
       }
+    });
+  }
+  return out;
+}
+
 /** client.skills (the peer declares no skills extension; arguments are checked before that). */
 function skillsCases() {
   const out = [];

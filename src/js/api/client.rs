@@ -465,17 +465,22 @@ impl Client {
 
 /// A request's params with the `_meta` call option's keys merged into `params._meta`.
 fn with_meta(op: Op, meta: Option<Value>) -> Op {
-    match (op, meta) {
-        (Op::Request(method, params, pages), Some(Value::Object(keys))) => {
-            let mut params = params.unwrap_or_else(|| json!({}));
-            if !params["_meta"].is_object() {
-                params["_meta"] = json!({});
-            }
-            if let Some(into) = params["_meta"].as_object_mut() {
-                into.extend(keys);
-            }
-            Op::Request(method, Some(params), pages)
+    let Some(Value::Object(keys)) = meta else {
+        return op;
+    };
+    let merged = |params: Option<Value>| {
+        let mut params = params.unwrap_or_else(|| json!({}));
+        if !params["_meta"].is_object() {
+            params["_meta"] = json!({});
         }
-        (op, _) => op,
+        if let Some(into) = params["_meta"].as_object_mut() {
+            into.extend(keys);
+        }
+        params
+    };
+    match op {
+        Op::Request(method, params, pages) => Op::Request(method, Some(merged(params)), pages),
+        Op::CallTool(params, task) => Op::CallTool(merged(Some(params)), task),
+        op => op,
     }
 }
