@@ -24,8 +24,8 @@
 //   plain_echo (text)            forbidden (an ordinary tool)
 // Every task gets pollInterval 150 ms (the `pollMs` argument overrides it).
 //
-// Control endpoint: GET /_tasks → {requests:[{t, method, taskId, user, session}]} (what the server
-// saw); DELETE /_tasks clears it.
+// Control endpoint: GET /_tasks → {requests:[{t, method, taskId, user, capabilities?}]} (what the
+// server saw; `capabilities` on initialize); DELETE /_tasks clears it.
 
 import http from "node:http";
 import { randomUUID } from "node:crypto";
@@ -246,7 +246,9 @@ async function handlePost(req, res) {
     session = { transport, user };
   }
   if (body && typeof body.method === "string") {
-    requestLog.push({ t: Date.now(), method: body.method, taskId: body.params?.taskId ?? null, user: session.user, session: sessionId ?? null });
+    const entry = { t: Date.now(), method: body.method, taskId: body.params?.taskId ?? null, user: session.user };
+    if (body.method === "initialize") entry.capabilities = body.params?.capabilities ?? null;
+    requestLog.push(entry);
     if (requestLog.length > 500) requestLog.shift();
   }
   await session.transport.handleRequest(req, res, body);
