@@ -24,6 +24,8 @@ URL-mode elicitation has no resolver marker in the SDK (`Elicit` is form-only), 
 Tools: register_attendee (form elicitation with every field kind), connect_account (URL
 elicitation), write_haiku (sampling), list_workspace (roots), long_task (progress + logs),
 echo, add (structured content), make_badge (image content), fail (isError).
+long_task runs as a 2026 task (`io.modelcontextprotocol/tasks`, tasks_extension.py) when the
+call declares that extension, so a reloaded page can resume it with the task id it stored.
 GET /connect?id=... serves the page the URL elicitation points at.
 
 CORS, startup, `echo` and the sampling-reply text come from tests/peers/mcp_common.py, which
@@ -70,6 +72,7 @@ from mcp_types import ElicitRequest, ElicitRequestURLParams, ElicitResult, Input
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "peers"))
 from mcp_common import HOST, echo, sampled_text, serve, streamable_http_app  # noqa: E402
+from tasks_extension import TasksExtension  # noqa: E402
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 try:  # ctx.info / ctx.log are marked deprecated for 2026 (SEP-2577); they still work.
@@ -93,8 +96,20 @@ def _parse_args() -> argparse.Namespace:
 
 ARGS = _parse_args()
 PORT = ARGS.port
+STEP_SECONDS = 0.25
+
+
+async def long_task_as_task(args: dict[str, Any], status) -> str:
+    """long_task's body when it runs as a 2026 task: one statusMessage per step instead of progress."""
+    steps = max(1, min(int(args.get("steps", 5)), 20))
+    for i in range(1, steps + 1):
+        await asyncio.sleep(STEP_SECONDS)
+        status(f"step {i} of {steps}")
+    return f"Done: {steps} steps."
+
 
 mcp = MCPServer(
+    extensions=[TasksExtension({"long_task": long_task_as_task})],
     name="mcp-wasm-demo-server",
     version="1.0.0",
     instructions=(
@@ -313,11 +328,15 @@ def list_workspace(roots: Annotated[ListRootsResult, Resolve(fetch_roots)]) -> s
 
 @mcp.tool()
 async def long_task(ctx: Context, steps: int = 5) -> str:
-    """Work for `steps` steps (max 20), reporting progress and sending a log message per step."""
+    """Work for `steps` steps (max 20), reporting progress and sending a log message per step.
+
+    A 2026 client that declares the tasks extension gets it as a task instead (tasks_extension.py):
+    the call answers at once with a task id, and `tasks/get` shows the steps and then the result.
+    """
     steps = max(1, min(int(steps), 20))
     await ctx.info(f"long_task: starting {steps} steps")
     for i in range(1, steps + 1):
-        await asyncio.sleep(0.25)
+        await asyncio.sleep(STEP_SECONDS)
         await ctx.report_progress(i, steps, f"step {i} of {steps}")
         await ctx.info(f"long_task: finished step {i}")
     return f"Done: {steps} steps."
