@@ -6,8 +6,9 @@ a task tool with a flat `resultType: "task"` CreateTaskResult (the runner passes
 `resultType` through on the 2026 wire), and `methods()` adds `tasks/get`, `tasks/update` and
 `tasks/cancel` (2026-07-28 only; the 2025-11-25 task wire is not served here).
 
-A call becomes a task only when THAT request's `_meta` client capabilities declare the extension;
-otherwise the tool runs as before (progress and logs on the call's own stream). Task state is kept
+A call becomes a task only when THAT request's `_meta` client capabilities declare the extension
+and the tool's `runs_as_task(arguments)` says the job is long enough (a server MAY answer a
+task-capable tool synchronously); otherwise the tool runs as before (progress and logs on the call's own stream). Task state is kept
 by task id in this process, not by connection, so a reloaded page can fetch its task with the id
 it stored. `tasks/get` answers the DetailedTask: `working` (with a `statusMessage` per step),
 `completed` with the tool's result inlined, `failed` with an `error`, or `cancelled`.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -35,6 +37,14 @@ POLL_MS = 500
 
 # A task body: receives a callback `status(message)` to publish progress, returns the tool's text.
 TaskBody = Callable[[dict[str, Any], Callable[[str], None]], Awaitable[str]]
+
+
+@dataclass(frozen=True)
+class TaskTool:
+    """A tool that may run as a task: `body` does the work; `runs_as_task(arguments)` picks task or inline."""
+
+    body: TaskBody
+    runs_as_task: Callable[[dict[str, Any]], bool] = lambda _args: True
 
 
 class TaskIdParams(BaseModel):
@@ -60,12 +70,12 @@ def _declares_tasks(params: Any) -> bool:
 
 
 class TasksExtension(Extension):
-    """Runs the tools named in `bodies` as 2026 tasks for clients that declare the extension."""
+    """Runs the tools named in `tools` as 2026 tasks for clients that declare the extension."""
 
     identifier = TASKS
 
-    def __init__(self, bodies: dict[str, TaskBody]) -> None:
-        self._bodies = bodies
+    def __init__(self, tools: dict[str, TaskTool]) -> None:
+        self._tools = tools
         self._tasks: dict[str, dict[str, Any]] = {}
         self._runners: dict[str, asyncio.Task[None]] = {}
 
@@ -77,13 +87,14 @@ class TasksExtension(Extension):
         )
 
     async def intercept_tool_call(self, params, ctx, call_next):
-        body = self._bodies.get(params.name)
-        if body is None or ctx.protocol_version not in MODERN or not _declares_tasks(params):
+        tool = self._tools.get(params.name)
+        args = dict(params.arguments or {})
+        if tool is None or ctx.protocol_version not in MODERN or not _declares_tasks(params):
+            return await call_next(ctx)
+        if not tool.runs_as_task(args):
             return await call_next(ctx)
         task = self._create()
-        self._runners[task["taskId"]] = asyncio.get_running_loop().create_task(
-            self._run(task, body, dict(params.arguments or {}))
-        )
+        self._runners[task["taskId"]] = asyncio.get_running_loop().create_task(self._run(task, tool.body, args))
         return {"resultType": "task", **self._detailed(task)}
 
     def _create(self) -> dict[str, Any]:
