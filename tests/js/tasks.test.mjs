@@ -85,6 +85,15 @@ async function callRecording(client, name, args = {}, options = {}) {
   }
 }
 
+/** Resolves once `cond()` is truthy; fails after `ms`. */
+async function until(cond, what, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** Checks `task` uses the 2026 names on both eras. */
 function assertTaskShape(task, { pollIntervalMs, ttlMs }) {
   assert.equal(typeof task.taskId, "string");
@@ -201,7 +210,7 @@ describe("2026-07-28 tasks extension (our peer following ext-tasks / conformance
     const c = await modern();
     let taskId;
     const pending = callRecording(c, "endless_task", {}, { onTask: (t) => (taskId = t.taskId) });
-    while (!taskId) await new Promise((r) => setTimeout(r, 20));
+    await until(() => taskId, "onTask");
     await c.tasks.cancel(taskId);
     const { error } = await pending;
     assert.ok(error instanceof McpError, "a cancelled task does not resolve as a result");
@@ -364,7 +373,7 @@ describe("2025-11-25 tasks (TypeScript SDK 1.x experimental tasks, store keyed b
     const c = await legacy("alice");
     let taskId;
     const pending = callRecording(c, "endless_task", {}, { task: {}, onTask: (t) => (taskId = t.taskId) });
-    while (!taskId) await new Promise((r) => setTimeout(r, 20));
+    await until(() => taskId, "onTask");
     await c.tasks.cancel(taskId);
     const { error } = await pending;
     assert.ok(error instanceof McpError, "a cancelled task does not resolve as a result");
