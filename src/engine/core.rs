@@ -68,6 +68,8 @@ pub struct Engine {
     pub(super) progress: RefCell<SmallMap<String, ProgressSlot>>,
     pub(super) next_progress_token: Cell<u64>,
     pub(super) connecting: Cell<bool>,
+    /// Tasks being polled, by id: a task notification fires the token to poll at once.
+    pub(super) task_wakers: RefCell<Vec<(String, Cancel)>>,
     pub(super) me: Weak<Engine>,
 }
 
@@ -114,6 +116,7 @@ impl Engine {
             progress: RefCell::new(SmallMap::new()),
             next_progress_token: Cell::new(0),
             connecting: Cell::new(false),
+            task_wakers: RefCell::new(Vec::new()),
             me: me.clone(),
         });
         let weak: Weak<Engine> = Rc::downgrade(&engine);

@@ -119,6 +119,9 @@ impl Engine {
         if method == "notifications/progress" {
             self.on_progress(p);
         }
+        if let Some(task_id) = crate::session::tasks::notified_task(method, p) {
+            self.wake_task_poller(task_id);
+        }
         if method == "notifications/message" {
             self.host.log(p);
         }
@@ -190,6 +193,10 @@ impl Engine {
             },
         );
         let request_id = id.to_value();
+        // 2025-11-25: an answer to a task's request carries its related-task `_meta`.
+        let related = params
+            .as_ref()
+            .and_then(crate::session::tasks::related_task);
         let work = self.answer(
             method,
             params.unwrap_or_else(|| json!({})),
@@ -201,7 +208,10 @@ impl Engine {
         // A request the server cancelled (or whose call ended) gets no response.
         let Some(outcome) = outcome else { return };
         let reply = match outcome {
-            Ok(result) => Message::Result { id, result },
+            Ok(mut result) => {
+                crate::session::tasks::echo_related_task(related, &mut result);
+                Message::Result { id, result }
+            }
             Err(error) => Message::Error {
                 id: Some(id),
                 error,

@@ -9,9 +9,11 @@ pub mod host;
 pub mod inbound;
 pub mod listen;
 pub mod request;
+pub mod tasks;
 pub mod transport;
 
 pub use self::core::{Engine, Limits};
 pub use host::{Cancel, Host, ProgressReceiver};
 pub use request::RequestOptions;
+pub use tasks::{OnTask, TaskCall};
 pub use transport::{Exchange, FirstReply, Inbox, Sent, Transport};

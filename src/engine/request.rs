@@ -241,6 +241,8 @@ impl Engine {
                         }
                         return Ok(result);
                     }
+                    // A task stub: the caller waits for the task (engine::tasks).
+                    ResultKind::Task => return Ok(result),
                     ResultKind::InputRequired if !mrtr::MRTR_METHODS.contains(&method) => {
                         return Err(McpError::protocol(
                             INVALID_REQUEST,
@@ -287,7 +289,7 @@ impl Engine {
 
     /// Answers every entry of one `input_required` round concurrently; the first failure
     /// cancels the others (their signals fire) and fails the call, as does the caller's abort.
-    async fn answer_round(
+    pub(super) async fn answer_round(
         &self,
         requests: &[mrtr::InputRequest],
         opts: &RequestOptions,

@@ -14,6 +14,19 @@ pub struct Registered {
     pub sampling_capabilities: Option<Value>,
     /// A list-roots callback is registered.
     pub roots: bool,
+    /// The `tasks` option: the tasks extension (2026) / the `tasks` capability (2025-11-25).
+    pub tasks: bool,
+}
+
+/// The 2026 tasks extension's id (declared under `extensions`).
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// Adds `extensions["io.modelcontextprotocol/tasks"] = {}` to a 2026 capabilities object.
+pub fn declare_tasks_extension(caps: &mut Map<String, Value>) {
+    let extensions = caps.entry("extensions").or_insert_with(|| json!({}));
+    if let Value::Object(e) = extensions {
+        e.insert(TASKS_EXTENSION.into(), json!({}));
+    }
 }
 
 impl Registered {
@@ -37,6 +50,15 @@ impl Registered {
             };
             caps.insert("roots".into(), roots);
         }
+        // 2025-11-25: `tasks: {}` says the client knows tasks and hosts none (no `list`,
+        // `cancel` or `requests.*`: it serves no task requests of the server's).
+        match (self.tasks, era) {
+            (false, _) => {}
+            (true, Era::Legacy) => {
+                caps.insert("tasks".into(), json!({}));
+            }
+            (true, Era::Modern) => declare_tasks_extension(&mut caps),
+        }
         Value::Object(caps)
     }
 }
@@ -58,6 +80,7 @@ mod tests {
             sampling: true,
             sampling_capabilities: Some(json!({"tools": {}})),
             roots: true,
+            tasks: false,
         };
         assert_eq!(
             all.capabilities(Era::Legacy),
@@ -69,5 +92,25 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(sampling_caps_alone.capabilities(Era::Modern), json!({}));
+    }
+
+    #[test]
+    fn the_tasks_option_declares_the_capability_or_the_extension() {
+        let tasks = Registered {
+            tasks: true,
+            ..Default::default()
+        };
+        assert_eq!(tasks.capabilities(Era::Legacy), json!({"tasks": {}}));
+        assert_eq!(
+            tasks.capabilities(Era::Modern),
+            json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
+        );
+        let mut caps = Map::new();
+        caps.insert("extensions".into(), json!({"x/other": {"a": 1}}));
+        declare_tasks_extension(&mut caps);
+        assert_eq!(
+            Value::Object(caps),
+            json!({"extensions": {"x/other": {"a": 1}, "io.modelcontextprotocol/tasks": {}}})
+        );
     }
 }

@@ -104,6 +104,10 @@ pub enum ErrorKind {
     /// The grant is unknown, or the authorization server does not offer it
     /// (`"unsupported_grant"`).
     UnsupportedGrant,
+    /// The server cancelled the task a call was waiting for (`"task_cancelled"`).
+    TaskCancelled,
+    /// What was asked does not exist in this session's era or server (`"unsupported"`).
+    Unsupported,
 }
 
 impl ErrorKind {
@@ -136,6 +140,8 @@ impl ErrorKind {
             ErrorKind::DpopError => "dpop_error",
             ErrorKind::AssertionError => "assertion_error",
             ErrorKind::UnsupportedGrant => "unsupported_grant",
+            ErrorKind::TaskCancelled => "task_cancelled",
+            ErrorKind::Unsupported => "unsupported",
         }
     }
 

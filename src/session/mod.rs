@@ -12,6 +12,7 @@ pub mod server_requests;
 pub mod stamp;
 pub mod state;
 pub mod subscriptions;
+pub mod tasks;
 pub mod tools;
 
 pub use state::{ClientConfig, SessionState};

@@ -10,6 +10,8 @@ pub enum ResultKind {
     Complete,
     /// A multi-round-trip interim result.
     InputRequired,
+    /// A task was created (the 2026 tasks extension; `tools/call` only).
+    Task,
 }
 
 /// Classifies a result by `resultType`; anything else is a protocol error naming the value.
@@ -27,6 +29,11 @@ pub fn result_kind(method: &str, result: &Value) -> Result<ResultKind, McpError>
         None | Some(Value::Null) => Ok(ResultKind::Complete),
         Some(Value::String(s)) if s == "complete" => Ok(ResultKind::Complete),
         Some(Value::String(s)) if s == "input_required" => Ok(ResultKind::InputRequired),
+        Some(Value::String(s)) if s == "task" && method == "tools/call" => Ok(ResultKind::Task),
+        Some(Value::String(s)) if s == "task" => Err(McpError::protocol(
+            INVALID_REQUEST,
+            format!("The server answered {method} with a task, which only tools/call may return"),
+        )),
         Some(other) => Err(McpError::protocol(
             INVALID_REQUEST,
             format!("The server's result for {method} has an unknown resultType {other}"),
@@ -50,10 +57,18 @@ mod tests {
             result_kind("m", &json!({"resultType": "input_required"})).unwrap(),
             ResultKind::InputRequired
         );
-        assert!(result_kind("tools/call", &json!({"resultType": "task"}))
+        assert_eq!(
+            result_kind("tools/call", &json!({"resultType": "task"})).unwrap(),
+            ResultKind::Task
+        );
+        assert!(result_kind("prompts/get", &json!({"resultType": "task"}))
             .unwrap_err()
             .message
-            .contains("\"task\""));
+            .contains("only tools/call"));
+        assert!(result_kind("tools/call", &json!({"resultType": "tasks"}))
+            .unwrap_err()
+            .message
+            .contains("\"tasks\""));
         assert!(result_kind("m", &json!([1])).is_err());
     }
 }

@@ -42,6 +42,7 @@ pub fn mcp_name(method: &str, params: Option<&Value>) -> Option<String> {
     let key = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
+        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
         _ => return None,
     };
     params?.get(key)?.as_str().map(str::to_string)
@@ -61,10 +62,9 @@ pub fn with_modern_envelope(cfg: &ClientConfig, version: &str, params: Option<Va
         META_PROTOCOL_VERSION.into(),
         Value::String(version.to_string()),
     );
-    meta.insert(
-        META_CLIENT_CAPABILITIES.into(),
-        cfg.registered.capabilities(Era::Modern),
-    );
+    // A request may declare more than the client does (a call asking for a task).
+    meta.entry(META_CLIENT_CAPABILITIES.to_string())
+        .or_insert_with(|| cfg.registered.capabilities(Era::Modern));
     meta.insert(META_CLIENT_INFO.into(), cfg.client_info.clone());
     if let Some(level) = &cfg.log_level {
         meta.entry(META_LOG_LEVEL.to_string())
@@ -199,6 +199,13 @@ mod tests {
             Some("greet")
         );
         assert_eq!(mcp_name("tools/list", Some(&json!({"name": "x"}))), None);
+        for m in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            assert_eq!(
+                mcp_name(m, Some(&json!({"taskId": "t-1"}))).as_deref(),
+                Some("t-1")
+            );
+        }
+        assert_eq!(mcp_name("tasks/list", Some(&json!({"taskId": "t"}))), None);
         let cfg = ClientConfig::default();
         let o = modern_request(
             &cfg,

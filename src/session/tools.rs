@@ -133,8 +133,10 @@ impl ToolRegistry {
     ) -> Result<Vec<String>, McpError> {
         match method {
             "tools/list" => Ok(self.absorb(era, result)),
+            // Checked on the final result, never on an interim round or a task stub.
             "tools/call"
-                if !matches!(result_kind(method, result), Ok(ResultKind::InputRequired)) =>
+                if !matches!(result_kind(method, result), Ok(ResultKind::InputRequired))
+                    && !super::tasks::is_task_stub(result) =>
             {
                 let name = params
                     .get("name")

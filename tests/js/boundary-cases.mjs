@@ -67,6 +67,14 @@ const CALL_OPTION_FIELDS = [
   ["resetTimeoutOnProgress", '"no"', () => "no"],
   ["maxTotalTimeoutMs", "{}", () => ({})],
 ];
+/** Wrong-typed fields of callTool's task options (session::tasks::TASK_CALL_OPTIONS). */
+const CALL_TOOL_OPTION_FIELDS = [
+  ["task", '"x"', () => "x"],
+  ["task", "5", () => 5],
+  ["task", "false", () => false],
+  ["task", '{ ttlMs: "x" }', () => ({ ttlMs: "x" })],
+  ["onTask", "5", () => 5],
+];
 const LIST_OPTION_FIELDS = [
   ["cursor", "5", () => 5],
   ["all", '"yes"', () => "yes"],
@@ -97,6 +105,7 @@ const CLIENT_OPTION_FIELDS = [
   ["messageHandler", "true", () => true],
   ["logLevel", "7", () => 7],
   ["inputRequiredMaxRounds", "{}", () => ({})],
+  ["tasks", '"yes"', () => "yes"],
   ["auth", "5", () => 5],
   ["auth", '"x"', () => "x"],
   ["auth", "[]", () => []],
@@ -192,15 +201,22 @@ const METHODS = {
 };
 const CLIENT_GETTERS = [
   "protocolVersion", "era", "transport", "serverInfo", "serverCapabilities", "instructions",
-  "sessionId", "pendingRequests", "authorization",
+  "sessionId", "pendingRequests", "authorization", "tasks",
 ];
+/** client.tasks's methods: the taskId (or list's options) and the per-call options. */
+const TASK_METHODS = {
+  get: { params: [["taskId", "string"], ["options", "callOptions"]], valid: ["t-1"] },
+  result: { params: [["taskId", "string"], ["options", "callOptions"]], valid: ["t-1"] },
+  cancel: { params: [["taskId", "string"], ["options", "callOptions"]], valid: ["t-1"] },
+  list: { params: [["options", "listTasksOptions"]], valid: [] },
+};
 const MCP_ERROR_GETTERS = ["code", "message", "data", "name"];
 // `start` is the #[wasm_bindgen(start)] function, which wasm-bindgen also exports.
 const EXPORTS = [
   "Client", "McpError", "elicitationForm", "start", "validateElicitation", "wasmMemoryBytes",
   "authorizeHeadless", "authorizeWithPopup", "authorizeWithRedirect", "completeAuthorizationPopup",
   "memoryStorage", "webStorage", "indexedDbStorage", "idJagAssertion",
-  "messagePortTransport", "windowTransport", "inMemoryPair", "ClientGroup",
+  "messagePortTransport", "windowTransport", "inMemoryPair", "ClientGroup", "Tasks",
 ];
 
 const SCHEMA = {
@@ -361,7 +377,8 @@ function methodCases(phase) {
             expect: expectFor(spec, method),
           });
         }
-        const fields = kind === "listOptions" ? [...CALL_OPTION_FIELDS, ...LIST_OPTION_FIELDS] : CALL_OPTION_FIELDS;
+        let fields = kind === "listOptions" ? [...CALL_OPTION_FIELDS, ...LIST_OPTION_FIELDS] : CALL_OPTION_FIELDS;
+        if (method === "callTool") fields = [...fields, ...CALL_TOOL_OPTION_FIELDS];
         for (const [field, label, make] of fields) {
           out.push({
             name: `Client.${method}: ${param}.${field} = ${label} ${tag}`,
@@ -384,6 +401,35 @@ function methodCases(phase) {
   return out;
 }
 
+/** client.tasks.*: wrong task ids and options are input errors naming them, in both phases. */
+function taskCases(phase) {
+  const out = [];
+  const tag = phase === "before" ? "[never connected]" : "[connected, legacy]";
+  const clientOf = (ctx) => (phase === "before" ? ctx.unconnected : ctx.connected);
+  const expectFor = (spec) => (phase === "before" ? beforeConnectError : expectationFor(spec, "tasks"));
+  for (const [method, { params, valid }] of Object.entries(TASK_METHODS)) {
+    params.forEach(([param, kind], pos) => {
+      const call = (args) => (ctx) => clientOf(ctx).tasks[method](...args());
+      const wrongs = kind === "string" ? KINDS.string : KINDS.options;
+      for (const [key, spec] of Object.entries(wrongs)) {
+        if (kind === "string" && key === "url") continue;
+        const [label, make] = WRONG[key];
+        out.push({ name: `Client.tasks.${method}: ${param} = ${label} ${tag}`, run: call(() => argsWith(valid, pos, make())), expect: expectFor(spec) });
+      }
+      if (kind === "string") return;
+      const fields = kind === "listTasksOptions" ? [...CALL_OPTION_FIELDS, ["cursor", "5", () => 5]] : CALL_OPTION_FIELDS;
+      for (const [field, label, make] of fields) {
+        out.push({
+          name: `Client.tasks.${method}: ${param}.${field} = ${label} ${tag}`,
+          run: call(() => argsWith(valid, pos, { [field]: make() })),
+          expect: expectFor("input"),
+        });
+      }
+    });
+  }
+  return out;
+}
+
 function receiverCases() {
   const out = [];
   for (const [method, { valid }] of Object.entries(METHODS)) {
@@ -397,6 +443,13 @@ function receiverCases() {
     out.push({
       name: `Client.${getter} getter: read with this = {} does not trap`,
       run: (ctx) => Object.getOwnPropertyDescriptor(ctx.mod.Client.prototype, getter).get.call({}),
+      expect: noTrap,
+    });
+  }
+  for (const method of Object.keys(TASK_METHODS)) {
+    out.push({
+      name: `Tasks.${method}: called with this = {} (a detached method) does not trap`,
+      run: (ctx) => ctx.mod.Tasks.prototype[method].call({}, ...TASK_METHODS[method].valid),
       expect: noTrap,
     });
   }
@@ -871,6 +924,8 @@ function buildCases() {
     ...formCases(),
     ...methodCases("before"),
     ...methodCases("after"),
+    ...taskCases("before"),
+    ...taskCases("after"),
     ...receiverCases(),
     ...mcpErrorCases(),
     ...authCases(),

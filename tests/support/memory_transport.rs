@@ -20,6 +20,8 @@ pub struct MemoryTransport {
     inbox: RefCell<Option<Rc<dyn Inbox>>>,
     /// Every message the client sent, as JSON text, in order.
     pub sent: RefCell<Vec<String>>,
+    /// The MCP headers of every message sent, in the same order.
+    pub headers: RefCell<Vec<Vec<(String, String)>>>,
 }
 
 impl MemoryTransport {
@@ -29,11 +31,13 @@ impl MemoryTransport {
             server: RefCell::new(server),
             inbox: RefCell::new(None),
             sent: RefCell::new(Vec::new()),
+            headers: RefCell::new(Vec::new()),
         })
     }
 
     fn send(&self, out: &Outgoing) -> Result<(), McpError> {
         self.sent.borrow_mut().push(out.body.clone());
+        self.headers.borrow_mut().push(out.headers.clone());
         let mut replies = Vec::new();
         for m in decode(&out.body)? {
             replies.extend((self.server.borrow_mut())(m));

@@ -30,6 +30,11 @@ import {
   ClientGroup,
   type GroupTool,
   type GroupServerStatus,
+  type Task,
+  type TaskStatus,
+  type Tasks,
+  type CallToolOptions,
+  type ListTasksResult,
 } from "../../pkg/nodejs/mcp_wasm_client.js";
 
 const elicit: ElicitationCallback = async (context, params) => {
@@ -237,3 +242,42 @@ async function group(): Promise<void> {
   await g.close();
 }
 void group;
+
+// Tasks: a call that may become a task, its id kept for a reload, the result found again.
+async function tasks(): Promise<void> {
+  const client = new Client("http://127.0.0.1:18121/mcp", { tasks: true });
+  await client.connect();
+  let saved: string | undefined;
+  const options: CallToolOptions = {
+    task: { ttlMs: 600_000 },
+    onTask: (task: Task) => {
+      saved = task.taskId;
+      const ttl: number | null = task.ttlMs;
+      const interval: number | undefined = task.pollIntervalMs;
+      void ttl;
+      void interval;
+    },
+    signal: new AbortController().signal,
+  };
+  const result: CallToolResult = await client.callTool("slow", { n: 1 }, options);
+  console.log(result.isError);
+  await client.callTool("slow", {}, { task: true });
+  const tasks: Tasks = client.tasks;
+  if (saved !== undefined) {
+    const task: Task = await tasks.get(saved);
+    const status: TaskStatus = task.status;
+    if (status === "input_required") console.log(task.inputRequests);
+    const final: CallToolResult = await tasks.result(saved, { timeoutMs: 30_000 });
+    console.log(final.content.length);
+    const cancelled: Task | undefined = await tasks.cancel(saved);
+    console.log(cancelled?.status);
+  }
+  const page: ListTasksResult = await tasks.list({ cursor: "c" });
+  console.log(page.tasks.length, page.nextCursor);
+  // @ts-expect-error: a task's status is one of five words
+  const wrong: TaskStatus = "done";
+  // @ts-expect-error: task takes { ttlMs }, not a number
+  await client.callTool("slow", {}, { task: 5 });
+  void wrong;
+}
+void tasks;

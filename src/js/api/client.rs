@@ -30,6 +30,8 @@ enum Op {
     /// A request with these params; a list method with its result key and a page cap reads
     /// every page.
     Request(String, Option<Value>, Option<(&'static str, u32)>),
+    /// `callTool`: `tools/call` with these params, waiting for a task if one is made.
+    CallTool(Value, crate::engine::TaskCall),
     /// A legacy notification.
     Notify(&'static str),
     /// `connect()`.
@@ -114,6 +116,12 @@ impl Client {
     #[wasm_bindgen(getter, unchecked_return_type = "string | undefined")]
     pub fn instructions(&self) -> JsValue {
         text(self.engine.state.borrow().instructions.as_deref())
+    }
+
+    /// `client.tasks`: `get`, `result`, `cancel`, `list` of the server's tasks.
+    #[wasm_bindgen(getter, unchecked_return_type = "Tasks")]
+    pub fn tasks(&self) -> super::tasks::Tasks {
+        super::tasks::Tasks::new(self.engine.clone())
     }
 
     /// The legacy `Mcp-Session-Id`, if the server issued one.
@@ -301,7 +309,8 @@ impl Client {
         self.run(op, &options)
     }
 
-    /// `callTool(name, args, { signal, timeoutMs })` → `CallToolResult` (wire shape).
+    /// `callTool(name, args, { signal, timeoutMs, task, onTask })` → `CallToolResult` (wire
+    /// shape), the final one when the server runs the call as a task.
     #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolResult>")]
     pub fn call_tool(
         &self,
@@ -315,7 +324,8 @@ impl Client {
             if let Some(a) = optional_object(&args, "callTool", "arguments")? {
                 params["arguments"] = a;
             }
-            Ok(Op::Request("tools/call".into(), Some(params), None))
+            let task = crate::js::boundary::task_options::task_call(&options)?;
+            Ok(Op::CallTool(params, task))
         })();
         self.run(op, &options)
     }
@@ -408,6 +418,10 @@ impl Client {
                     .map(|sub| crate::js::api::listen::to_js(&engine, sub, opts)),
                 Op::Request(method, params, pages) => engine
                     .request_pages(&method, params, pages, &opts)
+                    .await
+                    .map(|v| interop::to_js(&v)),
+                Op::CallTool(params, task) => engine
+                    .call_tool(params, &task, &opts)
                     .await
                     .map(|v| interop::to_js(&v)),
                 Op::Notify(method) => engine.notify(method, None).await.map(|()| JsValue::NULL),

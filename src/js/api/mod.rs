@@ -10,6 +10,7 @@ pub mod listen;
 pub mod new_client;
 #[cfg(feature = "auth")]
 pub mod sign_in;
+pub mod tasks;
 pub mod types;
 #[cfg(not(feature = "auth"))]
 pub mod without_auth;

@@ -139,8 +139,12 @@ fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
     let cfg = read_config(r, options);
     let host = read_host(r, options);
     let sampling_caps = r.json_object(options, "samplingCapabilities");
+    let tasks = r.boolean(options, "tasks").unwrap_or(false);
     let cfg = ClientConfig {
-        registered: host.registered(sampling_caps),
+        registered: crate::protocol::capabilities::Registered {
+            tasks,
+            ..host.registered(sampling_caps)
+        },
         ..cfg
     };
     let limits = read_limits(r, options);

@@ -65,6 +65,54 @@ export interface CallOptions {
   /** Hard cap on the whole call, progress or not. */
   maxTotalTimeoutMs?: number;
 }
+/** A task's state; `completed`, `failed` and `cancelled` are terminal. */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+/** A server's task, with the 2026 names on both eras (the 2025-11-25 wire's `ttl` and
+ *  `pollInterval` arrive as `ttlMs` and `pollIntervalMs`). */
+export interface Task {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt?: string;
+  lastUpdatedAt?: string;
+  /** How long the server keeps the task, from its creation; `null`: unlimited. */
+  ttlMs: number | null;
+  /** The server's suggested gap between polls. */
+  pollIntervalMs?: number;
+  /** 2026, `input_required`: what the server asks (answered through the callbacks). */
+  inputRequests?: { [key: string]: { method: string; params?: JsonObject } };
+  /** 2026, `completed`: the final result. */
+  result?: CallToolResult;
+  /** 2026, `failed`: the error. */
+  error?: { code: number; message: string; data?: unknown };
+  [key: string]: unknown;
+}
+/** `callTool`'s `task` option. */
+export interface TaskOptions {
+  /** How long the server should keep the task (2025-11-25: the wire's `ttl`; 2026: the server decides). */
+  ttlMs?: number;
+}
+/** `callTool`'s options: a call may become a task. Then `timeoutMs` bounds each request
+ *  (the call, every poll), not the wait: the wait ends with the result, `signal` or
+ *  `maxTotalTimeoutMs`, and stopping it never cancels the task (`client.tasks.cancel` does). */
+export interface CallToolOptions extends CallOptions {
+  /** Ask for a task (2025-11-25 `params.task`; 2026 declares the tasks extension on this call). `true` = `{}`. */
+  task?: TaskOptions | true;
+  /** Called once when the server answers with a task: keep `task.taskId` to find the result after a reload. A throw is reported to `messageHandler`; the call goes on. */
+  onTask?: (task: Task) => void;
+}
+export interface ListTasksOptions extends CallOptions { cursor?: string }
+export interface ListTasksResult { tasks: Task[]; nextCursor?: string }
+/** `client.tasks`: the server's tasks by id, both eras. */
+export interface Tasks {
+  get(taskId: string, options?: CallOptions): Promise<Task>;
+  /** Waits for the final result (2026: polls, answering input requests through the callbacks; 2025-11-25: `tasks/result`). */
+  result(taskId: string, options?: CallOptions): Promise<CallToolResult>;
+  /** 2025-11-25: the cancelled task; 2026: `undefined` (an acknowledgement: cancelling is cooperative). */
+  cancel(taskId: string, options?: CallOptions): Promise<Task | undefined>;
+  /** 2025-11-25 only; 2026 removed `tasks/list`: an McpError with `data.kind === "unsupported"`. */
+  list(options?: ListTasksOptions): Promise<ListTasksResult>;
+}
 export interface ListOptions extends CallOptions {
   cursor?: string;
   /** Fetch every page (an empty-string cursor is a cursor). */
@@ -158,6 +206,8 @@ export interface ClientOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Per-request timeout in ms (default 60 000). */
   timeoutMs?: number;
+  /** Declares tasks: the 2026 tasks extension on every request, the `tasks` capability on 2025-11-25 `initialize`. */
+  tasks?: boolean;
   /** Largest message the client buffers (default 16 MiB). */
   maxMessageBytes?: number;
   /** Cache 2026 list results for their ttlMs (default true). */
@@ -284,7 +334,10 @@ export class Client {
   listResources(options?: ListOptions): Promise<ListResourcesResult>;
   listResourceTemplates(options?: ListOptions): Promise<ListResourceTemplatesResult>;
   listPrompts(options?: ListOptions): Promise<ListPromptsResult>;
-  callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult>;
+  /** The final result, also when the server runs the call as a task. */
+  callTool(name: string, args?: JsonObject, options?: CallToolOptions): Promise<CallToolResult>;
+  /** The server's tasks by id (`get`, `result` after a reload, `cancel`, `list`). */
+  readonly tasks: Tasks;
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult>;
   getPrompt(name: string, args?: { [name: string]: string }, options?: CallOptions): Promise<GetPromptResult>;
   complete(ref: CompletionReference, argument: { name: string; value: string }, context?: { arguments?: { [name: string]: string } }, options?: CallOptions): Promise<CompleteResult>;
@@ -348,7 +401,7 @@ export class ClientGroup {
   /** Every connected server's tools; a server's listing is fetched again after its list_changed. */
   listTools(options?: CallOptions): Promise<{ tools: GroupTool[] }>;
   /** Routed by the merged name; unknown names reject with -32602 and `data.kind === "unknown_tool"`. */
-  callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: JsonObject, options?: CallToolOptions): Promise<CallToolResult>;
   /** Connects it at once when the group is connected; resolves once it has settled. */
   addServer(name: string, config: GroupServerConfig): Promise<void>;
   removeServer(name: string): Promise<void>;

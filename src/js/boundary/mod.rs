@@ -5,3 +5,4 @@ pub mod error;
 pub mod held;
 pub mod interop;
 pub mod options;
+pub mod task_options;

@@ -40,6 +40,7 @@ impl JsHost {
             sampling: self.sampling.is_some(),
             sampling_capabilities: self.sampling.as_ref().and(sampling_capabilities),
             roots: self.roots.is_some(),
+            ..Registered::default()
         }
     }
 

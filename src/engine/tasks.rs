@@ -1,0 +1,351 @@
+//! Tasks over the engine, both eras: a `tools/call` that becomes a task is waited for until
+//! its final result (2025-11-25: `tasks/get` polls, `tasks/result`; 2026: `tasks/get` polls,
+//! `inputRequests` answered through the callbacks and sent with `tasks/update`), and the
+//! `tasks/*` methods a page calls after a reload. The rules are `session::tasks`'.
+//!
+//! Time: `timeoutMs` bounds each request (a silent server); the sleeps between polls are not
+//! a silent server and do not count. The whole wait is bounded by the caller's signal and
+//! `maxTotalTimeoutMs`. Stopping the wait (abort, a timeout) never cancels the task:
+//! `tasks/cancel` does that.
+
+use super::core::Engine;
+use super::host::{fired_or_never, unless, Cancel};
+use super::request::RequestOptions;
+use crate::json::{json, Value};
+use crate::protocol::capabilities::declare_tasks_extension;
+use crate::protocol::error::{
+    ErrorKind, McpError, INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY,
+};
+use crate::protocol::version::Era;
+use crate::session::stamp::META_CLIENT_CAPABILITIES;
+use crate::session::tasks::{self, Status, Task};
+use futures::future::{FutureExt, LocalBoxFuture};
+use std::rc::Rc;
+
+/// `onTask(task)`: told once, when the server answers a call with a task; an `Err` (its throw,
+/// as text) is reported to `messageHandler` and the call goes on.
+pub type OnTask = Rc<dyn Fn(&Value) -> Result<(), String>>;
+
+/// A `tools/call`'s task options: `task: { ttlMs }` and `onTask`.
+#[derive(Clone, Default)]
+pub struct TaskCall {
+    /// The call asked for a task (`task` given): 2025-11-25 sends `params.task`.
+    pub asked: bool,
+    /// `task.ttlMs`: how long the server should keep the task (2025-11-25 `ttl`).
+    pub ttl_ms: Option<u64>,
+    /// `onTask`.
+    pub on_task: Option<OnTask>,
+}
+
+impl std::fmt::Debug for TaskCall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TaskCall")
+            .field("asked", &self.asked)
+            .field("ttl_ms", &self.ttl_ms)
+            .field("on_task", &self.on_task.is_some())
+            .finish()
+    }
+}
+
+impl TaskCall {
+    /// The call declares the tasks extension on its 2026 request.
+    fn declares(&self) -> bool {
+        self.asked || self.on_task.is_some()
+    }
+}
+
+impl Engine {
+    /// `tools/call` with `params` (`name`, `arguments`): the final `CallToolResult`, waiting
+    /// for the task when the server answers with one. 2026: a -32021 to a call that did not
+    /// declare the tasks extension is sent once more with it.
+    pub async fn call_tool(
+        &self,
+        mut params: Value,
+        task: &TaskCall,
+        opts: &RequestOptions,
+    ) -> Result<Value, McpError> {
+        self.ensure_connected()?;
+        let era = self.era().unwrap_or(Era::Legacy);
+        let mut declared = self.cfg.registered.tasks;
+        match era {
+            Era::Legacy if task.asked => params["task"] = tasks::task_param(task.ttl_ms),
+            Era::Modern if task.declares() && !declared => {
+                self.declare_tasks(&mut params);
+                declared = true;
+            }
+            _ => {}
+        }
+        let whole = async {
+            let first = match self.boxed_request("tools/call", params.clone(), opts).await {
+                Err(e)
+                    if era == Era::Modern
+                        && e.code == MISSING_REQUIRED_CLIENT_CAPABILITY
+                        && !declared =>
+                {
+                    self.declare_tasks(&mut params);
+                    self.boxed_request("tools/call", params.clone(), opts).await
+                }
+                other => other,
+            }
+            .map_err(tasks::missing_declaration)?;
+            let Some(created) = tasks::created(era, &first)? else {
+                return Ok(first);
+            };
+            if let Some(on_task) = &task.on_task {
+                if let Err(why) = on_task(&created.value) {
+                    self.surface_error(McpError::local(
+                        INTERNAL_ERROR,
+                        ErrorKind::Callback,
+                        ["onTask threw: ", &why].concat(),
+                        json!({ "taskId": created.id }),
+                    ));
+                }
+            }
+            let mut result = self.await_task(created, opts).await?;
+            // The tool's outputSchema applies to the final result (never to the stub).
+            for warning in
+                self.tools
+                    .borrow_mut()
+                    .after_result(era, "tools/call", &params, &mut result)?
+            {
+                self.surface_error(McpError::warning(warning));
+            }
+            Ok(result)
+        };
+        self.capped(opts, "tools/call", whole.boxed_local()).await
+    }
+
+    /// `tasks.get(taskId)`: the task in the JS shape (2026 names on both eras).
+    pub async fn task_get(&self, task_id: &str, opts: &RequestOptions) -> Result<Value, McpError> {
+        Ok(self.get_task(task_id, opts).await?.value)
+    }
+
+    /// `tasks.result(taskId)`: waits for the task's final result (what a page calls after a
+    /// reload).
+    pub async fn task_result(
+        &self,
+        task_id: &str,
+        opts: &RequestOptions,
+    ) -> Result<Value, McpError> {
+        let whole = async {
+            let task = self.get_task(task_id, opts).await?;
+            self.await_task(task, opts).await
+        };
+        self.capped(opts, "tasks/result", whole.boxed_local()).await
+    }
+
+    /// `tasks.cancel(taskId)`: 2025-11-25 the cancelled task; 2026 `None` (the server only
+    /// acknowledges; cancelling is cooperative, the task may still complete).
+    pub async fn task_cancel(
+        &self,
+        task_id: &str,
+        opts: &RequestOptions,
+    ) -> Result<Option<Value>, McpError> {
+        let answer = self.task_request("tasks/cancel", task_id, opts).await?;
+        match self.era() {
+            Some(Era::Legacy) => Ok(Some(tasks::read("tasks/cancel", &answer)?.value)),
+            _ => Ok(None),
+        }
+    }
+
+    /// `tasks.list({ cursor })`: 2025-11-25 one page `{ tasks, nextCursor? }`; 2026 removed it.
+    pub async fn task_list(
+        &self,
+        cursor: Option<String>,
+        opts: &RequestOptions,
+    ) -> Result<Value, McpError> {
+        self.ensure_connected()?;
+        if self.era() == Some(Era::Modern) {
+            return Err(tasks::list_unsupported());
+        }
+        let params = cursor.map_or_else(|| json!({}), |c| json!({ "cursor": c }));
+        tasks::list(&self.boxed_request("tasks/list", params, opts).await?)
+    }
+
+    /// Waits for a task until its final result.
+    async fn await_task(&self, task: Task, opts: &RequestOptions) -> Result<Value, McpError> {
+        // Polls carry no progress registration and no overall cap of their own.
+        let poll = RequestOptions {
+            on_progress: None,
+            max_total_timeout_ms: None,
+            ..opts.clone()
+        };
+        match self.era() {
+            Some(Era::Modern) => self.await_modern(task, &poll).boxed_local().await,
+            _ => self.await_legacy(task, &poll).boxed_local().await,
+        }
+    }
+
+    /// 2026: polls `tasks/get` until terminal; open `inputRequests` are answered through the
+    /// callbacks (as an `input_required` round) and sent with `tasks/update`.
+    async fn await_modern(&self, stub: Task, opts: &RequestOptions) -> Result<Value, McpError> {
+        let id = stub.id.clone();
+        let mut answered: Vec<String> = Vec::new();
+        // The stub carries no result: the first state that counts is a tasks/get's.
+        let mut task = stub;
+        let mut polled = false;
+        loop {
+            if polled {
+                if let Some(outcome) = tasks::outcome(&task) {
+                    return outcome;
+                }
+                let open = match task.status {
+                    Status::InputRequired => tasks::open_requests(&task, &answered)?,
+                    _ => Vec::new(),
+                };
+                if !open.is_empty() {
+                    let responses = Box::pin(self.answer_round(&open, opts)).await?;
+                    answered.extend(open.into_iter().map(|r| r.key));
+                    let update = tasks::update_params(&id, responses);
+                    self.tasks_request("tasks/update", update, opts).await?;
+                    task = self.get_task(&id, opts).await?;
+                    continue;
+                }
+            }
+            if !task.status.is_terminal() {
+                self.pause(task.poll_ms(), &id, opts).await?;
+            }
+            task = self.get_task(&id, opts).await?;
+            polled = true;
+        }
+    }
+
+    /// 2025-11-25: polls `tasks/get`; `input_required` calls `tasks/result` at once (its stream
+    /// carries the task's queued requests, answered as any server request); a terminal task's
+    /// result (or its error) comes from `tasks/result`.
+    async fn await_legacy(&self, mut task: Task, opts: &RequestOptions) -> Result<Value, McpError> {
+        loop {
+            match task.status {
+                Status::Completed | Status::Failed => {
+                    return self.task_request("tasks/result", &task.id, opts).await
+                }
+                Status::Cancelled => return Err(tasks::cancelled(&task)),
+                Status::InputRequired => {
+                    match self.task_request("tasks/result", &task.id, opts).await {
+                        // tasks/result blocks until the task ends: a timeout stops that wait,
+                        // not the task; polling goes on.
+                        Err(e) if e.kind() == Some(ErrorKind::Timeout) => {}
+                        other => return other,
+                    }
+                }
+                Status::Working => self.pause(task.poll_ms(), &task.id, opts).await?,
+            }
+            task = self.get_task(&task.id, opts).await?;
+        }
+    }
+
+    /// `tasks/get`, read as a task whose id must be the one asked for.
+    async fn get_task(&self, task_id: &str, opts: &RequestOptions) -> Result<Task, McpError> {
+        let answer = self.task_request("tasks/get", task_id, opts).await?;
+        let task = tasks::read("tasks/get", &answer)?;
+        if task.id != task_id {
+            return Err(McpError::protocol(
+                crate::protocol::error::INVALID_REQUEST,
+                [
+                    "The server answered tasks/get for ",
+                    &crate::util::quote::quoted(task_id),
+                    " with task ",
+                    &crate::util::quote::quoted(&task.id),
+                ]
+                .concat(),
+            ));
+        }
+        Ok(task)
+    }
+
+    /// A `tasks/*` request whose params are `{ taskId }`.
+    async fn task_request(
+        &self,
+        method: &str,
+        task_id: &str,
+        opts: &RequestOptions,
+    ) -> Result<Value, McpError> {
+        self.tasks_request(method, tasks::id_params(task_id), opts)
+            .await
+    }
+
+    /// A `tasks/*` request; in 2026 it declares the tasks extension (the server refuses
+    /// `tasks/*` without it).
+    async fn tasks_request(
+        &self,
+        method: &str,
+        mut params: Value,
+        opts: &RequestOptions,
+    ) -> Result<Value, McpError> {
+        self.ensure_connected()?;
+        if self.era() == Some(Era::Modern) && !self.cfg.registered.tasks {
+            self.declare_tasks(&mut params);
+        }
+        self.boxed_request(method, params, opts)
+            .await
+            .map_err(tasks::missing_declaration)
+    }
+
+    /// Declares the tasks extension on one 2026 request: the client's capabilities plus it,
+    /// in the request's own `_meta` (which the envelope keeps).
+    fn declare_tasks(&self, params: &mut Value) {
+        let Value::Object(mut caps) = self.cfg.registered.capabilities(Era::Modern) else {
+            return;
+        };
+        declare_tasks_extension(&mut caps);
+        if let Some(p) = params.as_object_mut() {
+            if let Value::Object(meta) = p.entry("_meta").or_insert_with(|| json!({})) {
+                meta.insert(META_CLIENT_CAPABILITIES.into(), Value::Object(caps));
+            }
+        }
+    }
+
+    /// Sleeps `ms` between polls, or until a notification about the task arrives, unless the
+    /// caller aborts (the task goes on).
+    async fn pause(&self, ms: u64, task_id: &str, opts: &RequestOptions) -> Result<(), McpError> {
+        let wake = Cancel::new();
+        self.task_wakers
+            .borrow_mut()
+            .push((task_id.to_string(), wake.clone()));
+        let nap = unless(self.host.sleep(ms), wake.fired());
+        let outcome = unless(nap, fired_or_never(opts.cancel.as_ref())).await;
+        wake.fire(None);
+        self.task_wakers.borrow_mut().retain(|(_, w)| !w.is_fired());
+        outcome.map(|_| ()).map_err(|reason| {
+            let what = ["waiting for task ", &crate::util::quote::quoted(task_id)].concat();
+            McpError::aborted(&what, reason)
+        })
+    }
+
+    /// A notification about `task_id` arrived: its pollers poll now.
+    pub(super) fn wake_task_poller(&self, task_id: &str) {
+        let wakers: Vec<Cancel> = self
+            .task_wakers
+            .borrow()
+            .iter()
+            .filter(|(id, _)| id == task_id)
+            .map(|(_, w)| w.clone())
+            .collect();
+        for w in wakers {
+            w.fire(None);
+        }
+    }
+
+    /// One request, boxed: the task paths share one instance of the request future.
+    fn boxed_request<'a>(
+        &'a self,
+        method: &'a str,
+        params: Value,
+        opts: &'a RequestOptions,
+    ) -> LocalBoxFuture<'a, Result<Value, McpError>> {
+        self.request(method, Some(params), opts).boxed_local()
+    }
+
+    /// `work` within the call's `maxTotalTimeoutMs`, if any.
+    async fn capped(
+        &self,
+        opts: &RequestOptions,
+        what: &str,
+        work: LocalBoxFuture<'_, Result<Value, McpError>>,
+    ) -> Result<Value, McpError> {
+        match opts.max_total_timeout_ms {
+            Some(ms) => super::host::within(self.host.sleep(ms), ms, what, work).await,
+            None => work.await,
+        }
+    }
+}

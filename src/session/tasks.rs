@@ -1,0 +1,307 @@
+//! Tasks, both eras, without I/O: recognising a task answer to `tools/call` (2025-11-25: the
+//! wrapped `CreateTaskResult { task }` of a call that asked with `params.task`; 2026: a flat
+//! `resultType: "task"` result of the `io.modelcontextprotocol/tasks` extension), the task
+//! object JS sees (2026 names on both eras: `ttlMs`, `pollIntervalMs`), terminal states, the
+//! poll interval, what a terminal task yields, the params of `tasks/*`, and the
+//! `io.modelcontextprotocol/related-task` `_meta` of the 2025 side channel.
+
+use super::mrtr::{self, InputRequest};
+use crate::json::{json, Map, Value};
+use crate::protocol::error::{
+    ErrorKind, McpError, INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND,
+    MISSING_REQUIRED_CLIENT_CAPABILITY, REQUEST_ABORTED,
+};
+use crate::protocol::version::Era;
+
+pub use crate::protocol::capabilities::TASKS_EXTENSION;
+
+/// `_meta` key tying a 2025-11-25 message to its task (`{ taskId }`).
+pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+
+/// The poll interval when the server suggests none.
+pub const DEFAULT_POLL_MS: u64 = 1_000;
+/// The shortest poll interval honoured (a server asking for less gets this).
+pub const MIN_POLL_MS: u64 = 100;
+/// The longest poll interval honoured (a server asking for more gets this).
+pub const MAX_POLL_MS: u64 = 30_000;
+
+/// The per-call options that make a `tools/call` a task call (`callTool`'s options object).
+pub const TASK_CALL_OPTIONS: [&str; 2] = ["task", "onTask"];
+
+/// A task's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// In progress.
+    Working,
+    /// Waiting for the client's answers.
+    InputRequired,
+    /// Done; the result is ready (terminal).
+    Completed,
+    /// Ended by an error (terminal).
+    Failed,
+    /// Cancelled (terminal).
+    Cancelled,
+}
+
+impl Status {
+    /// Reads the wire's `status`.
+    pub fn parse(s: &str) -> Option<Status> {
+        Some(match s {
+            "working" => Status::Working,
+            "input_required" => Status::InputRequired,
+            "completed" => Status::Completed,
+            "failed" => Status::Failed,
+            "cancelled" => Status::Cancelled,
+            _ => return None,
+        })
+    }
+
+    /// Completed, failed and cancelled never change.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
+    }
+}
+
+/// A task as read from the wire.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Task {
+    /// `taskId`.
+    pub id: String,
+    /// `status`.
+    pub status: Status,
+    /// The object JS sees: the wire's fields with the 2026 names, without `resultType`.
+    pub value: Value,
+}
+
+impl Task {
+    /// How long to wait before the next `tasks/get`: the server's interval within
+    /// [`MIN_POLL_MS`]..=[`MAX_POLL_MS`], or [`DEFAULT_POLL_MS`].
+    pub fn poll_ms(&self) -> u64 {
+        match self.value.get("pollIntervalMs").and_then(Value::as_f64) {
+            Some(ms) if ms.is_finite() && ms >= 0.0 => {
+                (ms.ceil() as u64).clamp(MIN_POLL_MS, MAX_POLL_MS)
+            }
+            _ => DEFAULT_POLL_MS,
+        }
+    }
+}
+
+fn malformed(what: &str, why: &str) -> McpError {
+    McpError::protocol(
+        INVALID_REQUEST,
+        ["The server's task in ", what, " is malformed: ", why].concat(),
+    )
+}
+
+/// Reads a task object of either era (`what` names where it came from, for errors): the 2025
+/// `ttl` and `pollInterval` become `ttlMs` and `pollIntervalMs`; `ttlMs` is `null` when absent.
+pub fn read(what: &str, v: &Value) -> Result<Task, McpError> {
+    let Value::Object(wire) = v else {
+        return Err(malformed(what, "it is not an object"));
+    };
+    let id = match wire.get("taskId") {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        _ => return Err(malformed(what, "taskId is not a non-empty string")),
+    };
+    let status = match wire.get("status").and_then(Value::as_str) {
+        Some(s) => Status::parse(s).ok_or_else(|| {
+            malformed(
+                what,
+                &["status ", &crate::util::quote::quoted(s), " is unknown"].concat(),
+            )
+        })?,
+        None => return Err(malformed(what, "status is not a string")),
+    };
+    let mut value = Map::new();
+    for (k, v) in wire {
+        let key = match k.as_str() {
+            "resultType" => continue,
+            "ttl" if !wire.contains_key("ttlMs") => "ttlMs",
+            "pollInterval" if !wire.contains_key("pollIntervalMs") => "pollIntervalMs",
+            other => other,
+        };
+        value.insert(key.to_string(), v.clone());
+    }
+    value.entry("ttlMs").or_insert(Value::Null);
+    Ok(Task {
+        id,
+        status,
+        value: Value::Object(value),
+    })
+}
+
+/// The task a `tools/call` result announces, if it is one: 2025-11-25 a `CreateTaskResult`
+/// (`{ task: {...} }`, no `content`), 2026 a `resultType: "task"` result.
+pub fn created(era: Era, result: &Value) -> Result<Option<Task>, McpError> {
+    match era {
+        Era::Legacy => match (result.get("task"), result.get("content")) {
+            (Some(task @ Value::Object(_)), None) => read("the CreateTaskResult", task).map(Some),
+            _ => Ok(None),
+        },
+        Era::Modern => match result.get("resultType").and_then(Value::as_str) {
+            Some("task") => read("the CreateTaskResult", result).map(Some),
+            _ => Ok(None),
+        },
+    }
+}
+
+/// True when `result` announces a task (no tool output to check yet).
+pub fn is_task_stub(result: &Value) -> bool {
+    result.get("resultType").and_then(Value::as_str) == Some("task")
+        || (result.get("task").is_some_and(Value::is_object) && result.get("content").is_none())
+}
+
+/// The error for a task the server cancelled.
+pub fn cancelled(task: &Task) -> McpError {
+    let mut message = [
+        "The server cancelled task ",
+        &crate::util::quote::quoted(&task.id),
+    ]
+    .concat();
+    if let Some(why) = task.value.get("statusMessage").and_then(Value::as_str) {
+        message.push_str(": ");
+        message.push_str(why);
+    }
+    McpError::local(
+        REQUEST_ABORTED,
+        ErrorKind::TaskCancelled,
+        message,
+        json!({ "taskId": task.id }),
+    )
+}
+
+/// What a terminal 2026 `DetailedTask` yields: `completed` its `result` (a `CallToolResult`,
+/// `isError: true` included), `failed` its `error` as the server's error, `cancelled` a
+/// [`cancelled`] error; `None` while it is not terminal.
+pub fn outcome(task: &Task) -> Option<Result<Value, McpError>> {
+    let field = |k: &str| task.value.get(k).filter(|v| !v.is_null());
+    Some(match task.status {
+        Status::Working | Status::InputRequired => return None,
+        Status::Cancelled => Err(cancelled(task)),
+        Status::Completed => match field("result") {
+            Some(r @ Value::Object(_)) => Ok(r.clone()),
+            _ => Err(malformed(
+                "tasks/get",
+                "it is completed without a result object",
+            )),
+        },
+        Status::Failed => Err(match field("error") {
+            Some(e) => failure(task, e),
+            None => malformed("tasks/get", "it failed without an error object"),
+        }),
+    })
+}
+
+/// A failed task's `error` (`{ code, message, data? }`) as the server's error.
+fn failure(task: &Task, e: &Value) -> McpError {
+    let code = e
+        .get("code")
+        .and_then(Value::as_i64)
+        .unwrap_or(INTERNAL_ERROR);
+    let message = e
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("the task failed");
+    let mut data = match e.get("data") {
+        Some(Value::Object(o)) => o.clone(),
+        Some(other) => Map::from_iter([("detail".to_string(), other.clone())]),
+        None => Map::new(),
+    };
+    data.insert("taskId".into(), Value::String(task.id.clone()));
+    McpError::with_data(code, message, Value::Object(data))
+}
+
+/// The still-open `inputRequests` of an `input_required` 2026 task (keys in `answered` were
+/// answered by an earlier `tasks/update`: keys are unique for the task's life).
+pub fn open_requests(task: &Task, answered: &[String]) -> Result<Vec<InputRequest>, McpError> {
+    match task.value.get("inputRequests") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Object(m)) if m.is_empty() => Ok(Vec::new()),
+        Some(_) => Ok(mrtr::parse("tasks/get", &task.value)?
+            .requests
+            .into_iter()
+            .filter(|r| !answered.contains(&r.key))
+            .collect()),
+    }
+}
+
+/// The task a notification is about: 2026 `notifications/tasks` (on a listen stream) and
+/// 2025-11-25 `notifications/tasks/status` carry the whole task.
+pub fn notified_task<'a>(method: &str, params: &'a Value) -> Option<&'a str> {
+    match method {
+        "notifications/tasks" | "notifications/tasks/status" => params.get("taskId")?.as_str(),
+        _ => None,
+    }
+}
+
+/// `{ taskId }`: the params of `tasks/get`, `tasks/result` and `tasks/cancel`.
+pub fn id_params(task_id: &str) -> Value {
+    json!({ "taskId": task_id })
+}
+
+/// The params of a 2026 `tasks/update`: the task and this round's answers.
+pub fn update_params(task_id: &str, responses: Map<String, Value>) -> Value {
+    json!({ "taskId": task_id, "inputResponses": responses })
+}
+
+/// The 2025-11-25 `params.task` of a task-augmented call (`ttlMs` sent as the wire's `ttl`).
+pub fn task_param(ttl_ms: Option<u64>) -> Value {
+    match ttl_ms {
+        Some(ms) => json!({ "ttl": ms }),
+        None => json!({}),
+    }
+}
+
+/// A `tasks/list` result with every task in the JS shape (`nextCursor` kept).
+pub fn list(result: &Value) -> Result<Value, McpError> {
+    let Some(Value::Array(tasks)) = result.get("tasks") else {
+        return Err(malformed("tasks/list", "tasks is not an array"));
+    };
+    let tasks: Result<Vec<Value>, McpError> = tasks
+        .iter()
+        .map(|t| read("tasks/list", t).map(|t| t.value))
+        .collect();
+    let mut out = result.as_object().cloned().unwrap_or_default();
+    out.insert("tasks".into(), Value::Array(tasks?));
+    Ok(Value::Object(out))
+}
+
+/// `tasks.list()` on a 2026 session: the extension removed `tasks/list`.
+pub fn list_unsupported() -> McpError {
+    McpError::local(
+        METHOD_NOT_FOUND,
+        ErrorKind::Unsupported,
+        "tasks.list exists only in 2025-11-25; the 2026 tasks extension removed tasks/list: keep the taskId onTask gives and call tasks.get or tasks.result with it",
+        Value::Null,
+    )
+}
+
+/// -32021 to a request: the server wanted the tasks extension declared. The error, reworded
+/// to say how (its code and data kept).
+pub fn missing_declaration(mut e: McpError) -> McpError {
+    if e.code == MISSING_REQUIRED_CLIENT_CAPABILITY {
+        e.message = [
+            &e.message,
+            " (the server requires a client capability this request did not declare; for tasks pass new Client(url, { tasks: true }) or the call's task option)",
+        ]
+        .concat();
+    }
+    e
+}
+
+/// The task a 2025-11-25 server request belongs to (its `_meta` related-task), if any.
+pub fn related_task(params: &Value) -> Option<Value> {
+    params.get("_meta")?.get(RELATED_TASK).cloned()
+}
+
+/// Echoes a server request's related-task `_meta` on the client's answer to it.
+pub fn echo_related_task(related: Option<Value>, answer: &mut Value) {
+    if let (Some(related), Value::Object(a)) = (related, answer) {
+        if let Value::Object(meta) = a.entry("_meta").or_insert_with(|| json!({})) {
+            meta.insert(RELATED_TASK.into(), related);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
