@@ -214,6 +214,7 @@ describe("2026-07-28 tasks extension (our peer following ext-tasks / conformance
     await c.tasks.cancel(taskId);
     const { error } = await pending;
     assert.ok(error instanceof McpError, "a cancelled task does not resolve as a result");
+    assert.equal(error.data?.kind, "task_cancelled");
     assert.match(error.message, /cancel/i);
     assert.equal((await c.tasks.get(taskId)).status, "cancelled");
     assert.ok((await seen(T26)).cancels.includes(taskId));
@@ -246,11 +247,11 @@ describe("2026-07-28 tasks extension (our peer following ext-tasks / conformance
     assert.ok(!(await seen(T26)).cancels.includes(taskId), "an abort stops waiting, it does not cancel the task");
   });
 
-  test("a callTool timeout stops waiting but not the task; tasks.result gets it later", async () => {
+  test("a callTool timeout (maxTotalTimeoutMs: the whole wait) stops waiting but not the task; tasks.result gets it later", async () => {
     const c = await modern();
     let taskId;
     const { error } = await callRecording(c, "slow_task", { ms: 800, text: "late" }, {
-      timeoutMs: 300,
+      maxTotalTimeoutMs: 300,
       onTask: (t) => (taskId = t.taskId),
     });
     assert.equal(error?.data?.kind, "timeout");
@@ -260,11 +261,20 @@ describe("2026-07-28 tasks extension (our peer following ext-tasks / conformance
     assert.ok(!(await seen(T26)).cancels.includes(taskId));
   });
 
+  test("onTask alone declares the extension on its call", async () => {
+    const c = await connected(T26); // no tasks: true
+    const { result, tasks } = await callRecording(c, "slow_task", { ms: 100, text: "asked" });
+    assert.equal(text(result), "done: asked");
+    assert.equal(tasks.length, 1);
+    const call = (await seen(T26)).requests.filter((r) => r.method === "tools/call" && r.name === "slow_task").at(-1);
+    assert.equal(call.tasksDeclared, true);
+  });
+
   test("tasks.result honours its own signal", async () => {
     const c = await modern();
     let taskId;
-    const pending = callRecording(c, "endless_task", {}, { timeoutMs: 100, onTask: (t) => (taskId = t.taskId) });
-    await pending;
+    const { error } = await callRecording(c, "endless_task", {}, { maxTotalTimeoutMs: 100, onTask: (t) => (taskId = t.taskId) });
+    assert.equal(error?.data?.kind, "timeout");
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 200);
     const e = await rejection(c.tasks.result(taskId, { signal: abort.signal }));
@@ -278,12 +288,24 @@ describe("2026-07-28 tasks extension (our peer following ext-tasks / conformance
     assert.equal(e.data?.kind, "unsupported");
   });
 
-  test("-32021: a task-only tool without the tasks extension declared is a clear error", async () => {
-    const c = await connected(T26);
-    const e = await rejection(c.callTool("slow_task", {}));
+  test("-32021 for the tasks extension: the call is re-sent once with the declaration", async () => {
+    const c = await connected(T26); // no tasks: true, and no onTask or task option (they declare it too)
+    const result = await c.callTool("slow_task", { ms: 100, text: "retried" });
+    assert.equal(text(result), "done: retried");
+    const calls = (await seen(T26)).requests.filter((r) => r.method === "tools/call" && r.name === "slow_task").slice(-2);
+    assert.deepEqual(calls.map((r) => r.tasksDeclared), [false, true]);
+  });
+
+  test("-32021 that declaring tasks cannot fix is a clear error, not a loop", async () => {
+    const c = await modern(); // no samplingCallback: the sampling capability is not declared
+    await seen(T26);
+    const before = (await seen(T26)).requests.length;
+    const e = await rejection(c.callTool("sampling_task", {}));
     assert.equal(e.code, -32021);
-    assert.match(e.message, /task/i);
-    assert.deepEqual(e.data?.requiredCapabilities, { extensions: { "io.modelcontextprotocol/tasks": {} } });
+    assert.match(e.message, /sampling/);
+    assert.deepEqual(e.data?.requiredCapabilities, { sampling: {} });
+    const calls = (await seen(T26)).requests.slice(before).filter((r) => r.method === "tools/call");
+    assert.ok(calls.length >= 1 && calls.length <= 2, `${calls.length} tools/call sent`);
   });
 
   test("outputSchema is checked on the final result, never on the task stub", async () => {
@@ -301,16 +323,24 @@ describe("2026-07-28 tasks extension (our peer following ext-tasks / conformance
   test("notifications/tasks on a listen() stream wake the poller before pollIntervalMs", async () => {
     const c = await modern();
     const started = Date.now();
-    let sub;
+    let listening;
+    let taskId;
     const { result } = await callRecording(c, "wake_task", { ms: 300 }, {
       onTask: (t) => {
-        c.listen({ taskIds: [t.taskId] }).then((s) => (sub = s));
+        taskId = t.taskId;
+        listening = c.listen({ taskIds: [t.taskId] }).then(
+          (sub) => ({ sub }),
+          (error) => ({ error }),
+        );
       },
     });
+    const { sub, error } = await listening;
+    assert.equal(error, undefined, `listen({ taskIds }) refused: ${error?.message}`);
+    assert.deepEqual(sub.honoured.taskIds, [taskId]);
     assert.equal(text(result), "woke");
     const took = Date.now() - started;
     assert.ok(took < 3000, `resolved after ${took} ms; pollIntervalMs is 5000`);
-    await sub?.close();
+    await sub.close();
   });
 });
 
@@ -329,9 +359,16 @@ describe("2025-11-25 tasks (TypeScript SDK 1.x experimental tasks, store keyed b
     assert.ok(related === undefined || related.taskId === tasks[0].taskId);
   });
 
-  test("a required-task tool gets a task even without the task option; polling honours pollInterval", async () => {
+  test("a required-task tool without the task option: the server's answer (the SDK makes it an isError result)", async () => {
     const c = await legacy("alice");
-    const { result, tasks } = await callRecording(c, "slow_task", { ms: 900, pollMs: 300 });
+    const result = await c.callTool("slow_task", {});
+    assert.equal(result.isError, true);
+    assert.match(text(result), /requires task augmentation/);
+  });
+
+  test("polling honours the server's pollInterval", async () => {
+    const c = await legacy("alice");
+    const { result, tasks } = await callRecording(c, "slow_task", { ms: 900, pollMs: 300 }, { task: {} });
     assert.equal(text(result), "done: ");
     assert.equal(tasks.length, 1);
     for (const gap of await gaps(T25, tasks[0].taskId, "tasks/get")) {
@@ -416,12 +453,12 @@ describe("2025-11-25 tasks (TypeScript SDK 1.x experimental tasks, store keyed b
     assert.ok(!(await eve.tasks.list()).tasks.some((t) => t.taskId === taskId));
   });
 
-  test("a callTool timeout stops waiting but not the task; tasks.result gets it later", async () => {
+  test("a callTool timeout (maxTotalTimeoutMs) stops waiting but not the task; tasks.result gets it later", async () => {
     const c = await legacy("bob");
     let taskId;
     const { error } = await callRecording(c, "slow_task", { ms: 800, text: "late" }, {
       task: {},
-      timeoutMs: 300,
+      maxTotalTimeoutMs: 300,
       onTask: (t) => (taskId = t.taskId),
     });
     assert.equal(error?.data?.kind, "timeout");

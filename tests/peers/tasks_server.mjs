@@ -32,6 +32,8 @@
 //                                         {sum:3} (valid) or {sum:"three"} (valid=false)
 //   confirm_task (ms=200)                 MRTR round (form elicitation "confirm" + requestState) before
 //                                         the task; the retry with an accept answer gets a task
+//   sampling_task                         task-only; without the sampling capability declared → -32021
+//                                         with requiredCapabilities {sampling:{}} (what a tasks retry cannot fix)
 //   wake_task (ms=300)                    task-only; pollIntervalMs 5000 (a listen stream wakes the poller)
 //
 // Control endpoints (for tests):
@@ -212,6 +214,12 @@ const TOOLS = {
     pollMs: () => 100,
     run: (a, t) => later(a.ms ?? 200, () => transition(t, "completed", { result: textResult("confirmed and done") })),
   },
+  sampling_task: {
+    description: "Needs the sampling capability declared (else -32021 naming sampling), then a short task.",
+    needs: "sampling",
+    pollMs: () => 100,
+    run: (a, t) => later(100, () => transition(t, "completed", { result: textResult("sampled") })),
+  },
   wake_task: {
     description: "Completes after `ms` ms but suggests polling every 5 s (listen wakes the poller).",
     pollMs: () => 5000,
@@ -229,8 +237,9 @@ function toolList() {
 
 // ---- method handlers -----------------------------------------------------------------------------
 
+const clientCaps = (params) => params?._meta?.["io.modelcontextprotocol/clientCapabilities"];
 function declaresTasks(params) {
-  const caps = params?._meta?.["io.modelcontextprotocol/clientCapabilities"];
+  const caps = clientCaps(params);
   return caps?.extensions?.[TASKS_EXT] !== undefined && caps?.extensions?.[TASKS_EXT] !== null;
 }
 const MISSING_TASKS = { requiredCapabilities: { extensions: { [TASKS_EXT]: {} } } };
@@ -242,6 +251,11 @@ function toolsCall({ res, id, params }) {
   if (def.sync) return sendResult(res, id, def.sync(args));
   if (!declaresTasks(params)) {
     return sendError(res, 400, id, -32021, `Tool ${params.name} runs only as a task: declare ${TASKS_EXT}`, MISSING_TASKS);
+  }
+  if (def.needs && clientCaps(params)?.[def.needs] === undefined) {
+    return sendError(res, 400, id, -32021, `Tool ${params.name} needs the ${def.needs} capability`, {
+      requiredCapabilities: { [def.needs]: {} },
+    });
   }
   if (def.mrtr && !mrtrSatisfied(params)) {
     return sendResult(res, id, {
