@@ -22,6 +22,7 @@
 //
 // Tools (arguments in parentheses; `ms` = how long the task works, `pollMs` = its pollIntervalMs):
 //   slow_task (ms=400, pollMs=150, text)  task-only; completes with "done: <text>"
+//   slow (seconds=1)                      task-only; the README's Tasks example; completes with "slept <n> s"
 //   quick_task (text)                     task-capable; answers synchronously (resultType complete)
 //   ask_task (pollMs=100)                 task-only; input_required with two form elicitations
 //                                         (keys "name" and "color"), completes with "hello <name> (<color>)"
@@ -147,6 +148,11 @@ const TOOLS = {
     description: "Works for `ms` ms, then completes with done: <text>.",
     pollMs: (a) => a.pollMs ?? 150,
     run: (a, t) => later(a.ms ?? 400, () => transition(t, "completed", { result: textResult(`done: ${a.text ?? ""}`) })),
+  },
+  slow: {
+    description: "README example: works for `seconds` s (default 1), then completes.",
+    pollMs: () => 250,
+    run: (a, t) => later((a.seconds ?? 1) * 1000, () => transition(t, "completed", { result: textResult(`slept ${a.seconds ?? 1} s`) })),
   },
   quick_task: {
     description: "Task-capable but fast: answered synchronously.",
