@@ -107,6 +107,7 @@ fn tool_listing() -> Value {
     json!({ "tools": [
         { "name": "report", "inputSchema": { "type": "object" },
           "outputSchema": { "type": "object", "properties": { "n": { "type": "number" } }, "required": ["n"] } },
+        { "name": "needs_task", "inputSchema": { "type": "object" }, "execution": { "taskSupport": "required" } },
         { "name": "bad_output", "inputSchema": { "type": "object" },
           "outputSchema": { "type": "object", "properties": { "n": { "type": "number" } }, "required": ["n"] } }
     ] })
@@ -246,6 +247,9 @@ fn legacy_server(seen: Rc<RefCell<Vec<Value>>>) -> Server {
                 "tools/call" if p.get("task").is_some() => {
                     seen.borrow_mut().push(p.clone());
                     ok(id, json!({ "task": task("working") }))
+                }
+                "tools/call" if p["name"] == "needs_task" => {
+                    error(id, -32601, "Tool needs_task requires task augmentation")
                 }
                 "tools/call" => ok(id, done(1)),
                 "tasks/get" => {
@@ -453,7 +457,7 @@ fn modern_terminal_states_yield_a_result_or_an_error() {
 }
 
 #[test]
-fn a_missing_declaration_is_sent_again_with_the_extension() {
+fn a_missing_declaration_is_a_clear_error_and_not_retried() {
     let mut s = modern(modern_server(Rc::default()));
     let result = s.pool.run_until(async {
         s.engine.connect().await?;
@@ -461,18 +465,46 @@ fn a_missing_declaration_is_sent_again_with_the_extension() {
             .call_tool(call("tool_error"), &TaskCall::default(), &opts())
             .await
     });
-    assert_eq!(result.unwrap()["isError"], true);
-    let calls: Vec<Value> = sent(&s.transport)
+    let e = result.unwrap_err();
+    assert_eq!(e.code, -32021);
+    assert!(e.message.contains("tasks: true"), "{}", e.message);
+    let calls = methods(&s.transport)
         .into_iter()
-        .filter(|m| m["method"] == "tools/call")
-        .collect();
-    assert_eq!(calls.len(), 2);
-    let ext = |m: &Value| {
-        m["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["extensions"]
-            .get(EXT)
-            .is_some()
+        .filter(|m| m == "tools/call")
+        .count();
+    assert_eq!(
+        calls, 1,
+        "the client declares only what the caller asked for"
+    );
+}
+
+#[test]
+fn a_timeout_stops_waiting_for_a_task_without_news_and_does_not_cancel_it() {
+    let mut s = modern(modern_server(Rc::default()));
+    let task = TaskCall {
+        asked: true,
+        ..Default::default()
     };
-    assert!(!ext(&calls[0]) && ext(&calls[1]));
+    let quick = RequestOptions::with_timeout(300);
+    let started = std::time::Instant::now();
+    let result = s.pool.run_until(async {
+        s.engine.connect().await?;
+        s.engine.call_tool(call("slow"), &task, &quick).await
+    });
+    let e = result.unwrap_err();
+    assert_eq!(e.kind(), Some(ErrorKind::Timeout));
+    assert_eq!(e.data_json().unwrap()["taskId"], "slow");
+    assert!(e.message.contains("it goes on"), "{}", e.message);
+    // One piece of news (the first poll's lastUpdatedAt) restarted the timer once at most.
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    s.pool.run_until_stalled();
+    let out = methods(&s.transport);
+    assert!(out.iter().filter(|m| *m == "tasks/get").count() >= 2);
+    assert!(!out.iter().any(|m| m == "tasks/cancel"));
 }
 
 #[test]
@@ -709,4 +741,44 @@ fn a_task_notification_wakes_the_poller_early() {
         started.elapsed()
     );
     assert!(s.engine.inflight.borrow().is_empty());
+}
+
+#[test]
+fn a_legacy_task_only_tool_gets_a_task_without_the_task_option() {
+    let seen: Rc<RefCell<Vec<Value>>> = Rc::default();
+    let mut s = setup(Mode::Legacy, legacy_server(seen.clone()), true);
+    let (first, second) = s.pool.run_until(async {
+        s.engine.connect().await.unwrap();
+        // No listing yet: the client learns the tools first (the server runs tool tasks).
+        let first = s
+            .engine
+            .call_tool(call("needs_task"), &TaskCall::default(), &opts())
+            .await;
+        // Known now: asked for a task at once.
+        let second = s
+            .engine
+            .call_tool(call("needs_task"), &TaskCall::default(), &opts())
+            .await;
+        (first, second)
+    });
+    assert_eq!(first.unwrap()["structuredContent"]["n"], 7);
+    assert_eq!(second.unwrap()["structuredContent"]["n"], 7);
+    let calls: Vec<Value> = sent(&s.transport)
+        .into_iter()
+        .filter(|m| m["method"] == "tools/call" || m["method"] == "tools/list")
+        .collect();
+    let shape: Vec<(String, bool)> = calls
+        .iter()
+        .map(|m| {
+            let method = m["method"].as_str().unwrap_or_default().to_string();
+            (method, m["params"].get("task").is_some())
+        })
+        .collect();
+    let expected = [
+        ("tools/list", false),
+        ("tools/call", true),
+        ("tools/call", true),
+    ];
+    assert_eq!(shape, expected.map(|(m, t)| (m.to_string(), t)).to_vec());
+    assert_eq!(calls[1]["params"]["task"], json!({}));
 }

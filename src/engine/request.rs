@@ -271,7 +271,7 @@ impl Engine {
     }
 
     /// Re-reads every page of `tools/list` (the registry absorbs them), bypassing the cache.
-    async fn relist_tools(&self, opts: &RequestOptions) -> Result<(), McpError> {
+    pub(super) async fn relist_tools(&self, opts: &RequestOptions) -> Result<(), McpError> {
         if let Some(cache) = &self.cache {
             cache.borrow_mut().drop_method("tools/list");
         }

@@ -3,23 +3,22 @@
 //! `inputRequests` answered through the callbacks and sent with `tasks/update`), and the
 //! `tasks/*` methods a page calls after a reload. The rules are `session::tasks`'.
 //!
-//! Time: `timeoutMs` bounds each request (a silent server); the sleeps between polls are not
-//! a silent server and do not count. The whole wait is bounded by the caller's signal and
-//! `maxTotalTimeoutMs`. Stopping the wait (abort, a timeout) never cancels the task:
-//! `tasks/cancel` does that.
+//! Time: `timeoutMs` bounds each request (a silent server) and the wait for a task without
+//! news (a poll showing a new status, message or update time restarts it, as progress does);
+//! `maxTotalTimeoutMs` bounds the whole call; the signal ends it. Stopping the wait never
+//! cancels the task: `tasks/cancel` does that.
 
 use super::core::Engine;
 use super::host::{fired_or_never, unless, Cancel};
 use super::request::RequestOptions;
 use crate::json::{json, Value};
 use crate::protocol::capabilities::declare_tasks_extension;
-use crate::protocol::error::{
-    ErrorKind, McpError, INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY,
-};
+use crate::protocol::error::{ErrorKind, McpError, INTERNAL_ERROR};
 use crate::protocol::version::Era;
 use crate::session::stamp::META_CLIENT_CAPABILITIES;
 use crate::session::tasks::{self, Status, Task};
 use futures::future::{FutureExt, LocalBoxFuture};
+use std::cell::Cell;
 use std::rc::Rc;
 
 /// `onTask(task)`: told once, when the server answers a call with a task; an `Err` (its throw,
@@ -56,8 +55,9 @@ impl TaskCall {
 
 impl Engine {
     /// `tools/call` with `params` (`name`, `arguments`): the final `CallToolResult`, waiting
-    /// for the task when the server answers with one. 2026: a -32021 to a call that did not
-    /// declare the tasks extension is sent once more with it.
+    /// for the task when the server answers with one. 2026: a -32021 (the server needs the
+    /// tasks extension declared) is an error saying how to declare it, not a silent retry:
+    /// the client declares only what the caller asked for.
     pub async fn call_tool(
         &self,
         mut params: Value,
@@ -66,28 +66,34 @@ impl Engine {
     ) -> Result<Value, McpError> {
         self.ensure_connected()?;
         let era = self.era().unwrap_or(Era::Legacy);
-        let mut declared = self.cfg.registered.tasks;
+        let name = params["name"].as_str().unwrap_or_default().to_string();
+        let required = || {
+            self.tools
+                .borrow()
+                .get(&name)
+                .is_some_and(|t| t.task_required)
+        };
+        // 2025-11-25: a tool no listing showed may be task-only (a server running tool tasks
+        // refuses a plain call to it, the TS SDK as an isError result): learn it first.
+        let unknown = self.tools.borrow().get(&name).is_none();
+        if era == Era::Legacy && !task.asked && unknown && self.server_runs_tool_tasks() {
+            // A failed listing changes nothing: the call goes as the caller made it.
+            let _ = Box::pin(self.relist_tools(opts)).await;
+        }
         match era {
-            Era::Legacy if task.asked => params["task"] = tasks::task_param(task.ttl_ms),
-            Era::Modern if task.declares() && !declared => {
+            Era::Legacy if task.asked || required() => {
+                params["task"] = tasks::task_param(task.ttl_ms);
+            }
+            Era::Modern if task.declares() && !self.cfg.registered.tasks => {
                 self.declare_tasks(&mut params);
-                declared = true;
             }
             _ => {}
         }
         let whole = async {
-            let first = match self.boxed_request("tools/call", params.clone(), opts).await {
-                Err(e)
-                    if era == Era::Modern
-                        && e.code == MISSING_REQUIRED_CLIENT_CAPABILITY
-                        && !declared =>
-                {
-                    self.declare_tasks(&mut params);
-                    self.boxed_request("tools/call", params.clone(), opts).await
-                }
-                other => other,
-            }
-            .map_err(tasks::missing_declaration)?;
+            let first = self
+                .boxed_request("tools/call", params.clone(), opts)
+                .await
+                .map_err(tasks::missing_declaration)?;
             let Some(created) = tasks::created(era, &first)? else {
                 return Ok(first);
             };
@@ -101,7 +107,7 @@ impl Engine {
                     ));
                 }
             }
-            let mut result = self.await_task(created, opts).await?;
+            let mut result = self.timed_wait(created, opts).await?;
             // The tool's outputSchema applies to the final result (never to the stub).
             for warning in
                 self.tools
@@ -113,6 +119,11 @@ impl Engine {
             Ok(result)
         };
         self.capped(opts, "tools/call", whole.boxed_local()).await
+    }
+
+    /// 2025-11-25: the server accepts task-augmented calls.
+    fn server_runs_tool_tasks(&self) -> bool {
+        tasks::server_runs_tool_tasks(self.state.borrow().server_capabilities.as_ref())
     }
 
     /// `tasks.get(taskId)`: the task in the JS shape (2026 names on both eras).
@@ -129,7 +140,7 @@ impl Engine {
     ) -> Result<Value, McpError> {
         let whole = async {
             let task = self.get_task(task_id, opts).await?;
-            self.await_task(task, opts).await
+            self.timed_wait(task, opts).await
         };
         self.capped(opts, "tasks/result", whole.boxed_local()).await
     }
@@ -162,8 +173,27 @@ impl Engine {
         tasks::list(&self.boxed_request("tasks/list", params, opts).await?)
     }
 
-    /// Waits for a task until its final result.
-    async fn await_task(&self, task: Task, opts: &RequestOptions) -> Result<Value, McpError> {
+    /// [`Engine::await_task`] within the call's `timeoutMs`: a wait without news (the task's
+    /// status, message or update time unchanged, polls aside) for that long is a timeout; news
+    /// restarts it (unless `resetTimeoutOnProgress` is false), and time in callbacks does not
+    /// count. The task goes on.
+    async fn timed_wait(&self, task: Task, opts: &RequestOptions) -> Result<Value, McpError> {
+        let news = Rc::new(Cell::new(0));
+        let id = task.id.clone();
+        let wait = self.await_task(task, opts, &news).boxed_local();
+        let progress = opts.reset_timeout_on_progress.then_some(&news);
+        unless(wait, self.call_timer(opts.timeout_ms, progress))
+            .await
+            .unwrap_or_else(|()| Err(tasks::wait_timed_out(&id, opts.timeout_ms)))
+    }
+
+    /// Waits for a task until its final result; `news` counts the polls that saw it change.
+    async fn await_task(
+        &self,
+        task: Task,
+        opts: &RequestOptions,
+        news: &Cell<u64>,
+    ) -> Result<Value, McpError> {
         // Polls carry no progress registration and no overall cap of their own.
         let poll = RequestOptions {
             on_progress: None,
@@ -171,14 +201,19 @@ impl Engine {
             ..opts.clone()
         };
         match self.era() {
-            Some(Era::Modern) => self.await_modern(task, &poll).boxed_local().await,
-            _ => self.await_legacy(task, &poll).boxed_local().await,
+            Some(Era::Modern) => self.await_modern(task, &poll, news).boxed_local().await,
+            _ => self.await_legacy(task, &poll, news).boxed_local().await,
         }
     }
 
     /// 2026: polls `tasks/get` until terminal; open `inputRequests` are answered through the
     /// callbacks (as an `input_required` round) and sent with `tasks/update`.
-    async fn await_modern(&self, stub: Task, opts: &RequestOptions) -> Result<Value, McpError> {
+    async fn await_modern(
+        &self,
+        stub: Task,
+        opts: &RequestOptions,
+        news: &Cell<u64>,
+    ) -> Result<Value, McpError> {
         let id = stub.id.clone();
         let mut answered: Vec<String> = Vec::new();
         // The stub carries no result: the first state that counts is a tasks/get's.
@@ -198,14 +233,14 @@ impl Engine {
                     answered.extend(open.into_iter().map(|r| r.key));
                     let update = tasks::update_params(&id, responses);
                     self.tasks_request("tasks/update", update, opts).await?;
-                    task = self.get_task(&id, opts).await?;
+                    task = self.poll(&task, opts, news).await?;
                     continue;
                 }
             }
             if !task.status.is_terminal() {
                 self.pause(task.poll_ms(), &id, opts).await?;
             }
-            task = self.get_task(&id, opts).await?;
+            task = self.poll(&task, opts, news).await?;
             polled = true;
         }
     }
@@ -213,7 +248,12 @@ impl Engine {
     /// 2025-11-25: polls `tasks/get`; `input_required` calls `tasks/result` at once (its stream
     /// carries the task's queued requests, answered as any server request); a terminal task's
     /// result (or its error) comes from `tasks/result`.
-    async fn await_legacy(&self, mut task: Task, opts: &RequestOptions) -> Result<Value, McpError> {
+    async fn await_legacy(
+        &self,
+        mut task: Task,
+        opts: &RequestOptions,
+        news: &Cell<u64>,
+    ) -> Result<Value, McpError> {
         loop {
             match task.status {
                 Status::Completed | Status::Failed => {
@@ -230,8 +270,22 @@ impl Engine {
                 }
                 Status::Working => self.pause(task.poll_ms(), &task.id, opts).await?,
             }
-            task = self.get_task(&task.id, opts).await?;
+            task = self.poll(&task, opts, news).await?;
         }
+    }
+
+    /// The next `tasks/get` of `task`; a change counts as news.
+    async fn poll(
+        &self,
+        task: &Task,
+        opts: &RequestOptions,
+        news: &Cell<u64>,
+    ) -> Result<Task, McpError> {
+        let next = self.get_task(&task.id, opts).await?;
+        if tasks::changed(task, &next) {
+            news.set(news.get() + 1);
+        }
+        Ok(next)
     }
 
     /// `tasks/get`, read as a task whose id must be the one asked for.

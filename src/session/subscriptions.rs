@@ -44,6 +44,17 @@ pub fn normalize_filter(filter: &Value) -> Result<Value, McpError> {
                     "listen: resourceSubscriptions must be an array of URI strings".into(),
                 ))
             }
+            // 2026 tasks extension: notifications/tasks for these tasks.
+            ("taskIds", Value::Array(ids)) if ids.iter().all(Value::is_string) => {
+                if !ids.is_empty() {
+                    out.insert(k.clone(), v.clone());
+                }
+            }
+            ("taskIds", _) => {
+                return Err(bad(
+                    "listen: taskIds must be an array of task id strings".into()
+                ))
+            }
             (f, _) if FLAGS.contains(&f) => {
                 return Err(bad(format!("listen: {f} must be a boolean")))
             }
@@ -57,7 +68,7 @@ pub fn normalize_filter(filter: &Value) -> Result<Value, McpError> {
         }
     }
     if out.is_empty() {
-        return Err(bad("listen: the filter asks for nothing; set toolsListChanged, promptsListChanged, resourcesListChanged or resourceSubscriptions".into()));
+        return Err(bad("listen: the filter asks for nothing; set toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions or taskIds".into()));
     }
     Ok(Value::Object(out))
 }
@@ -111,6 +122,13 @@ pub fn matches(honoured: &Value, method: &str, params: &Value) -> bool {
                         uri == s || uri.starts_with(&format!("{}/", s.trim_end_matches('/')))
                     })
                 })
+        }
+        "notifications/tasks" => {
+            let id = params.get("taskId");
+            honoured
+                .get("taskIds")
+                .and_then(Value::as_array)
+                .is_some_and(|ids| id.is_some_and(|id| ids.contains(id)))
         }
         _ => false,
     }
@@ -197,6 +215,30 @@ mod tests {
             .contains("asks for nothing"));
         assert!(normalize_filter(&json!({"toolsListChanged": "yes"})).is_err());
         assert!(normalize_filter(&json!({"resourceSubscriptions": [1]})).is_err());
+        assert_eq!(
+            normalize_filter(&json!({"taskIds": ["t-1"]})).unwrap(),
+            json!({"taskIds": ["t-1"]})
+        );
+        assert!(normalize_filter(&json!({"taskIds": [1]}))
+            .unwrap_err()
+            .message
+            .contains("taskIds"));
+        let honoured = json!({"taskIds": ["t-1"]});
+        assert!(matches(
+            &honoured,
+            "notifications/tasks",
+            &json!({"taskId": "t-1"})
+        ));
+        assert!(!matches(
+            &honoured,
+            "notifications/tasks",
+            &json!({"taskId": "t-2"})
+        ));
+        assert!(!matches(
+            &json!({}),
+            "notifications/tasks",
+            &json!({"taskId": "t-1"})
+        ));
         assert!(normalize_filter(&json!({"everything": true}))
             .unwrap_err()
             .message

@@ -234,6 +234,42 @@ pub fn notified_task<'a>(method: &str, params: &'a Value) -> Option<&'a str> {
     }
 }
 
+/// True when a poll shows news: the status, its message or the update time changed.
+pub fn changed(before: &Task, after: &Task) -> bool {
+    ["status", "statusMessage", "lastUpdatedAt"]
+        .iter()
+        .any(|k| before.value.get(k) != after.value.get(k))
+}
+
+/// The wait for a task ran past `timeoutMs` without news; the task goes on.
+pub fn wait_timed_out(task_id: &str, ms: u64) -> McpError {
+    let mut e = McpError::timeout("tools/call", ms);
+    e.message = [
+        "Request timed out: task ",
+        &crate::util::quote::quoted(task_id),
+        " had no news within ",
+        &ms.to_string(),
+        " ms; it goes on (client.tasks.result(taskId) waits for it again, client.tasks.cancel(taskId) stops it)",
+    ]
+    .concat();
+    if let Some(Value::Object(d)) = &mut e.data {
+        d.insert("taskId".into(), Value::String(task_id.to_string()));
+    }
+    e
+}
+
+/// A 2025-11-25 tool listing says a call must ask for a task (`execution.taskSupport`).
+pub fn task_required(tool: &Value) -> bool {
+    tool.get("execution").and_then(|e| e.get("taskSupport")) == Some(&json!("required"))
+}
+
+/// 2025-11-25: the server accepts task-augmented `tools/call` (`tasks.requests.tools.call`).
+pub fn server_runs_tool_tasks(capabilities: Option<&Value>) -> bool {
+    capabilities
+        .and_then(|c| c.get("tasks")?.get("requests")?.get("tools")?.get("call"))
+        .is_some()
+}
+
 /// `{ taskId }`: the params of `tasks/get`, `tasks/result` and `tasks/cancel`.
 pub fn id_params(task_id: &str) -> Value {
     json!({ "taskId": task_id })

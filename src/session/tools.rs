@@ -18,6 +18,8 @@ pub struct KnownTool {
     pub output_schema: Option<Value>,
     /// The compiled `outputSchema` (or why it could not be compiled).
     pub output: Option<Result<OutputValidator, String>>,
+    /// 2025-11-25 `execution.taskSupport: "required"`: a call must ask for a task.
+    pub task_required: bool,
 }
 
 /// The tools of the latest listings, by name.
@@ -87,6 +89,7 @@ impl ToolRegistry {
                         param_headers,
                         output_schema,
                         output,
+                        task_required: super::tasks::task_required(tool),
                     },
                 );
             }

@@ -272,6 +272,10 @@ async function tasks(): Promise<void> {
     const cancelled: Task | undefined = await tasks.cancel(saved);
     console.log(cancelled?.status);
   }
+  if (saved !== undefined) {
+    const sub = await client.listen({ taskIds: [saved] });
+    await sub.close();
+  }
   const page: ListTasksResult = await tasks.list({ cursor: "c" });
   console.log(page.tasks.length, page.nextCursor);
   // @ts-expect-error: a task's status is one of five words

@@ -92,9 +92,10 @@ export interface TaskOptions {
   /** How long the server should keep the task (2025-11-25: the wire's `ttl`; 2026: the server decides). */
   ttlMs?: number;
 }
-/** `callTool`'s options: a call may become a task. Then `timeoutMs` bounds each request
- *  (the call, every poll), not the wait: the wait ends with the result, `signal` or
- *  `maxTotalTimeoutMs`, and stopping it never cancels the task (`client.tasks.cancel` does). */
+/** `callTool`'s options: a call may become a task. Then `timeoutMs` bounds each request and
+ *  the wait without news (a poll showing a new status, statusMessage or lastUpdatedAt restarts
+ *  it); `maxTotalTimeoutMs` bounds the whole call; stopping the wait never cancels the task
+ *  (`client.tasks.cancel` does; `client.tasks.result` waits again). */
 export interface CallToolOptions extends CallOptions {
   /** Ask for a task (2025-11-25 `params.task`; 2026 declares the tasks extension on this call). `true` = `{}`. */
   task?: TaskOptions | true;
@@ -284,7 +285,7 @@ export type AuthGrant =
   | ({ type: "jwt_bearer"; assertion: JwtBearerAssertion } & StaticCredentials);
 export interface AuthorizationStatus { issuer: string; scope: string | null; expiresAt: number | null }
 
-export interface SubscriptionFilter { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] }
+export interface SubscriptionFilter { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[]; /** 2026 tasks extension: `notifications/tasks` for these task ids (declare `tasks: true`). */ taskIds?: string[] }
 /** What `listen()` resolves to: `for await (const n of sub)`. */
 export interface Subscription extends AsyncIterableIterator<ServerNotification> {
   /** The filter the server will honour. */

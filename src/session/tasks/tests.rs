@@ -246,3 +246,53 @@ fn task_notifications_name_their_task() {
     assert_eq!(notified_task("notifications/progress", &p), None);
     assert_eq!(notified_task("notifications/tasks", &json!({})), None);
 }
+
+#[test]
+fn task_only_tools_and_servers() {
+    assert!(task_required(
+        &json!({"name": "a", "execution": {"taskSupport": "required"}})
+    ));
+    assert!(!task_required(
+        &json!({"name": "a", "execution": {"taskSupport": "optional"}})
+    ));
+    assert!(!task_required(&json!({"name": "a"})));
+    let caps = json!({"tasks": {"requests": {"tools": {"call": {}}}}});
+    assert!(server_runs_tool_tasks(Some(&caps)));
+    assert!(!server_runs_tool_tasks(Some(
+        &json!({"tasks": {"list": {}}})
+    )));
+    assert!(!server_runs_tool_tasks(None));
+}
+
+#[test]
+fn news_and_the_wait_timeout() {
+    let a = detailed("working", json!({"lastUpdatedAt": "1"}));
+    assert!(!changed(&a, &a.clone()));
+    assert!(changed(
+        &a,
+        &detailed("working", json!({"lastUpdatedAt": "2"}))
+    ));
+    assert!(changed(
+        &a,
+        &detailed("input_required", json!({"lastUpdatedAt": "1"}))
+    ));
+    assert!(changed(
+        &a,
+        &detailed(
+            "working",
+            json!({"lastUpdatedAt": "1", "statusMessage": "50%"})
+        )
+    ));
+    let e = wait_timed_out("t-9", 300);
+    assert_eq!(e.kind(), Some(ErrorKind::Timeout));
+    assert!(
+        e.message.contains("\"t-9\" had no news within 300 ms"),
+        "{}",
+        e.message
+    );
+    let data = e.data_json().unwrap();
+    assert_eq!(
+        (data["timeoutMs"].clone(), data["taskId"].clone()),
+        (json!(300), json!("t-9"))
+    );
+}
