@@ -247,11 +247,11 @@ describe("2026-07-28 tasks extension (our peer following ext-tasks / conformance
     assert.ok(!(await seen(T26)).cancels.includes(taskId), "an abort stops waiting, it does not cancel the task");
   });
 
-  test("a callTool timeout (maxTotalTimeoutMs: the whole wait) stops waiting but not the task; tasks.result gets it later", async () => {
+  test("a callTool timeout (timeoutMs: a task without news) stops waiting but not the task; tasks.result gets it later", async () => {
     const c = await modern();
     let taskId;
-    const { error } = await callRecording(c, "slow_task", { ms: 800, text: "late" }, {
-      maxTotalTimeoutMs: 300,
+    const { error } = await callRecording(c, "slow_task", { ms: 900, text: "late" }, {
+      timeoutMs: 300,
       onTask: (t) => (taskId = t.taskId),
     });
     assert.equal(error?.data?.kind, "timeout");
@@ -288,12 +288,14 @@ describe("2026-07-28 tasks extension (our peer following ext-tasks / conformance
     assert.equal(e.data?.kind, "unsupported");
   });
 
-  test("-32021 for the tasks extension: the call is re-sent once with the declaration", async () => {
-    const c = await connected(T26); // no tasks: true, and no onTask or task option (they declare it too)
-    const result = await c.callTool("slow_task", { ms: 100, text: "retried" });
-    assert.equal(text(result), "done: retried");
-    const calls = (await seen(T26)).requests.filter((r) => r.method === "tools/call" && r.name === "slow_task").slice(-2);
-    assert.deepEqual(calls.map((r) => r.tasksDeclared), [false, true]);
+  test("-32021: a task-only tool without the tasks extension declared is a clear error", async () => {
+    const c = await connected(T26); // no tasks: true, and no onTask or task option
+    const e = await rejection(c.callTool("slow_task", { ms: 100 }));
+    assert.equal(e.code, -32021);
+    assert.match(e.message, /task/i);
+    assert.deepEqual(e.data?.requiredCapabilities, { extensions: { "io.modelcontextprotocol/tasks": {} } });
+    const calls = (await seen(T26)).requests.filter((r) => r.method === "tools/call" && r.name === "slow_task");
+    assert.equal(calls.at(-1).tasksDeclared, false, "the client declares only what the caller asked for");
   });
 
   test("-32021 that declaring tasks cannot fix is a clear error, not a loop", async () => {
@@ -359,11 +361,15 @@ describe("2025-11-25 tasks (TypeScript SDK 1.x experimental tasks, store keyed b
     assert.ok(related === undefined || related.taskId === tasks[0].taskId);
   });
 
-  test("a required-task tool without the task option: the server's answer (the SDK makes it an isError result)", async () => {
+  test("a tool requiring tasks is called as a task without the task option", async () => {
     const c = await legacy("alice");
-    const result = await c.callTool("slow_task", {});
-    assert.equal(result.isError, true);
-    assert.match(text(result), /requires task augmentation/);
+    const { result, tasks } = await callRecording(c, "slow_task", { ms: 200, text: "req" });
+    assert.equal(text(result), "done: req");
+    assert.equal(tasks.length, 1);
+    const listed = await legacy("alice");
+    await listed.listTools(); // execution.taskSupport "required" known from the listing
+    const again = await listed.callTool("slow_task", { ms: 100, text: "listed" });
+    assert.equal(text(again), "done: listed");
   });
 
   test("polling honours the server's pollInterval", async () => {
