@@ -192,8 +192,8 @@ build_packages() {
 # CORE_SIZE_BUDGET_BYTES: lower them when the packages shrink, never raise them to let a change
 # through. Reset by issue 23 (serde_json and serde-wasm-bindgen back, the seam, the core entry)
 # from its measurement on a fresh clone: full 196,994 B, core 140,101 B.
-SIZE_BUDGET_BYTES=210902
-CORE_SIZE_BUDGET_BYTES=154337
+SIZE_BUDGET_BYTES=210765
+CORE_SIZE_BUDGET_BYTES=154134
 # check_size_budget NAME DIR BUDGET
 check_size_budget() {
   local name="$1" dir="$2" budget="$3" wasm glue snippets=0 total f
