@@ -22,6 +22,14 @@
 //
 // Tools (arguments in parentheses; `ms` = how long the task works, `pollMs` = its pollIntervalMs):
 //   slow_task (ms=400, pollMs=150, text)  task-only; completes with "done: <text>"
+//   greet (name), slow_compute (seconds, label), failing_job, protocol_error_job
+//                                         the conformance suite's fixtures: greet is sync; the other three
+//                                         are task-supporting and, without the extension declared, run
+//                                         synchronously (slow_compute, failing_job). The suite's scenarios
+//                                         tasks-lifecycle, -capability-negotiation, -wire-fields and
+//                                         -request-state-removal pass against this server (21/21 checks):
+//                                         node22 conformance-0.2/dist/index.js server --url <this>/mcp
+//                                           --scenario tasks-lifecycle --spec-version 2026-07-28 --force
 //   slow (seconds=1)                      task-only; the README's Tasks example; completes with "slept <n> s"
 //   quick_task (text)                     task-capable; answers synchronously (resultType complete)
 //   ask_task (pollMs=100)                 task-only; input_required with two form elicitations
@@ -149,6 +157,35 @@ const TOOLS = {
     pollMs: (a) => a.pollMs ?? 150,
     run: (a, t) => later(a.ms ?? 400, () => transition(t, "completed", { result: textResult(`done: ${a.text ?? ""}`) })),
   },
+  // Fixtures named by the conformance suite's tasks-* scenarios (0.2.0-alpha.12).
+  greet: {
+    description: "Sync-only: Hello, <name>!",
+    sync: (a) => textResult(`Hello, ${a.name ?? "World"}!`),
+  },
+  slow_compute: {
+    description: "Task-supporting: sleeps `seconds` s (0 = at once); without the extension declared it runs synchronously.",
+    taskSupporting: true,
+    syncFallback: async (a) => {
+      await new Promise((r) => setTimeout(r, (a.seconds ?? 0) * 1000));
+      return textResult(`computed ${a.label ?? ""}`);
+    },
+    pollMs: () => 200,
+    run: (a, t) => later((a.seconds ?? 0) * 1000, () => transition(t, "completed", { result: textResult(`computed ${a.label ?? ""}`) })),
+  },
+  failing_job: {
+    description: "Task-supporting: a tool execution error after ~1 s (completed, isError).",
+    taskSupporting: true,
+    syncFallback: async () => ({ content: [{ type: "text", text: "job failed" }], isError: true }),
+    pollMs: () => 200,
+    run: (a, t) =>
+      later(1000, () => transition(t, "completed", { result: { content: [{ type: "text", text: "job failed" }], isError: true } })),
+  },
+  protocol_error_job: {
+    description: "Task-supporting: a protocol-level failure (failed, error).",
+    taskSupporting: true,
+    pollMs: () => 200,
+    run: (a, t) => later(300, () => transition(t, "failed", { error: { code: -32603, message: "internal failure" } })),
+  },
   slow: {
     description: "README example: works for `seconds` s (default 1), then completes.",
     pollMs: () => 250,
@@ -250,11 +287,12 @@ function declaresTasks(params) {
 }
 const MISSING_TASKS = { requiredCapabilities: { extensions: { [TASKS_EXT]: {} } } };
 
-function toolsCall({ res, id, params }) {
+async function toolsCall({ res, id, params }) {
   const def = TOOLS[params?.name];
   if (!def) return sendError(res, 400, id, -32602, `Unknown tool: ${params?.name}`);
   const args = params.arguments ?? {};
   if (def.sync) return sendResult(res, id, def.sync(args));
+  if (!declaresTasks(params) && def.syncFallback) return sendResult(res, id, await def.syncFallback(args));
   if (!declaresTasks(params)) {
     return sendError(res, 400, id, -32021, `Tool ${params.name} runs only as a task: declare ${TASKS_EXT}`, MISSING_TASKS);
   }
@@ -376,7 +414,10 @@ function dispatch(ctx) {
     case "tools/list":
       return sendResult(res, id, { tools: toolList(), ttlMs: 0, cacheScope: "private" });
     case "tools/call":
-      return toolsCall({ ...ctx, params: msg.params });
+      return toolsCall({ ...ctx, params: msg.params }).catch((err) => {
+        console.error("tasks-peer: tools/call failed", err);
+        sendError(res, 500, id, -32603, "Internal error");
+      });
     case "tasks/get":
       return tasksGet(ctx);
     case "tasks/update":
