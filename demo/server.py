@@ -24,6 +24,9 @@ URL-mode elicitation has no resolver marker in the SDK (`Elicit` is form-only), 
 Tools: register_attendee (form elicitation with every field kind), connect_account (URL
 elicitation), write_haiku (sampling), list_workspace (roots), long_task (progress + logs),
 echo, add (structured content), make_badge (image content), fail (isError).
+long_task with 8 steps or more runs as a 2026 task (`io.modelcontextprotocol/tasks`,
+tasks_extension.py) when the call declares that extension, so a reloaded page can resume it with
+the task id it stored; shorter runs stay inline with progress and logs.
 GET /connect?id=... serves the page the URL elicitation points at.
 
 CORS, startup, `echo` and the sampling-reply text come from tests/peers/mcp_common.py, which
@@ -70,6 +73,7 @@ from mcp_types import ElicitRequest, ElicitRequestURLParams, ElicitResult, Input
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "peers"))
 from mcp_common import HOST, echo, sampled_text, serve, streamable_http_app  # noqa: E402
+from tasks_extension import TasksExtension, TaskTool  # noqa: E402
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 try:  # ctx.info / ctx.log are marked deprecated for 2026 (SEP-2577); they still work.
@@ -93,8 +97,30 @@ def _parse_args() -> argparse.Namespace:
 
 ARGS = _parse_args()
 PORT = ARGS.port
+STEP_SECONDS = 0.25
+TASK_FROM_STEPS = 8  # long_task with this many steps or more (2 s and up) runs as a task
+
+
+def _steps(args: dict[str, Any]) -> int:
+    try:
+        return max(1, min(int(args.get("steps", 5)), 20))
+    except (TypeError, ValueError):
+        return 5
+
+
+async def long_task_as_task(args: dict[str, Any], status) -> str:
+    """long_task's body when it runs as a 2026 task: one statusMessage per step instead of progress."""
+    steps = _steps(args)
+    for i in range(1, steps + 1):
+        await asyncio.sleep(STEP_SECONDS)
+        status(f"step {i} of {steps}")
+    return f"Done: {steps} steps."
+
 
 mcp = MCPServer(
+    extensions=[
+        TasksExtension({"long_task": TaskTool(long_task_as_task, lambda args: _steps(args) >= TASK_FROM_STEPS)})
+    ],
     name="mcp-wasm-demo-server",
     version="1.0.0",
     instructions=(
@@ -313,11 +339,16 @@ def list_workspace(roots: Annotated[ListRootsResult, Resolve(fetch_roots)]) -> s
 
 @mcp.tool()
 async def long_task(ctx: Context, steps: int = 5) -> str:
-    """Work for `steps` steps (max 20), reporting progress and sending a log message per step."""
+    """Work for `steps` steps (max 20), reporting progress and sending a log message per step.
+
+    With 8 steps or more, a 2026 client that declares the tasks extension gets it as a task instead
+    (tasks_extension.py): the call answers at once with a task id, and `tasks/get` shows the steps
+    and then the result. Shorter jobs run inline, with progress and logs.
+    """
     steps = max(1, min(int(steps), 20))
     await ctx.info(f"long_task: starting {steps} steps")
     for i in range(1, steps + 1):
-        await asyncio.sleep(0.25)
+        await asyncio.sleep(STEP_SECONDS)
         await ctx.report_progress(i, steps, f"step {i} of {steps}")
         await ctx.info(f"long_task: finished step {i}")
     return f"Done: {steps} steps."

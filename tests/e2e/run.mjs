@@ -219,6 +219,28 @@ async function main() {
   });
   await shot(page, "07-rich-results.png");
 
+  // 7b. a long job runs as a 2026 task (io.modelcontextprotocol/tasks): reload mid-task, the result still arrives
+  await step("long_task as a task: reload the page mid-task, the result still arrives", async () => {
+    await callTool("long_task", { steps: 12 }); // 12 × 0.25 s: a task (8 steps and up)
+    const line = lastResult("long_task").locator('[data-test="task"]');
+    await line.waitFor();
+    const taskId = await line.getAttribute("data-task-id");
+    expect(/^[0-9a-f]{32}$/.test(taskId ?? ""), `task id shown: ${taskId}`);
+    const stored = await page.evaluate(() => sessionStorage.getItem("mcp-demo-task"));
+    expect(stored?.includes(taskId), `task stored for the reload: ${stored}`);
+    expect(await lastResult("long_task").getAttribute("data-state") === "pending", "reloading while the task works");
+    const reloadedAt = Date.now();
+    await connectTo("auto"); // a page load: the old page and its Client are gone
+    await $('[data-test="msg-task-resumed"]').waitFor();
+    const resumed = $(`[data-test="msg-result"][data-resumed="1"][data-task-id="${taskId}"]`);
+    await resumed.and(page.locator(':not([data-state="pending"])')).waitFor();
+    const text = await resumed.textContent();
+    expect(/Done: 12 steps/.test(text), `resumed result: ${text}`);
+    expect(await resumed.getAttribute("data-state") === "ok", "shown as a result");
+    expect(await page.evaluate(() => sessionStorage.getItem("mcp-demo-task")) === null, "the stored task is forgotten once done");
+    console.log(`     task ${taskId.slice(0, 8)}… resumed after the reload, result ${Date.now() - reloadedAt} ms later`);
+  });
+
   // 8. the legacy era runs the same flows
   await step("legacy era: URL consent (decline), sampling, progress", async () => {
     await connectTo("legacy");

@@ -12,6 +12,7 @@ import { onSampling } from "./dialogs.js";
 import { onListRoots } from "./roots.js";
 import { groupEntries, renderServers } from "./servers.js";
 import { authHint, needsSignIn, pageAuthOption, renderAuth } from "./auth.js";
+import { resumeStoredTask } from "./tasks.js";
 
 function clientOptions(url) {
   const auth = pageAuthOption(url);
@@ -20,6 +21,7 @@ function clientOptions(url) {
     mode: el.mode.value,
     clientInfo: { name: "mcp-wasm-demo", version: "0.2.0" },
     logLevel: "info",
+    tasks: true, // long_task runs as a task (2026); see tasks.js for the reload
     elicitationCallback: onElicitation,
     samplingCallback: onSampling,
     listRootsCallback: onListRoots,
@@ -66,6 +68,7 @@ export async function connect() {
     showConnected(c, listed);
     renderTools();
     systemNote(`Connected to ${url}: ${state.tools.length} tools.`, "msg-connected");
+    resumeStoredTask(url); // a task a previous load of the page started (not awaited: the page stays usable)
   } catch (err) {
     state.client = null;
     renderAuth();

@@ -6,6 +6,7 @@ import { renderArgsForm, readArgs } from "./forms.js";
 import { updateButtons } from "./status.js";
 import { authHint, renderAuth } from "./auth.js";
 import { renderServers } from "./servers.js";
+import { callEnded, taskCallOptions } from "./tasks.js";
 
 /** Shows the tool list (or why there is none). */
 export function renderTools() {
@@ -96,7 +97,7 @@ export async function callTool(name, args) {
   };
   const started = performance.now();
   try {
-    const result = await c.callTool(name, args, { onProgress });
+    const result = await c.callTool(name, args, { onProgress, ...taskCallOptions(li, name, el.url.value.trim()) });
     renderResult(li, name, result, performance.now() - started);
     if (progressBox) li.querySelector(".bubble").append(progressBox);
   } catch (err) {
@@ -105,6 +106,8 @@ export async function callTool(name, args) {
     const hint = authHint(err);
     if (hint) box.append(h("div", { class: "hint-line", "data-test": "auth-hint", text: hint }));
     li.querySelector(".bubble").replaceChildren(box);
+  } finally {
+    callEnded(li);
   }
   renderAuth(); // a call may have signed in, refreshed or stepped up
   renderServers(); // in a ClientGroup a call may find its server gone
