@@ -263,10 +263,11 @@ describe("unknown options", () => {
 });
 
 describe("ClientGroup", () => {
-  test("capabilities, extensions and apps reach every server of the group", async () => {
+  test("capabilities, extensions, apps and tasks reach every server of the group", async () => {
     const group = new ClientGroup({
       servers: { modern: { url: PY }, legacy: { url: PY, mode: "legacy" } },
       ...declared,
+      tasks: true,
     });
     opened.add(group);
     await group.connect();
@@ -276,6 +277,8 @@ describe("ClientGroup", () => {
       assert.deepEqual(capabilities.extensions["io.example/thing"], { level: 2 }, server);
       assert.deepEqual(capabilities.experimental, { "x-demo": { on: true } }, server);
       assert.equal(apps, true, server);
+      if (server === "modern") assert.deepEqual(capabilities.extensions["io.modelcontextprotocol/tasks"], {});
+      else assert.deepEqual(capabilities.tasks, {}, "tasks: true declares the 2025-11-25 capability");
     }
     await group.close();
   });

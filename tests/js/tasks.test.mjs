@@ -7,7 +7,9 @@
 // Each peer's GET /_tasks shows what it saw (methods, headers, timings, tasks/cancel).
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { pkg, rejection, text } from "./peers.mjs";
@@ -481,5 +483,54 @@ describe("2025-11-25 tasks (TypeScript SDK 1.x experimental tasks, store keyed b
     assert.ok(c.serverCapabilities.tasks?.requests?.tools?.call, "the server's tasks capability is visible");
     const init = (await seen(T25)).requests.filter((r) => r.method === "initialize" && r.user === "carol").at(-1);
     assert.ok(init.capabilities?.tasks, `initialize declared ${JSON.stringify(init.capabilities)}`);
+  });
+});
+
+describe("the README's Tasks example", () => {
+  // The example as written, but for the import, the port and a 30 s sleep made 1 s; `localStorage`
+  // is a Map-backed stand-in the two runs share through a file (Node has none).
+  const root = path.join(here, "../..");
+  const dir = mkdtempSync(path.join(tmpdir(), "readme-tasks-"));
+  const store = path.join(dir, "storage.json");
+  function run() {
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const start = readme.indexOf("## Tasks");
+    const example = /```js\n([\s\S]*?)```/.exec(readme.slice(start))?.[1];
+    assert.ok(start >= 0 && example, "README has a Tasks section with an example");
+    const pkgFile = path.join(path.resolve(root, process.env.MCP_PKG_NODE ?? "pkg/nodejs"), "mcp_wasm_client.js");
+    const prelude = `import { readFileSync, writeFileSync } from "node:fs";
+const saved = JSON.parse(readFileSync(${JSON.stringify(store)}, "utf8"));
+const localStorage = {
+  getItem: (k) => saved[k] ?? null,
+  setItem: (k, v) => { saved[k] = String(v); writeFileSync(${JSON.stringify(store)}, JSON.stringify(saved)); },
+  removeItem: (k) => { delete saved[k]; writeFileSync(${JSON.stringify(store)}, JSON.stringify(saved)); },
+};
+`;
+    const code =
+      prelude +
+      example
+        .replace('from "mcp-wasm-client"', `from ${JSON.stringify(pkgFile)}`)
+        .replace("http://127.0.0.1:18121/mcp", T26)
+        .replace("{ seconds: 30 }", "{ seconds: 1 }") +
+      "\nawait client.close();\n";
+    const file = path.join(dir, "example.mjs");
+    writeFileSync(file, code);
+    return execFileSync(process.execPath, [file], { encoding: "utf8", timeout: 30_000 });
+  }
+
+  test("a first run calls the tool as a task; a run after a 'reload' waits for the stored task", async () => {
+    writeFileSync(store, "{}");
+    assert.match(run(), /slept 1 s/);
+    assert.deepEqual(JSON.parse(readFileSync(store, "utf8")), {}, "the task id was stored, then removed");
+    // A page that stored a task id and was reloaded before the result came.
+    const c = await modern();
+    const controller = new AbortController();
+    let stored;
+    const waiting = c.callTool("slow", { seconds: 1 }, { onTask: (t) => { stored = t.taskId; controller.abort(); }, signal: controller.signal });
+    await rejection(waiting);
+    assert.ok(stored, "onTask gave the id");
+    writeFileSync(store, JSON.stringify({ task: stored }));
+    assert.match(run(), /slept 1 s/);
+    assert.deepEqual(JSON.parse(readFileSync(store, "utf8")), {});
   });
 });
