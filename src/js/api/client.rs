@@ -1,11 +1,10 @@
 //! The exported `Client` class: arguments checked synchronously, then one generic path from
 //! the engine's future to a promise of plain wire-shape objects.
 
-use crate::engine::{Engine, RequestOptions};
+use crate::engine::Engine;
+use crate::js::api::settle::{settle, Call};
+use crate::js::boundary::interop;
 use crate::js::boundary::options::{self, non_empty, optional_object};
-use crate::js::boundary::{error as jserr, interop};
-use crate::js::host::abort::SignalLink;
-use crate::js::promise;
 use crate::json::{json, Value};
 use crate::protocol::error::{McpError, METHOD_NOT_FOUND};
 use crate::protocol::version::Era;
@@ -410,20 +409,11 @@ impl Client {
     }
 
     /// [`Client::run`] with the per-call options already read.
-    fn run_with(
-        &self,
-        ready: Result<(Op, (RequestOptions, Option<SignalLink>)), McpError>,
-    ) -> Promise {
-        // An argument error rejects at once: the future holds only a valid call.
-        let (op, (opts, link)) = match ready {
-            Ok(r) => r,
-            Err(e) => return Promise::reject(&jserr::to_js(e)),
-        };
+    fn run_with(&self, ready: Result<(Op, Call), McpError>) -> Promise {
         let engine = self.engine.clone();
-        promise(Box::pin(async move {
-            let _link = link;
+        settle(ready, move |op, opts| async move {
             // One exit for every error: each arm yields a JS value or an McpError.
-            let result = match op {
+            match op {
                 Op::Listen(filter) => engine
                     .listen(&filter, &opts)
                     .await
@@ -442,9 +432,8 @@ impl Client {
                     engine.close().await;
                     Ok(JsValue::NULL)
                 }
-            };
-            result.map_err(jserr::to_js)
-        }))
+            }
+        })
     }
 
     fn legacy_only(&self, what: &str, instead: &str) -> Result<(), McpError> {

@@ -1,13 +1,14 @@
 //! The exported API: `Client` (its methods; `new_client` reads its arguments; `sign_in` holds
 //! the authorization methods, or `without_auth` in a build without the `auth` feature),
-//! `ClientGroup`, the elicitation form helpers, `listen()`'s async iterable and the TypeScript
-//! declarations.
+//! `ClientGroup`, the elicitation form helpers, `listen()`'s async iterable, `settle` (the one
+//! shape of a method's promise) and the TypeScript declarations.
 
 pub mod client;
 pub mod forms;
 pub mod group;
 pub mod listen;
 pub mod new_client;
+pub mod settle;
 #[cfg(feature = "auth")]
 pub mod sign_in;
 #[cfg(feature = "skills")]

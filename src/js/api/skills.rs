@@ -5,10 +5,9 @@
 
 use super::client::Client;
 use crate::engine::{Engine, RequestOptions};
+use crate::js::api::settle::{settle, Call};
+use crate::js::boundary::interop;
 use crate::js::boundary::options::{self, non_empty};
-use crate::js::boundary::{error as jserr, interop};
-use crate::js::host::abort::SignalLink;
-use crate::js::promise;
 use crate::json::{json, Map, Value};
 use crate::protocol::error::{ErrorKind, McpError, METHOD_NOT_FOUND};
 use crate::session::results::Pages;
@@ -41,9 +40,6 @@ impl Skills {
         Skills { engine, held }
     }
 }
-
-/// The options of one call, read now.
-type Call = (RequestOptions, Option<SignalLink>);
 
 fn unsupported(method: &str) -> McpError {
     McpError::local(
@@ -124,29 +120,21 @@ impl Skills {
             let pages = max_pages(&options)?;
             Ok((cursor, skip, pages, self.call(&options)?))
         };
-        let (cursor, skip, pages, (opts, link)) = match read() {
-            Ok(r) => r,
-            Err(e) => return Promise::reject(&jserr::to_js(e)),
-        };
+        let ready = read().map(|(cursor, skip, pages, call)| ((cursor, skip, pages), call));
         let (engine, held, supported) = (self.engine.clone(), self.held.clone(), self.supported());
-        promise(Box::pin(async move {
-            let _link = link;
-            let result = async {
-                engine.ensure_connected()?;
-                if !supported {
-                    return Ok(json!({ "skills": [], "invalid": [] }));
-                }
-                let one_page = cursor.is_some();
-                let params = cursor.map(|c| json!({ "cursor": c }));
-                let walk = (!one_page).then_some(("skills", pages));
-                let page = engine
-                    .request_pages("skills/list", params, walk, &opts)
-                    .await?;
-                listing(&page, skip, one_page, &held)
+        settle(ready, move |(cursor, skip, pages), opts| async move {
+            engine.ensure_connected()?;
+            if !supported {
+                return Ok(interop::to_js(&json!({ "skills": [], "invalid": [] })));
             }
-            .await;
-            result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
-        }))
+            let one_page = cursor.is_some();
+            let params = cursor.map(|c| json!({ "cursor": c }));
+            let walk = (!one_page).then_some(("skills", pages));
+            let page = engine
+                .request_pages("skills/list", params, walk, &opts)
+                .await?;
+            listing(&page, skip, one_page, &held).map(|v| interop::to_js(&v))
+        })
     }
 
     /// `get(skillMdUri, { signal, timeoutMs })` → `{ skill, ttlMs?, cacheScope? }`; refuses an
@@ -158,26 +146,17 @@ impl Skills {
     ) -> Promise {
         let ready =
             non_empty(&uri, "skills.get", "uri").and_then(|u| Ok((u, self.call(&options)?)));
-        let (uri, (opts, link)) = match ready {
-            Ok(r) => r,
-            Err(e) => return Promise::reject(&jserr::to_js(e)),
-        };
         let (engine, held, supported) = (self.engine.clone(), self.held.clone(), self.supported());
-        promise(Box::pin(async move {
-            let _link = link;
-            let result = async {
-                engine.ensure_connected()?;
-                if !supported {
-                    return Err(unsupported("skills/get"));
-                }
-                let result = engine
-                    .request("skills/get", Some(json!({ "uri": uri })), &opts)
-                    .await?;
-                got(&uri, &result, &held)
+        settle(ready, move |uri, opts| async move {
+            engine.ensure_connected()?;
+            if !supported {
+                return Err(unsupported("skills/get"));
             }
-            .await;
-            result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
-        }))
+            let result = engine
+                .request("skills/get", Some(json!({ "uri": uri })), &opts)
+                .await?;
+            got(&uri, &result, &held).map(|v| interop::to_js(&v))
+        })
     }
 
     /// `read(skill, ref?, options?)` or `read(fileUri, options?)` → `{ uri, mimeType?, bytes,
@@ -189,27 +168,19 @@ impl Skills {
         #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let ready = self.read_target(&skill, &reference, &options);
-        let (skill, target, (opts, link)) = match ready {
-            Ok(r) => r,
-            Err(e) => return Promise::reject(&jserr::to_js(e)),
-        };
+        let ready = ready.map(|(skill, target, call)| ((skill, target), call));
         let (engine, supported) = (self.engine.clone(), self.supported());
-        promise(Box::pin(async move {
-            let _link = link;
-            let result = async {
-                engine.ensure_connected()?;
-                if !supported {
-                    return Err(unsupported("resources/read"));
-                }
-                let params = json!({ "uri": target.uri });
-                let result = engine
-                    .request("resources/read", Some(params), &opts)
-                    .await?;
-                verify::verify(&skill, &target, &result)
+        settle(ready, move |(skill, target), opts| async move {
+            engine.ensure_connected()?;
+            if !supported {
+                return Err(unsupported("resources/read"));
             }
-            .await;
-            result.map(file_to_js).map_err(jserr::to_js)
-        }))
+            let params = json!({ "uri": target.uri });
+            let result = engine
+                .request("resources/read", Some(params), &opts)
+                .await?;
+            verify::verify(&skill, &target, &result).map(file_to_js)
+        })
     }
 
     /// `readDirectory(uri, { maxPages, signal, timeoutMs })` → `{ resources, ttlMs?,
@@ -222,25 +193,19 @@ impl Skills {
     ) -> Promise {
         let ready = non_empty(&uri, "skills.readDirectory", "uri")
             .and_then(|u| Ok((u, max_pages(&options)?, self.call(&options)?)));
-        let (uri, pages, (opts, link)) = match ready {
-            Ok(r) => r,
-            Err(e) => return Promise::reject(&jserr::to_js(e)),
-        };
+        let ready = ready.map(|(uri, pages, call)| ((uri, pages), call));
         let (engine, directory_read) = (self.engine.clone(), self.directory_read());
-        promise(Box::pin(async move {
-            let _link = link;
-            let result = async {
-                engine.ensure_connected()?;
-                if !directory_read {
-                    return Err(unsupported(
-                        "resources/directory/read with directoryRead: true",
-                    ));
-                }
-                directory(&engine, uri, pages, &opts).await
+        settle(ready, move |(uri, pages), opts| async move {
+            engine.ensure_connected()?;
+            if !directory_read {
+                return Err(unsupported(
+                    "resources/directory/read with directoryRead: true",
+                ));
             }
-            .await;
-            result.map(|v| interop::to_js(&v)).map_err(jserr::to_js)
-        }))
+            directory(&engine, uri, pages, &opts)
+                .await
+                .map(|v| interop::to_js(&v))
+        })
     }
 }
 

@@ -2,9 +2,9 @@
 //! `get`, `result` (what a page calls after a reload), `cancel`, `list` (2025-11-25 only).
 
 use crate::engine::Engine;
+use crate::js::api::settle::settle;
+use crate::js::boundary::interop;
 use crate::js::boundary::options::{self, non_empty};
-use crate::js::boundary::{error as jserr, interop};
-use crate::js::promise;
 use crate::protocol::error::McpError;
 use js_sys::Promise;
 use std::rc::Rc;
@@ -85,22 +85,15 @@ impl Tasks {
                 options::call_options(options, self.engine.limits.timeout_ms)?,
             ))
         });
-        let (op, (opts, link)) = match ready {
-            Ok(r) => r,
-            Err(e) => return Promise::reject(&jserr::to_js(e)),
-        };
         let engine = self.engine.clone();
-        promise(Box::pin(async move {
-            let _link = link;
+        settle(ready, move |op, opts| async move {
             let result = match op {
                 Op::Get(id) => engine.task_get(&id, &opts).await.map(Some),
                 Op::Result(id) => engine.task_result(&id, &opts).await.map(Some),
                 Op::Cancel(id) => engine.task_cancel(&id, &opts).await,
                 Op::List(cursor) => engine.task_list(cursor, &opts).await.map(Some),
             };
-            result
-                .map(|v| v.map_or(JsValue::UNDEFINED, |v| interop::to_js(&v)))
-                .map_err(jserr::to_js)
-        }))
+            result.map(|v| v.map_or(JsValue::UNDEFINED, |v| interop::to_js(&v)))
+        })
     }
 }
