@@ -150,11 +150,6 @@ impl Declared {
         }
     }
 
-    /// The extensions declared (`{}` when none): what a caller can check before using one.
-    pub fn extensions(&self) -> Option<&Map<String, Value>> {
-        self.0.get("extensions").and_then(Value::as_object)
-    }
-
     /// `callbacks` (what the callbacks declare) with these capabilities merged in: objects
     /// merge key by key, and a value declared here wins over the callbacks' at the same place.
     pub fn merged_into(&self, callbacks: Value) -> Value {
@@ -234,7 +229,6 @@ mod tests {
                 }
             })
         );
-        assert_eq!(d.extensions().map(|e| e.len()), Some(3));
         assert_eq!(Declared::default().merged_into(json!({})), json!({}));
     }
 

@@ -165,7 +165,7 @@ fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
     let (target, options) = read_target(r, first, second);
     // (An options object that is not an object was refused by read_target.)
     let options = &options;
-    r.refuse_unknown(options, &CLIENT_OPTIONS, "new Client()");
+    r.refuse_unknown(options, &[&CLIENT_OPTIONS], "new Client()");
     let cfg = read_config(r, options);
     let host = read_host(r, options);
     let sampling_caps = r.json_object(options, "samplingCapabilities");

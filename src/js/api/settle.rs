@@ -15,20 +15,33 @@ use wasm_bindgen::JsValue;
 /// link that keeps the call's `signal` wired to its cancel token while the call runs.
 pub type Call = (RequestOptions, Option<SignalLink>);
 
-/// The method's promise: `ready`'s error rejects at once; otherwise `work` runs with the
-/// arguments and options, the signal linked until it settles.
+/// A method's promise: `ready`'s error (its arguments) rejects at once, so the future holds only
+/// a valid call; otherwise `run`'s future settles it, an `McpError` becoming the rejection.
+pub fn promise_for<A, F>(ready: Result<A, McpError>, run: impl FnOnce(A) -> F) -> Promise
+where
+    F: Future<Output = Result<JsValue, McpError>> + 'static,
+{
+    match ready {
+        Err(e) => Promise::reject(&jserr::to_js(e)),
+        Ok(args) => {
+            let done = run(args);
+            promise(Box::pin(async move { done.await.map_err(jserr::to_js) }))
+        }
+    }
+}
+
+/// [`promise_for`] of a call with per-call options: `work` runs with the arguments and the
+/// options, the signal linked until it settles.
 pub fn settle<T, W, F>(ready: Result<(T, Call), McpError>, work: W) -> Promise
 where
     W: FnOnce(T, RequestOptions) -> F,
     F: Future<Output = Result<JsValue, McpError>> + 'static,
 {
-    let (args, (opts, link)) = match ready {
-        Ok(r) => r,
-        Err(e) => return Promise::reject(&jserr::to_js(e)),
-    };
-    let work = work(args, opts);
-    promise(Box::pin(async move {
-        let _link = link;
-        work.await.map_err(jserr::to_js)
-    }))
+    promise_for(ready, |(args, (opts, link))| {
+        let work = work(args, opts);
+        async move {
+            let _link = link;
+            work.await
+        }
+    })
 }

@@ -5,11 +5,11 @@
 use super::client::Client;
 use crate::auth::flow::SignOut;
 use crate::engine::Engine;
+use crate::js::api::settle::promise_for;
 use crate::js::auth::JsAuthorizer;
+use crate::js::boundary::interop;
 use crate::js::boundary::options::{self, Reader};
-use crate::js::boundary::{error as jserr, interop};
 use crate::js::http::fetch::Http;
-use crate::js::promise;
 use crate::json::json;
 use crate::protocol::error::McpError;
 use js_sys::Promise;
@@ -125,15 +125,8 @@ fn settle<A, F>(ready: Result<A, McpError>, run: impl FnOnce(A) -> F) -> Promise
 where
     F: Future<Output = Result<(), McpError>> + 'static,
 {
-    match ready {
-        Err(e) => Promise::reject(&jserr::to_js(e)),
-        Ok(args) => {
-            let done = run(args);
-            promise(Box::pin(async move {
-                done.await
-                    .map(|()| JsValue::UNDEFINED)
-                    .map_err(jserr::to_js)
-            }))
-        }
-    }
+    promise_for(ready, |args| {
+        let done = run(args);
+        async move { done.await.map(|()| JsValue::UNDEFINED) }
+    })
 }

@@ -253,11 +253,11 @@ impl Reader {
         out
     }
 
-    /// Fails on the first own key of `obj` that `known` does not list, naming it and the
+    /// Fails on the first own key of `obj` that none of the `known` lists has, naming it and the
     /// closest known name (`options.timeout is not an option of new Client(): did you mean
     /// timeoutMs?`): a misspelt option is an error, never silently ignored.
     #[inline(never)]
-    pub fn refuse_unknown(&mut self, obj: &JsValue, known: &[&str], of: &str) {
+    pub fn refuse_unknown(&mut self, obj: &JsValue, known: &[&[&str]], of: &str) {
         if !self.ok() || !obj.is_object() {
             return;
         }
@@ -265,9 +265,11 @@ impl Reader {
         let unknown = keys
             .iter()
             .filter_map(|k| k.as_string())
-            .find(|k| !known.contains(&k.as_str()));
+            .find(|k| !known.iter().any(|list| list.contains(&k.as_str())));
         if let Some(key) = unknown {
-            let hint = match crate::util::closest::closest(&key, known) {
+            // Only an error needs the lists as one.
+            let known = known.concat();
+            let hint = match crate::util::closest::closest(&key, &known) {
                 Some(near) => format!(": did you mean {near}?"),
                 None => format!(" (its options: {})", known.join(", ")),
             };
@@ -335,11 +337,7 @@ pub fn call_options(
         return Err(McpError::input("call options must be an object"));
     }
     let r = &mut Reader::new("options");
-    let known: Vec<&str> = CALL_OPTIONS
-        .iter()
-        .chain(&crate::session::tasks::TASK_CALL_OPTIONS)
-        .copied()
-        .collect();
+    let known: [&[&str]; 2] = [&CALL_OPTIONS, &crate::session::tasks::TASK_CALL_OPTIONS];
     r.refuse_unknown(obj, &known, "a call");
     r.check()?;
     let link = signal(obj, "signal", "options")?.map(SignalLink::new);
