@@ -23,7 +23,8 @@ URL-mode elicitation has no resolver marker in the SDK (`Elicit` is form-only), 
 
 Tools: register_attendee (form elicitation with every field kind), connect_account (URL
 elicitation), write_haiku (sampling), list_workspace (roots), long_task (progress + logs),
-echo, add (structured content), make_badge (image content), fail (isError).
+echo, add (structured content), make_badge (image content), fail (isError), show_chart (an MCP
+App: demo/apps/chart.html rendered inline by <mcp-app-frame>) and chart_total (visible to the app only).
 long_task with 8 steps or more runs as a 2026 task (`io.modelcontextprotocol/tasks`,
 tasks_extension.py) when the call declares that extension, so a reloaded page can resume it with
 the task id it stored; shorter runs stay inline with progress and logs.
@@ -352,6 +353,39 @@ async def long_task(ctx: Context, steps: int = 5) -> str:
         await ctx.report_progress(i, steps, f"step {i} of {steps}")
         await ctx.info(f"long_task: finished step {i}")
     return f"Done: {steps} steps."
+
+
+# --- an MCP App (io.modelcontextprotocol/ui) ----------------------------------------------------
+# show_chart's result is also drawn by demo/apps/chart.html, which a host that declares the ui
+# extension (new Client(url, { apps: true }) and <mcp-app-frame>) renders inline; other hosts show
+# its text. chart_total is visible to the app only: the app's "Add them up" button calls it
+# through the host, and a host leaves it out of the model's tool list.
+
+APP_MIME = "text/html;profile=mcp-app"
+CHART_URI = "ui://demo/chart.html"
+
+
+@mcp.resource(CHART_URI, name="chart", title="Bar chart app", mime_type=APP_MIME)
+def chart_app() -> str:
+    """The bar chart view of show_chart (an MCP App: HTML that talks to its host by postMessage)."""
+    return (Path(__file__).resolve().parent / "apps" / "chart.html").read_text(encoding="utf-8")
+
+
+@mcp.tool(meta={"ui": {"resourceUri": CHART_URI}})
+def show_chart(title: str = "Tool calls per day", values: list[float] | None = None) -> CallToolResult:
+    """Draws a bar chart of `values` (an MCP App: hosts with the ui extension render it inline)."""
+    values = values if values is not None else [3, 5, 2, 8, 6, 4, 7]
+    text = f"{title}: {', '.join(f'{v:g}' for v in values)} (max {max(values, default=0):g})"
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content={"title": title, "values": values},
+    )
+
+
+@mcp.tool(meta={"ui": {"visibility": ["app"]}})
+def chart_total(values: list[float]) -> str:
+    """The sum of a chart's values (called by the chart app, not offered to the model)."""
+    return f"Total: {sum(values):g}"
 
 
 # --- app ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // new URL(…, import.meta.url)), `await init({ module_or_path: urlOrResponseOrModule })` or
 // `initSync({ module: bytesOrModule })` first; until then every export throws a clear error.
 import * as glue from './dist/mcp_wasm_client.js';
+import { defineElements } from './elements/index.js';
 
 let ready = false;
 let pending = null;
@@ -54,3 +55,6 @@ export function initSync(input) {
 
 export default init;
 // {{exports}}
+// The custom elements (plain JS, outside the wasm), bound to this entry's guarded exports; in a
+// page this defines <mcp-app-frame> and <mcp-elicitation-form>.
+export const { AppFrame, ElicitationForm } = defineElements({ McpError, elicitationForm, validateElicitation });

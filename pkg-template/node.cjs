@@ -3,5 +3,9 @@
 'use strict';
 const glue = require('./dist/mcp_wasm_client.cjs');
 // {{exports}}
+// The custom elements' classes (require(esm)); Node has no customElements, so none is defined.
+const elements = require('./elements/index.js').defineElements(glue);
+exports.AppFrame = elements.AppFrame;
+exports.ElicitationForm = elements.ElicitationForm;
 exports.init = function init(_input) { return Promise.resolve(undefined); };
 exports.initSync = function initSync(_input) { return undefined; };

@@ -3,6 +3,8 @@
 import glue from './node.cjs';
 export const {
 // {{exports}}
+  AppFrame,
+  ElicitationForm,
   init,
   initSync,
 } = glue;

@@ -28,6 +28,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PORT="${DEMO_PORT:-8080}"
 MCP_PORT="${DEMO_MCP_PORT:-8081}"   # www/js/main.js defaults to http://127.0.0.1:8081/mcp
+# The MCP Apps sandbox proxy (pkg-template/mcp-app-sandbox.html) must come from another origin than
+# the page: the repository root is served a second time on this port (www/js/apps.js defaults to 8083).
+SANDBOX_PORT="${DEMO_SANDBOX_PORT:-8083}"
 OAUTH="${DEMO_OAUTH:-0}"
 DPOP="${DEMO_DPOP:-0}"
 DPOP_FLAGS=()
@@ -43,9 +46,15 @@ say() { printf '\033[1m[demo]\033[0m %s\n' "$*"; }
 http_code() { curl -s -o /dev/null -m 2 -w '%{http_code}' "$1" 2>/dev/null || true; }
 
 SERVER_PID=""
+SANDBOX_PID=""
 MCP_PID=""
 cleanup() {
   trap - EXIT INT TERM
+  if [[ -n "$SANDBOX_PID" ]] && kill -0 "$SANDBOX_PID" 2>/dev/null; then
+    say "stopping the sandbox static server (pid $SANDBOX_PID)"
+    kill "$SANDBOX_PID" 2>/dev/null || true
+    wait "$SANDBOX_PID" 2>/dev/null || true
+  fi
   if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
     say "stopping the static server (pid $SERVER_PID)"
     kill "$SERVER_PID" 2>/dev/null || true
@@ -69,6 +78,10 @@ if [[ "$(http_code "http://127.0.0.1:$PORT/")" != "000" ]]; then
 fi
 if [[ "$(http_code "http://127.0.0.1:$MCP_PORT/")" != "000" ]]; then
   echo "ERROR: port $MCP_PORT is already in use; stop that process or set DEMO_MCP_PORT" >&2
+  exit 1
+fi
+if [[ "$(http_code "http://127.0.0.1:$SANDBOX_PORT/")" != "000" ]]; then
+  echo "ERROR: port $SANDBOX_PORT is already in use; stop that process or set DEMO_SANDBOX_PORT" >&2
   exit 1
 fi
 if [[ "$OAUTH" == "1" && "$(http_code "http://127.0.0.1:$AS_PORT/")" != "000" ]]; then
@@ -102,6 +115,9 @@ for _ in $(seq 1 50); do
   kill -0 "$SERVER_PID" 2>/dev/null || { echo "ERROR: the static server exited" >&2; exit 1; }
   sleep 0.1
 done
+say "serving the MCP Apps sandbox proxy on http://127.0.0.1:$SANDBOX_PORT/ (another origin)"
+python3 -m http.server --bind 127.0.0.1 --directory "$ROOT" "$SANDBOX_PORT" >/dev/null 2>&1 &
+SANDBOX_PID=$!
 wasm_type="$(curl -s -o /dev/null -m 2 -w '%{content_type}' "http://127.0.0.1:$PORT/pkg/web/mcp_wasm_client_bg.wasm" || true)"
 if [[ "$wasm_type" != "application/wasm" ]]; then
   echo "WARNING: .wasm is served as '$wasm_type', not application/wasm; the page may fail to load" >&2
@@ -109,6 +125,7 @@ fi
 
 QUERY=""
 [[ "$MCP_PORT" != "8081" ]] && QUERY="url=http://127.0.0.1:$MCP_PORT/mcp&"
+[[ "$SANDBOX_PORT" != "8083" ]] && QUERY+="sandbox=http://localhost:$SANDBOX_PORT/pkg-template/mcp-app-sandbox.html&"
 echo
 say "Open http://localhost:$PORT/www/${QUERY:+?${QUERY%&}}"
 say "  auto-connect and call echo: http://localhost:$PORT/www/?${QUERY}autoconnect=1&call=echo"

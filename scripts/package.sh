@@ -14,6 +14,12 @@
 #                               .wasm imported as a module (no fetch by URL, no code generation)
 #   node.cjs / node.mjs         Node require / import: the nodejs glue (one instance for both)
 #   index.d.ts                  re-exports dist/mcp_wasm_client.d.ts (+ `init` as a named export)
+#                               and elements/index.d.ts
+#   elements/                   the custom elements <mcp-app-frame> and <mcp-elicitation-form>,
+#                               plain JS outside the wasm; every entry (both, all hosts) exports
+#                               AppFrame and ElicitationForm, and defines the tags where the host
+#                               has customElements (a page)
+#   mcp-app-sandbox.html        the MCP Apps sandbox proxy page, served by the app from another origin
 #   dist/core/, core/           the `mcp-wasm-client/core` entry: the crate built without its `auth`
 #                               feature (scripts/build-wasm.sh ENTRY core), its glue beside its own
 #                               .wasm in dist/core/ and the same wrappers in core/ (index.js,
@@ -162,6 +168,12 @@ fill_exports "$TEMPLATE/node.cjs" "$OUT/node.cjs" 'exports.{} = glue.{};'
 fill_exports "$TEMPLATE/node.mjs" "$OUT/node.mjs" '  {},'
 fill_exports "$TEMPLATE/manual.js" "$OUT/manual.js" "export const {} = guard(glue.{}, '{}');"
 cp "$TEMPLATE/index.js" "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/README.md" "$OUT/"
+# the custom elements (plain JS, shared by both entries) and the MCP Apps sandbox proxy page, which
+# an app serves as a static file from another origin
+elements_import="import { defineElements } from './elements/index.js';"
+[ "$(grep -cxF "$elements_import" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must have exactly one line $elements_import"
+cp -r "$TEMPLATE/elements" "$OUT/"
+cp "$TEMPLATE/mcp-app-sandbox.html" "$OUT/"
 
 # the core entry: its glue and .wasm in dist/core/, its wrappers in core/
 mkdir -p "$OUT/dist/core" "$OUT/core"
@@ -178,7 +190,8 @@ glue_import="import * as glue from './dist/$STEM.js';"
 {
   echo "// mcp-wasm-client/core's manual.js: the full entry's (below), reading the core glue; the"
   echo "// authorization helpers are stand-ins (absent.js) that throw. Not an entry of its own."
-  sed "s#^import \* as glue from './dist/$STEM.js';\$#import * as glue from '../dist/core/$STEM.js';\nimport { absent } from './absent.js';#" \
+  sed -e "s#^import \* as glue from './dist/$STEM.js';\$#import * as glue from '../dist/core/$STEM.js';\nimport { absent } from './absent.js';#" \
+    -e "s#^import { defineElements } from './elements/index.js';\$#import { defineElements } from '../elements/index.js';#" \
     "$TEMPLATE/manual.js"
   echo '// {{absent}}'
 } >"$OUT/core/manual.template.js"

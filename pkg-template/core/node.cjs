@@ -5,5 +5,9 @@ const glue = require('../dist/core/mcp_wasm_client.cjs');
 const { absent } = require('./absent.js');
 // {{exports}}
 // {{absent}}
+// The custom elements' classes (require(esm)); Node has no customElements, so none is defined.
+const elements = require('../elements/index.js').defineElements(glue);
+exports.AppFrame = elements.AppFrame;
+exports.ElicitationForm = elements.ElicitationForm;
 exports.init = function init(_input) { return Promise.resolve(undefined); };
 exports.initSync = function initSync(_input) { return undefined; };

@@ -4,6 +4,8 @@ import glue from './node.cjs';
 export const {
 // {{exports}}
 // {{absent}}
+  AppFrame,
+  ElicitationForm,
   init,
   initSync,
 } = glue;

@@ -22,6 +22,7 @@ function clientOptions(url) {
     clientInfo: { name: "mcp-wasm-demo", version: "0.2.0" },
     logLevel: "info",
     tasks: true, // long_task runs as a task (2026); see tasks.js for the reload
+    apps: true, // declares the MCP Apps extension: show_chart's view renders inline (apps.js)
     elicitationCallback: onElicitation,
     samplingCallback: onSampling,
     listRootsCallback: onListRoots,

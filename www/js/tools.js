@@ -7,6 +7,7 @@ import { updateButtons } from "./status.js";
 import { authHint, renderAuth } from "./auth.js";
 import { renderServers } from "./servers.js";
 import { callEnded, taskCallOptions } from "./tasks.js";
+import { appResourceUri, callWithApp, offeredToModel } from "./apps.js";
 
 /** Shows the tool list (or why there is none). */
 export function renderTools() {
@@ -14,11 +15,12 @@ export function renderTools() {
     el.tools.replaceChildren(h("li", { class: "empty", text: "Connect to list tools." }));
     return;
   }
-  if (state.tools.length === 0) {
+  const offered = state.tools.filter(offeredToModel); // an app-only tool is for its app, not the list
+  if (offered.length === 0) {
     el.tools.replaceChildren(h("li", { class: "empty", text: "The server has no tools." }));
     return;
   }
-  el.tools.replaceChildren(...state.tools.map((tool) => h("li", {},
+  el.tools.replaceChildren(...offered.map((tool) => h("li", {},
     h("button", {
       type: "button",
       class: tool === state.selected ? "tool selected" : "tool",
@@ -97,7 +99,9 @@ export async function callTool(name, args) {
   };
   const started = performance.now();
   try {
-    const result = await c.callTool(name, args, { onProgress, ...taskCallOptions(li, name, el.url.value.trim()) });
+    const options = { onProgress, ...taskCallOptions(li, name, el.url.value.trim()) };
+    const tool = state.tools.find((t) => t.name === name);
+    const result = appResourceUri(tool) ? await callWithApp(li, name, args, options) : await c.callTool(name, args, options);
     renderResult(li, name, result, performance.now() - started);
     if (progressBox) li.querySelector(".bubble").append(progressBox);
   } catch (err) {
