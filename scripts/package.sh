@@ -257,6 +257,9 @@ gz() { gzip -9c "$1" | wc -c; }
   wrappers=0
   for f in index.js manual.js node.cjs node.mjs; do wrappers=$((wrappers + $(gz "$OUT/$f"))); done
   echo "  package wrappers (index.js, manual.js, node.cjs, node.mjs): $wrappers B"
+  elements=0
+  for f in "$OUT"/elements/*.js; do elements=$((elements + $(gz "$f"))); done
+  echo "  custom elements (elements/*.js, outside the wasm): $elements B; mcp-app-sandbox.html $(gz "$OUT/mcp-app-sandbox.html") B"
   echo "  tarball: $(stat -c %s "$TARBALL") B ($(tar -tzf "$TARBALL" | wc -l) files)"
 } >&2
 echo "$TARBALL"

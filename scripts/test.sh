@@ -27,13 +27,17 @@
 #                floor's build (bench/size-floor/build.sh)                            (peers, pkg)
 #   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs, dpop.mjs,
 #                transports.mjs: windowTransport, messagePortTransport, inMemoryPair)        (pkg)
+#   elements     the custom elements in Chromium (tests/elements: apps.mjs, <mcp-app-frame> with apps
+#                built with the official View SDK, served by a TypeScript SDK server with the
+#                official ext-apps server helpers, on ELEMENTS_APPS_PORTS 18940-18959; form.mjs,
+#                <mcp-elicitation-form> against the Python peer, on ELEMENTS_FORM_PORTS 18930-18939) (pkg)
 #   packaging    the packed npm tarball in Node, Deno, Bun, workerd, Vite, webpack, workers, a
 #                strict-CSP page, and its core entry in Node ESM/CJS, deno check and webpack
 #                (tests/packaging; starts its own peers on 18920-18925)
 #
 # Every selected stage runs even if an earlier one failed. Each prints one summary line; the last
 # line is `all: N passed, M failed`, summed over the stages that count tests (native, wasm-node,
-# wasm-chrome, js, conformance, hostile, e2e, packaging). A stage that fails without a count of its own failures
+# wasm-chrome, js, conformance, hostile, e2e, elements, packaging). A stage that fails without a count of its own failures
 # (lint, build, types, bench, or a test stage that broke before reporting) adds one failure.
 # The exit status is 0 only when M is 0. Logs go to a fresh `mktemp -d` folder, printed first and
 # last.
@@ -49,7 +53,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-STAGES=(lint native build types wasm-node wasm-chrome js conformance hostile bench e2e packaging)
+STAGES=(lint native build types wasm-node wasm-chrome js conformance hostile bench e2e elements packaging)
 
 usage() {
   echo "usage: bash scripts/test.sh [stage...]   (no stage: all of them)"
@@ -380,6 +384,24 @@ stage_e2e() {
     passed=$((passed + p)); failed=$((failed + f)); [ "$s" -ne 0 ] && status=$s
   done
   record_counts e2e "$status" "$passed" "$failed"
+}
+
+stage_elements() {
+  need_packages elements || { record_check elements 1 "no built packages"; return; }
+  step "elements: <mcp-app-frame> and <mcp-elicitation-form> in Chromium (Playwright) against real peers"
+  # apps.mjs (MCP Apps: View SDK apps, a TS SDK server, a hostile app) and form.mjs (the elicitation
+  # form), each with its own servers and ports; a script that fails without counting its failures adds one.
+  local passed=0 failed=0 status=0 script label log s line p f
+  for script in apps.mjs form.mjs; do
+    label="elements-${script%.mjs}"
+    log="$LOG_DIR/$label.log"; s=0
+    (cd tests/elements && run "$log" node "$script") || s=$?
+    line="$(grep -E "^$label: " "$log" | tail -1 || true)"
+    p="$(awk '{print $2 + 0}' <<<"$line")"; f="$(awk '{print $4 + 0}' <<<"$line")"
+    [ "$s" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    passed=$((passed + p)); failed=$((failed + f)); [ "$s" -ne 0 ] && status=$s
+  done
+  record_counts elements "$status" "$passed" "$failed"
 }
 
 stage_packaging() {
