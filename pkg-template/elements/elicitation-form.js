@@ -50,7 +50,7 @@ button:disabled { opacity: 0.5; cursor: default; }
 .domain { font-size: 1.25em; font-weight: 700; color: var(--mcp-form-domain, inherit); }
 .url-full { display: block; overflow-wrap: anywhere; font: var(--mcp-form-mono-font, 0.9em ui-monospace, monospace);
   color: var(--mcp-form-muted, #5b6475); }
-.url-full mark { background: var(--mcp-form-mark-bg, #fff2a8); color: var(--mcp-form-fg, #1d2330); }
+.url-full mark { background: var(--mcp-form-mark-bg, #fff2a8); color: var(--mcp-form-mark-fg, #1d2330); }
 .warning { color: var(--mcp-form-warning, #8a5a00); margin: 0; }
 `;
 
@@ -339,9 +339,10 @@ export function elicitationFormClass(wasm) {
       return askIn(container, params, options.signal);
     }
 
-    /** The elicitation/create params shown (setting them draws the form; bad params throw an McpError, kind input). */
+    /** The elicitation/create params shown (setting them draws the form; bad params, or a form already answered, throw an McpError, kind input). */
     get params() { return this.#params; }
     set params(value) {
+      if (this.#answered) throw inputError("ElicitationForm: this form has been answered; create a new element for another request");
       const model = modelOf(value);
       this.#params = value;
       this.#model = model;

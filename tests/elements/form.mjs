@@ -370,21 +370,24 @@ async function apiSteps(page, $) {
     await fresh(page);
     const got = await page.evaluate(async (params) => {
       const el = document.createElement("mcp-elicitation-form");
+      let bad = null;
+      try { el.params = { message: "x", requestedSchema: "nope" }; } catch (e) { bad = e instanceof window.mcp.McpError && e.data?.kind; }
       el.params = params;
       document.getElementById("inline").append(el);
       const event = new Promise((r) => document.addEventListener("mcp-elicitation-answer", (e) => r({ detail: e.detail, bubbles: e.bubbles, composed: e.composed }), { once: true }));
       el.shadowRoot.querySelector('[data-test="input-name"]').value = "Grace";
       el.shadowRoot.querySelector('[data-test="elicitation-accept"]').click();
       const result = { event: await event, answer: await el.answer, state: el.dataset.state, disabled: el.shadowRoot.querySelector("input").disabled };
-      let threw = null;
-      try { el.params = { message: 1 }; } catch (e) { threw = e instanceof window.mcp.McpError && e.data?.kind; }
+      let again = null;
+      try { el.params = params; } catch (e) { again = e instanceof window.mcp.McpError && e.data?.kind === "input" && e.message; }
       el.remove();
-      return { ...result, threw };
+      return { ...result, bad, again };
     }, SMALL);
     const want = { action: "accept", content: { name: "Grace" } };
     expect(deepEqual(got.event, { detail: want, bubbles: true, composed: true }), `event: ${JSON.stringify(got.event)}`);
     expect(deepEqual(got.answer, want) && got.state === "accept" && got.disabled, `answer: ${JSON.stringify(got)}`);
-    expect(got.threw === "input", `a bad params setter throws McpError kind input: ${got.threw}`);
+    expect(got.bad === "input", `bad params in the setter: McpError kind input (${got.bad})`);
+    expect(/has been answered/.test(got.again), `an answered form refuses new params: ${got.again}`);
   });
 
   await step("Node: the module loads, defines nothing, ask rejects with McpError kind unsupported", async () => {
