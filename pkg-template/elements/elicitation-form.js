@@ -138,13 +138,14 @@ const titleOf = (field) => field.title ?? field.name;
 function hintOf(field) {
   const c = field.constraints ?? {};
   const range = (lo, hi, unit) => {
-    if (lo !== undefined && hi !== undefined) return `${lo} to ${hi}${unit}`;
-    if (lo !== undefined) return `at least ${lo}${unit}`;
-    return hi !== undefined ? `at most ${hi}${unit}` : "";
+    const of = (n) => (unit ? ` ${unit}${n === 1 ? "" : "s"}` : "");
+    if (lo !== undefined && hi !== undefined) return `${lo} to ${hi}${of(hi)}`;
+    if (lo !== undefined) return `at least ${lo}${of(lo)}`;
+    return hi !== undefined ? `at most ${hi}${of(hi)}` : "";
   };
   if (field.kind === "number" || field.kind === "integer") return range(c.minimum, c.maximum, "");
-  if (field.kind === "multi-select") return range(c.minItems, c.maxItems, " choices");
-  return range(c.minLength, c.maxLength, " characters");
+  if (field.kind === "multi-select") return range(c.minItems, c.maxItems, "choice");
+  return range(c.minLength, c.maxLength, "character");
 }
 
 /** The label content: title, a required mark, a bounds hint. */

@@ -167,7 +167,8 @@ async function renderingSteps(page, $) {
     expect(by.name.help === "As printed on your badge." && by.name.described.split(" ").length === 2, `help text tied: ${JSON.stringify(by.name)}`);
     expect(by.size.required && by.size.type === "radio" && by.city.tag === "select", `radios for 3 options, a select for 6: ${by.size.type} ${by.city.tag}`);
     expect(by.at.type === "datetime-local" && by.born.type === "date" && by.email.type === "email", "native date, datetime-local and email inputs");
-    expect(/18/.test(by.age.label) && /0 to 10/.test(by.score.label), `bounds shown: ${by.age.label} / ${by.score.label}`);
+    expect(/at least 18\)/.test(by.age.label) && /0 to 10\)/.test(by.score.label) && /at most 2 choices/.test(by.tags.label) && /2 to 40 characters/.test(by.name.label),
+      `bounds shown: ${by.age.label} / ${by.score.label} / ${by.tags.label} / ${by.name.label}`);
     const field = (n) => $(`mcp-elicitation-form [data-test="input-${n}"]`);
     expect(await field("age").inputValue() === "30", "integer default");
     expect(await field("ok").isChecked(), "boolean default");
