@@ -6,7 +6,8 @@
 // (E2E_PORTS="a-b", default 18601-18610), drives Debian's /usr/bin/chromium with playwright-core,
 // prints one line per step and "e2e: N passed, M failed", saves screenshots to docs/screenshots/,
 // and stops both servers by PID. E2E_SCREENSHOTS=0 skips the screenshots; E2E_HEADED=1 shows the window.
-import { ROOT, expect, freePorts, launchChromium, needWebPackage, shot, shotsTaken, start, stepper, stopChildren, waitHttp } from "./lib.mjs";
+import path from "node:path";
+import { ROOT, SHOTS, TAKE_SHOTS, expect, freePorts, launchChromium, needWebPackage, shot, shotsTaken, start, stepper, stopChildren, waitHttp } from "./lib.mjs";
 
 const PORTS = process.env.E2E_PORTS ?? "18601-18610";
 const started = Date.now();
@@ -120,6 +121,9 @@ async function main() {
     await card.evaluate((e) => e.scrollIntoView({ block: "start" }));
   });
   await shot(page, "02-elicitation-invalid-email.png");
+  if (TAKE_SHOTS) { // the form card alone (<mcp-elicitation-form>) with its inline error, for the README
+    await $('[data-test="elicitation"]').last().screenshot({ path: path.join(SHOTS, "elicitation-form-error.png") });
+  }
 
   await step("elicitation: fix the email, submit, see the registration", async () => {
     const card = $('[data-test="elicitation"]').last();

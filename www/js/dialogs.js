@@ -2,6 +2,7 @@
 import { el, h } from "./dom.js";
 import { state } from "./state.js";
 import { addMessage, systemNote } from "./chat.js";
+import { ElicitationForm } from "./pkg.js";
 
 /** Runs modal dialogs one at a time. */
 function queueModal(fn) {
@@ -10,70 +11,29 @@ function queueModal(fn) {
   return run;
 }
 
-/** Splits a URL around its host (hostname[:port]) so the domain can be highlighted; null if invalid. */
-function splitUrl(raw) {
-  let u;
-  try { u = new URL(raw); } catch { return null; }
-  const host = u.host; // hostname[:port]
-  const i = u.href.indexOf(host, u.protocol.length);
-  return { url: u, before: u.href.slice(0, i), host, after: u.href.slice(i + host.length) };
-}
-
 // ---------------------------------------------------------------------------- URL consent
 
-/** URL-mode elicitation: show the full URL, highlight its domain, open only after consent. */
+/** URL-mode elicitation: the package's <mcp-elicitation-form> in the consent dialog (the full URL,
+ *  its domain apart, Open only on the user's click, in a new window without an opener). */
 export function urlConsent(context, params) {
-  return queueModal(() => new Promise((resolve) => {
-    const parts = splitUrl(params.url ?? "");
+  return queueModal(async () => {
     el.urlTitle.textContent = context?.server ? `The server "${context.server}" asks you to open a web page` : "The server asks you to open a web page";
-    el.urlMessage.textContent = params.message ?? "";
-    el.urlFull.replaceChildren();
-    const warnings = [];
-    if (!parts) {
-      el.urlDomain.textContent = "(invalid URL)";
-      el.urlFull.textContent = String(params.url ?? "");
-      warnings.push("This is not a valid URL; it cannot be opened.");
-    } else {
-      el.urlDomain.textContent = parts.url.hostname + (parts.url.port ? `:${parts.url.port}` : "");
-      el.urlFull.append(h("span", { class: "dim", text: parts.before }), h("mark", { text: parts.host }), h("span", { class: "dim", text: parts.after }));
-      if (!/^https?:$/.test(parts.url.protocol)) warnings.push(`Unusual scheme ${parts.url.protocol}`);
-      else if (parts.url.protocol === "http:" && !["127.0.0.1", "localhost", "[::1]"].includes(parts.url.hostname)) warnings.push("Not encrypted (http:).");
-      if (parts.url.username || parts.url.password) warnings.push("The URL contains a user name: the real domain is the highlighted one.");
-      if (/^xn--|\.xn--/.test(parts.url.hostname)) warnings.push("The domain uses international characters (punycode).");
-    }
-    el.urlWarning.textContent = warnings.join(" ");
-    el.urlWarning.hidden = warnings.length === 0;
-    el.urlOpen.disabled = !parts || !/^https?:$/.test(parts.url.protocol);
-
     const li = addMessage("server", { test: "url-request", label: "Server asks", dataset: { state: "pending" } },
       h("div", { class: "message", text: params.message ?? "" }),
       h("div", { class: "muted" }, "wants you to open ", h("code", { text: params.url ?? "" })));
-    const done = (action) => {
-      cleanup();
-      el.urlDialog.close();
-      li.dataset.state = action;
+    const onAbort = () => systemNote("The server withdrew the URL request.");
+    context?.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const answer = await ElicitationForm.ask(el.urlDialog, params, { signal: context?.signal });
+      li.dataset.state = answer.action;
       li.querySelector(".bubble").append(h("div", { class: "elicit-summary" },
-        h("span", { class: `badge ${action === "accept" ? "good" : "bad"}`, text: action === "accept" ? "opened" : action }),
-        action === "accept" ? " in a new window" : " — the page was not opened"));
-      resolve({ action });
-    };
-    const onOpen = () => {
-      window.open(parts.url.href, "_blank", "noopener,noreferrer");
-      done("accept");
-    };
-    const onDecline = () => done("decline");
-    const onCancel = (ev) => { ev?.preventDefault?.(); done("cancel"); };
-    const onAbort = () => { systemNote("The server withdrew the URL request."); done("cancel"); };
-    const cleanup = listenAll([
-      [el.urlOpen, "click", onOpen],
-      [el.urlDecline, "click", onDecline],
-      [el.urlCancel, "click", onCancel],
-      [el.urlDialog, "cancel", onCancel],
-      [context?.signal, "abort", onAbort],
-    ]);
-    el.urlDialog.showModal();
-    el.urlDecline.focus();
-  }));
+        h("span", { class: `badge ${answer.action === "accept" ? "good" : "bad"}`, text: answer.action === "accept" ? "opened" : answer.action }),
+        answer.action === "accept" ? " in a new window" : " — the page was not opened"));
+      return answer;
+    } finally {
+      context?.signal?.removeEventListener("abort", onAbort);
+    }
+  });
 }
 
 // ---------------------------------------------------------------------------- sampling

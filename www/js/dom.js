@@ -43,13 +43,6 @@ export const el = {
   samplingReject: $("#sampling-reject"),
   urlDialog: $("#url-dialog"),
   urlTitle: $("#url-title"),
-  urlMessage: $("#url-message"),
-  urlDomain: $("#url-domain"),
-  urlFull: $("#url-full"),
-  urlWarning: $("#url-warning"),
-  urlOpen: $("#url-open"),
-  urlDecline: $("#url-decline"),
-  urlCancel: $("#url-cancel"),
 };
 
 /** Creates an element: h("div", { class: "x", text: "hi" }, child, ...). */

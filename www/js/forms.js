@@ -1,8 +1,6 @@
-// Form fields: the tool-arguments form (from a tool's JSON Schema inputSchema) and the rows of
-// an elicitation form (from the package's elicitationForm() fields). The two stay separate
-// builders: the arguments form reads values back by JSON type and accepts raw JSON for objects
-// and arrays, while elicitation rows follow the package's field kinds and are checked by
-// validateElicitation(); they share the field title.
+// The tool-arguments form (from a tool's JSON Schema inputSchema): it reads values back by JSON
+// type and accepts raw JSON for objects and arrays. (Elicitation forms are the package's
+// <mcp-elicitation-form>: see elicitation.js.)
 import { el, h } from "./dom.js";
 
 /** The field title: name, a red star when required, then any extra nodes (type hint). */
@@ -98,93 +96,4 @@ export function fillArgs(values) {
     if (input.type === "checkbox") input.checked = Boolean(value);
     else input.value = typeof value === "object" ? JSON.stringify(value) : String(value);
   }
-}
-
-// ---------------------------------------------------------------------------- elicitation rows
-
-/** One elicitation form row for an elicitationForm() field: { field, get(), wrap, error }. */
-export function elicitationRow(formId, field) {
-  const id = `${formId}-${field.name}`;
-  const c = field.constraints ?? {};
-  const error = h("div", { class: "field-error", id: `${id}-error`, "data-test": `field-error-${field.name}`, hidden: true, role: "alert" });
-  const wrap = h("div", { class: `efield kind-${field.kind}`, dataset: { field: field.name, kind: field.kind }, "data-test": `field-${field.name}` });
-  const title = fieldTitle(field.title ?? field.name, field.required);
-  const desc = field.description ? h("small", { text: field.description }) : "";
-  const common = { id, name: field.name, "aria-describedby": `${id}-error`, "data-test": `input-${field.name}` };
-  let get;
-  const str = (input) => () => (input.value === "" ? undefined : input.value);
-
-  switch (field.kind) {
-    case "boolean": {
-      const input = h("input", { ...common, type: "checkbox", checked: field.default === true });
-      wrap.append(h("label", { class: "check", for: id }, input, title), desc, error);
-      get = () => input.checked;
-      break;
-    }
-    case "single-select": {
-      const opts = field.options ?? [];
-      if (opts.length <= 3) {
-        const group = h("div", { class: "choices", role: "radiogroup", "aria-labelledby": `${id}-label` });
-        for (const o of opts) {
-          group.append(h("label", { class: "choice" },
-            h("input", { type: "radio", name: `${id}`, value: o.value, checked: field.default === o.value, "data-test": `input-${field.name}-${o.value}` }),
-            h("span", { text: o.label ?? o.value })));
-        }
-        wrap.append(h("div", { class: "label", id: `${id}-label` }, title), desc, group, error);
-        get = () => group.querySelector("input:checked")?.value;
-      } else {
-        const input = h("select", common, h("option", { value: "", text: "Choose…" }),
-          ...opts.map((o) => h("option", { value: o.value, text: o.label ?? o.value, selected: field.default === o.value })));
-        wrap.append(h("label", { for: id }, title), desc, input, error);
-        get = str(input);
-      }
-      break;
-    }
-    case "multi-select": {
-      const defaults = new Set(Array.isArray(field.default) ? field.default : []);
-      const group = h("div", { class: "choices", role: "group", "aria-labelledby": `${id}-label` });
-      for (const o of field.options ?? []) {
-        group.append(h("label", { class: "choice" },
-          h("input", { type: "checkbox", value: o.value, checked: defaults.has(o.value), "data-test": `input-${field.name}-${o.value}` }),
-          h("span", { text: o.label ?? o.value })));
-      }
-      wrap.append(h("div", { class: "label", id: `${id}-label` }, title), desc, group, error);
-      get = () => {
-        const v = [...group.querySelectorAll("input:checked")].map((i) => i.value);
-        return v.length === 0 && !field.required ? undefined : v;
-      };
-      break;
-    }
-    case "date-time": {
-      const input = h("input", { ...common, type: "datetime-local", step: "1" });
-      if (typeof field.default === "string") input.value = field.default.replace(/(Z|[+-]\d\d:\d\d)$/, "").slice(0, 19);
-      wrap.append(h("label", { for: id }, title, h("span", { class: "field-type", text: " your local time" })), desc, input, error);
-      // datetime-local has no zone: send RFC 3339 in UTC.
-      get = () => {
-        if (input.value === "") return undefined;
-        const d = new Date(input.value);
-        return Number.isNaN(d.getTime()) ? input.value : d.toISOString().replace(".000Z", "Z");
-      };
-      break;
-    }
-    default: {
-      const type = { email: "email", uri: "url", date: "date", number: "number", integer: "number" }[field.kind] ?? "text";
-      const input = h("input", {
-        ...common, type,
-        step: field.kind === "integer" ? "1" : field.kind === "number" ? "any" : undefined,
-        min: c.minimum, max: c.maximum,
-        placeholder: field.kind === "email" ? "name@example.com" : field.kind === "uri" ? "https://…" : undefined,
-      });
-      if (field.default !== undefined) input.value = String(field.default);
-      const hint = [
-        c.minLength !== undefined ? `min ${c.minLength} chars` : null,
-        c.maxLength !== undefined ? `max ${c.maxLength} chars` : null,
-        c.minimum !== undefined ? `≥ ${c.minimum}` : null,
-        c.maximum !== undefined ? `≤ ${c.maximum}` : null,
-      ].filter(Boolean).join(", ");
-      wrap.append(h("label", { for: id }, title, hint ? h("span", { class: "field-type", text: ` ${hint}` }) : null), desc, input, error);
-      get = str(input); // validateElicitation coerces numbers/integers from these strings
-    }
-  }
-  return { field, get, wrap, error };
 }

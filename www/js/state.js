@@ -16,11 +16,7 @@ export const state = {
   roots: DEFAULT_ROOTS.map((r) => ({ ...r })),
   modalChain: Promise.resolve(), // dialogs run one at a time
   callSeq: 0,
-  elicitSeq: 0,
 };
 
 /** A fresh id for a tool call in the transcript. */
 export const nextCallId = () => ++state.callSeq;
-
-/** A fresh prefix for the element ids of an elicitation form. */
-export const nextFormId = () => `el${++state.elicitSeq}`;
