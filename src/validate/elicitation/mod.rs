@@ -118,7 +118,8 @@ fn check_value(name: &str, prop: &Value, value: &Value, errors: &mut Vec<FieldEr
         }
         "number" | "integer" => {
             let Some(n) = value.as_f64() else {
-                return errors.push(err(name, format!("must be a {ty}, got {value}")));
+                let article = if ty == "integer" { "an" } else { "a" };
+                return errors.push(err(name, format!("must be {article} {ty}, got {value}")));
             };
             if ty == "integer" && n.fract() != 0.0 {
                 errors.push(err(name, format!("must be an integer, got {value}")));
