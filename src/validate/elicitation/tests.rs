@@ -89,9 +89,20 @@ mod answers {
     fn a_wrong_type_names_the_type_with_its_article() {
         let c = json!({"age": "eleven", "score": "high"});
         let errors = validate(&schema(), c.as_object().unwrap());
-        let message = |f: &str| errors.iter().find(|e| e.field == f).map(|e| e.message.clone());
-        assert_eq!(message("age").as_deref(), Some("must be an integer, got \"eleven\""));
-        assert_eq!(message("score").as_deref(), Some("must be a number, got \"high\""));
+        let message = |f: &str| {
+            errors
+                .iter()
+                .find(|e| e.field == f)
+                .map(|e| e.message.clone())
+        };
+        assert_eq!(
+            message("age").as_deref(),
+            Some("must be an integer, got \"eleven\"")
+        );
+        assert_eq!(
+            message("score").as_deref(),
+            Some("must be a number, got \"high\"")
+        );
     }
 }
 
