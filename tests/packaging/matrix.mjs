@@ -405,7 +405,7 @@ if (pages.length) {
 // validation against the peers. Any CSP violation fails the check, except the negative control's
 // (eval-probe.js), which must be refused, or the check would pass vacuously.
 {
-  const label = "browser page, CSP without 'unsafe-eval': elicitation + outputSchema";
+  const label = "browser page, CSP without 'unsafe-eval' or 'unsafe-inline': elicitation (validation, <mcp-elicitation-form>) + outputSchema";
   const controlLabel = "CSP page: eval / new Function refused (control)";
   const wasmLabel = "CSP page without 'wasm-unsafe-eval': the .wasm is refused (control)";
   const workerLabel = "CSP page: module worker under the same CSP (validation, a call; eval refused)";
