@@ -155,6 +155,7 @@ async function browserSteps(env) {
   await groupStep(env);
   await showAndErrorSteps(env);
   await hostileSteps(env);
+  await proxyPageSteps(env);
   void A; void B;
 }
 
@@ -520,6 +521,20 @@ async function hostileSteps(env) {
     expect((await calls()) === before, "no tool ran");
   });
 
+  await step("two frames on one sandbox origin: an app's request is handled by its own frame only (source window check)", async () => {
+    const [a0, b0] = [await stats(A), await stats(B)];
+    const other = await mount(env, { tool: "show_chart", client: "b", id: "other" });
+    expect(other.result, JSON.stringify(other));
+    await hostile(() => { window.inbox.length = 0; window.viaProxy({ jsonrpc: "2.0", id: "h1", method: "tools/call", params: { name: "app_helper", arguments: { note: "mine" } } }); });
+    await sleep(600);
+    const got = await hostile(() => window.inbox.filter((m) => m.data?.id === "h1"));
+    const [a1, b1] = [await stats(A), await stats(B)];
+    expect(got.length === 1 && got[0].data.result?.structuredContent?.server === "a", `answers: ${JSON.stringify(got)}`);
+    expect((a1.calls.app_helper ?? 0) === (a0.calls.app_helper ?? 0) + 1, "ran once on the hostile app's server");
+    expect((b1.calls.app_helper ?? 0) === (b0.calls.app_helper ?? 0), `the other frame's server ran it too: ${b0.calls.app_helper} → ${b1.calls.app_helper}`);
+    await page.evaluate(() => document.getElementById("other").teardown());
+  });
+
   await step("hostile app: a flood of 10,000 size changes; the page stays responsive and the element ends at the last size", async () => {
     await page.evaluate(() => t.gaps.start());
     await hostile(() => window.flood(10000, { width: 234, height: 321 }));
@@ -555,6 +570,68 @@ async function hostileSteps(env) {
     expect(innerGot.length === 0, `navigated frame got: ${JSON.stringify(innerGot)}`);
     expect((await calls()) === before, "no tool ran");
     await page.evaluate(() => document.getElementById("evil").teardown());
+  });
+}
+
+async function proxyPageSteps(env) {
+  const { page, A } = env;
+  await step("sandbox proxy on its own: bad CSP values dropped (never pasted), sandbox flags kept to its allowlist, relays both ways", async () => {
+    const out = await page.evaluate(async ({ SANDBOX, A }) => {
+      const url = new URL(SANDBOX);
+      url.searchParams.set("host", location.origin);
+      const iframe = document.createElement("iframe");
+      const got = [];
+      const listen = (e) => { if (e.source === iframe.contentWindow && e.origin === url.origin) got.push(e.data); };
+      addEventListener("message", listen);
+      iframe.src = url.href;
+      document.body.append(iframe);
+      const wait = async (pred) => { for (let i = 0; i < 100 && !pred(); i++) await new Promise((r) => setTimeout(r, 50)); };
+      await wait(() => got.length);
+      const ready = got[0]?.method;
+      const html = `<!doctype html><html><head><title>x</title></head><body><script>
+        const meta = document.querySelector('meta[http-equiv="Content-Security-Policy"]');
+        let evalBlocked; try { eval("1"); evalBlocked = false; } catch { evalBlocked = true; }
+        addEventListener("message", (e) => parent.postMessage({ jsonrpc: "2.0", method: "echo", params: { echo: e.data, first: document.head.firstElementChild === meta } }, "*"));
+        parent.postMessage({ jsonrpc: "2.0", method: "report", params: { csp: meta && meta.content, evalBlocked, origin: String(origin) } }, "*");
+        parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }, "*");
+      <\/script></body></html>`;
+      const csp = { connectDomains: ["http://x.test; script-src *", "'unsafe-eval'", "*", "https://ok.example", A], resourceDomains: ["https://cdn.example/a b"] };
+      iframe.contentWindow.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html, csp, sandbox: "allow-scripts allow-same-origin allow-top-navigation" } }, url.origin);
+      await wait(() => got.some((m) => m.method === "report"));
+      iframe.contentWindow.postMessage({ jsonrpc: "2.0", method: "ping-down", params: { n: 1 } }, url.origin);
+      await wait(() => got.some((m) => m.method === "echo"));
+      await new Promise((r) => setTimeout(r, 200));
+      removeEventListener("message", listen);
+      iframe.remove();
+      return { ready, got };
+    }, { SANDBOX: env.SANDBOX, A });
+    expect(out.ready === "ui/notifications/sandbox-proxy-ready", `first message: ${out.ready}`);
+    const report = out.got.find((m) => m.method === "report")?.params;
+    expect(report, `no report: ${JSON.stringify(out.got)}`);
+    expect(report.csp === `default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src 'self' https://ok.example ${A}; frame-src 'none'; object-src 'none'; base-uri 'self'`, `policy: ${report.csp}`);
+    expect(report.evalBlocked && report.origin === "null", `eval blocked ${report.evalBlocked}, origin ${report.origin} (opaque: no allow-same-origin)`);
+    const echo = out.got.find((m) => m.method === "echo")?.params;
+    expect(echo?.echo?.method === "ping-down" && echo.first === true, `relayed down and back: ${JSON.stringify(echo)}; CSP meta first in <head>`);
+    expect(!out.got.some((m) => m.method === "ui/notifications/sandbox-proxy-ready" && m !== out.got[0]), "the app's spoofed proxy-ready was not relayed");
+  });
+
+  await step("sandbox proxy: a ?host= that is not its embedder makes it refuse to run (nothing sent)", async () => {
+    const n = await page.evaluate(async (SANDBOX) => {
+      const url = new URL(SANDBOX);
+      url.searchParams.set("host", "http://127.0.0.1:1");
+      const iframe = document.createElement("iframe");
+      let count = 0;
+      const listen = (e) => { if (e.source === iframe.contentWindow) count++; };
+      addEventListener("message", listen);
+      iframe.src = url.href;
+      document.body.append(iframe);
+      await new Promise((r) => iframe.addEventListener("load", r));
+      await new Promise((r) => setTimeout(r, 300));
+      removeEventListener("message", listen);
+      iframe.remove();
+      return count;
+    }, env.SANDBOX);
+    expect(n === 0, `${n} messages`);
   });
 }
 
