@@ -116,6 +116,12 @@ function fire(target, type, detail, cancelable = true) {
   return target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
 }
 
+/** Reflects a shown view's display mode as the `display-mode` attribute (absent for inline). */
+function reflectMode(frame, mode) {
+  if (mode && mode !== 'inline' && DISPLAY_MODES.includes(mode)) frame.setAttribute('display-mode', mode);
+  else frame.removeAttribute('display-mode');
+}
+
 /** A JSON-RPC error thrown by a handler, answered to the app as `{ code, message }`. */
 class RpcError extends Error {
   /** Builds the error the app will receive. */
@@ -177,6 +183,7 @@ export function appFrameClass(wasm) {
     get hostContext() { return { ...this.#hostContext }; }
     set hostContext(value) {
       this.#hostContext = value && typeof value === 'object' ? { ...value } : {};
+      if (this.#view) reflectMode(this, this.#hostContext.displayMode);
       this.#view?.contextChanged();
     }
 
@@ -370,6 +377,7 @@ export function appFrameClass(wasm) {
       iframe.src = src.href;
       this.iframe = iframe;
       this.frame.toggleAttribute('bordered', this.resource.ui.prefersBorder === true);
+      reflectMode(this.frame, this.frame.hostContext.displayMode);
       window.addEventListener('message', this.onMessage);
       this.frame.shadowRoot.replaceChildren(iframe);
       this.notify('ui/notifications/tool-input', { arguments: this.args ?? {} });
@@ -512,9 +520,6 @@ export function appFrameClass(wasm) {
       const changed = {};
       for (const [k, v] of Object.entries(next)) if (!same(v, this.viewContext[k])) changed[k] = v;
       this.viewContext = next;
-      const mode = next.displayMode;
-      if (mode && mode !== 'inline' && DISPLAY_MODES.includes(mode)) this.frame.setAttribute('display-mode', mode);
-      else this.frame.removeAttribute('display-mode');
       if (Object.keys(changed).length) this.notify('ui/notifications/host-context-changed', changed);
     }
 

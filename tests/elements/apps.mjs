@@ -8,6 +8,7 @@
 // CSP) is served from the repository root on one origin, the sandbox proxy (pkg-template/
 // mcp-app-sandbox.html) by a second static server on another. Prints one line per step, then
 // "elements-apps: N passed, M failed (...)"; exits non-zero on failure; stops its servers by PID.
+import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT, expect, freePorts, launchChromium, needWebPackage, start, stepper, stopChildren, waitHttp } from "../e2e/lib.mjs";
@@ -143,6 +144,9 @@ async function browserSteps(env) {
     const { entry, defined } = await page.evaluate(() => ({ entry: t.entry, defined: customElements.get("mcp-app-frame") === t.mod.AppFrame }));
     console.log(`     entry: ${entry}`);
     expect(defined, "<mcp-app-frame> is AppFrame");
+    // Until the elicitation form's half of issue 25 is merged, elements/index.js cannot load.
+    const bothHalves = fs.existsSync(path.join(ROOT, "pkg-template/elements/elicitation-form.js"));
+    expect(!bothHalves || entry === "pkg.js", "with both elements present the page must load pages/pkg.js (the browser entry's binding)");
   });
 
   await readmeStep(env);
@@ -174,6 +178,9 @@ async function readmeStep(env) {
       frame.hostContext = { theme: "dark", locale: "en-US", displayMode: "inline" };
       frame.loggingCallback = (params, source) => (t.logged ??= []).push({ params, server: source.server, tool: source.tool });
       container.append(frame);
+      frame.addEventListener("mcp-app-message", (e) => (t.readme ??= []).push(["message", e.detail]));
+      frame.addEventListener("mcp-app-open-link", (e) => (t.readme ??= []).push(["open-link", e.detail.url]));
+      frame.addEventListener("mcp-app-context", (e) => (t.readme ??= []).push(["context", e.detail]));
       const signal = new AbortController().signal;
       const result = await frame.callTool("show_chart", { title: "Q3" }, { signal });
       t.clients = { a: client };
@@ -237,6 +244,8 @@ async function requestSteps(env) {
     const r3 = await inApp(env, () => window.app.sendMessage({ role: "user", content: [{ type: "text", text: "refused" }] }));
     await refuse("mcp-app-message", false);
     const seen = await logOf("mcp-app-message");
+    const onFrame = await page.evaluate(() => t.readme.filter(([k]) => k === "message").length);
+    expect(onFrame === 3, `the README's frame listener saw ${onFrame} messages`);
     expect(!r1.isError && !r2.isError, `accepted: ${JSON.stringify([r1, r2])}`);
     expect(r3.isError === true, `refused: ${JSON.stringify(r3)}`);
     expect(seen.length === 3 && seen.every((d) => Array.isArray(d.content) && d.content.length === 1 && d.role === "user"), `details: ${JSON.stringify(seen)}`);
