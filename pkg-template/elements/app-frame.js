@@ -111,6 +111,16 @@ function classify(msg) {
   return undefined;
 }
 
+let sheet;
+/** The element's constructable stylesheet, built once per page (CSP-safe: no <style> element). */
+function styles() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+  }
+  return sheet;
+}
+
 /** Dispatches a bubbling, composed event on the element; true unless a listener called preventDefault(). */
 function fire(target, type, detail, cancelable = true) {
   return target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
@@ -139,16 +149,6 @@ class RpcError extends Error {
 export function appFrameClass(wasm) {
   const Base = globalThis.HTMLElement ?? class {};
   const err = (code, message, kind, extra) => new wasm.McpError(code, message, { local: true, kind, ...extra });
-  let sheet;
-
-  /** The element's constructable stylesheet, built once (CSP-safe: no <style>). */
-  const styles = () => {
-    if (!sheet) {
-      sheet = new CSSStyleSheet();
-      sheet.replaceSync(CSS);
-    }
-    return sheet;
-  };
 
   /** `<mcp-app-frame>`: renders an MCP App for a tool call and hosts its dialogue. */
   class AppFrame extends Base {
@@ -310,334 +310,334 @@ export function appFrameClass(wasm) {
     }
   }
 
-  /** Reads a ui:// resource: its HTML and `_meta.ui` (content item first, then the resources/list entry). */
-  async function readAppResource(client, uri, signal, mkErr) {
-    const read = await client.readResource(uri, signal ? { signal } : undefined);
-    const contents = Array.isArray(read?.contents) ? read.contents : [];
-    const content = contents.find((c) => c?.uri === uri) ?? contents[0];
-    if (!content) throw mkErr(-32602, `mcp-app-frame: resource ${uri} has no contents`, 'protocol');
-    if (!isAppMime(content.mimeType)) {
-      throw mkErr(-32602, `mcp-app-frame: resource ${uri} is ${JSON.stringify(content.mimeType)}, not ${MIME}`, 'protocol');
-    }
-    const html = contentHtml(content);
-    if (typeof html !== 'string') throw mkErr(-32602, `mcp-app-frame: resource ${uri} has neither text nor blob`, 'protocol');
-    let ui = content._meta?.ui;
-    if (!ui) ui = await listedUiMeta(client, uri, signal);
-    return { html, ui: ui && typeof ui === 'object' ? ui : {} };
-  }
-
-  /** The `_meta.ui` of the resources/list entry for `uri`, or undefined (a failed listing is no error). */
-  async function listedUiMeta(client, uri, signal) {
-    try {
-      const { resources } = await client.listResources({ all: true, ...(signal ? { signal } : {}) });
-      return resources?.find((r) => r.uri === uri)?._meta?.ui;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * One mounted view: the proxy iframe, the handshake, the held notifications, the app's requests.
-   * Internal to AppFrame (one per shown tool).
-   */
-  class ViewSession {
-    /** Builds the session for `frame` and a target `{ client, server, toolName, tool, uri, resource, sandboxUrl, args }`. */
-    constructor(frame, target) {
-      Object.assign(this, target);
-      this.frame = frame;
-      this.origin = target.sandboxUrl.origin;
-      this.held = [];
-      this.pending = new Map();
-      this.nextId = 1;
-      this.state = 'loading'; // loading → resource-sent → answered → initialized → closed
-      this.viewContext = undefined;
-      this.appCapabilities = {};
-      const csp = grantCsp(this.resource.ui.csp);
-      if (csp.refused.length) console.warn(`mcp-app-frame: ${this.uri}: CSP domains refused: ${csp.refused.join(', ')}`);
-      this.csp = csp.granted;
-      this.declared = Boolean(this.resource.ui.csp); // absent: the proxy applies the specification's default
-      this.permissions = grantPermissions(this.resource.ui.permissions);
-      this.onMessage = (e) => this.receive(e);
-      this.size = { pending: undefined, frame: 0 };
-    }
-
-    /** The tool as the app's hostContext.toolInfo and frame.tool show it. */
-    get toolInfo() { return { tool: this.tool }; }
-
-    /** Creates the proxy iframe in the frame's shadow root and starts listening. */
-    mount() {
-      const iframe = document.createElement('iframe');
-      const src = new URL(this.sandboxUrl);
-      src.searchParams.set('host', location.origin);
-      iframe.setAttribute('sandbox', OUTER_SANDBOX);
-      const allow = allowAttribute(this.permissions);
-      if (allow) iframe.setAttribute('allow', allow);
-      iframe.setAttribute('part', 'iframe');
-      iframe.setAttribute('title', this.tool.title ?? this.tool.annotations?.title ?? `MCP App: ${this.toolName}`);
-      iframe.src = src.href;
-      this.iframe = iframe;
-      this.frame.toggleAttribute('bordered', this.resource.ui.prefersBorder === true);
-      reflectMode(this.frame, this.frame.hostContext.displayMode);
-      window.addEventListener('message', this.onMessage);
-      this.frame.shadowRoot.replaceChildren(iframe);
-      this.notify('ui/notifications/tool-input', { arguments: this.args ?? {} });
-    }
-
-    /** Posts one message to the proxy, with the sandbox's exact origin as targetOrigin. */
-    post(msg) {
-      this.iframe?.contentWindow?.postMessage(msg, this.origin);
-    }
-
-    /** Sends a notification to the view, held until it has sent `ui/notifications/initialized`. */
-    notify(method, params) {
-      if (this.state === 'closed') return;
-      const msg = { jsonrpc: '2.0', method, params };
-      if (this.state === 'initialized') this.post(msg);
-      else this.held.push(msg);
-    }
-
-    /** Sends the view a request; resolves with its result (rejects with its error or after `ms`). */
-    request(method, params, ms) {
-      const id = `host-${this.nextId++}`;
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => { this.pending.delete(id); reject(new Error(`${method}: no reply within ${ms} ms`)); }, ms);
-        this.pending.set(id, { resolve, reject, timer });
-        this.post({ jsonrpc: '2.0', id, method, params });
-      });
-    }
-
-    /** One message event: dropped unless it comes from the proxy window with the sandbox's origin. */
-    receive(event) {
-      if (!this.iframe || event.source !== this.iframe.contentWindow || event.origin !== this.origin) return;
-      const msg = event.data;
-      const kind = classify(msg);
-      if (!kind) {
-        console.warn('mcp-app-frame: dropped a malformed message from the app', msg);
-        return;
-      }
-      if (kind === 'response') this.settle(msg);
-      else if (kind === 'notification') this.onNotification(msg.method, msg.params ?? {});
-      else this.answer(msg);
-    }
-
-    /** Settles one of the host's own requests with the view's response. */
-    settle(msg) {
-      const waiter = this.pending.get(msg.id);
-      if (!waiter) return;
-      this.pending.delete(msg.id);
-      clearTimeout(waiter.timer);
-      if (msg.error) waiter.reject(Object.assign(new Error(String(msg.error.message)), { code: msg.error.code }));
-      else waiter.resolve(msg.result);
-    }
-
-    /** The view's notifications: proxy ready, initialized, size, logging, teardown wish. */
-    onNotification(method, params) {
-      switch (method) {
-        case 'ui/notifications/sandbox-proxy-ready': return this.sendResource();
-        case 'ui/notifications/initialized': return this.initialized();
-        case 'ui/notifications/size-changed': return this.resize(params);
-        case 'notifications/message': return this.log(params);
-        case 'ui/notifications/request-teardown':
-          if (fire(this.frame, 'mcp-app-request-teardown', {})) this.frame.teardown({ reason: 'the app asked to close' });
-          return undefined;
-        default: return undefined; // unknown notifications are ignored, as JSON-RPC allows
-      }
-    }
-
-    /** Answers the proxy's readiness with the HTML, the sandbox flags, the granted CSP and permissions (once). */
-    sendResource() {
-      if (this.state !== 'loading') return;
-      this.state = 'resource-sent';
-      this.post({
-        jsonrpc: '2.0',
-        method: 'ui/notifications/sandbox-resource-ready',
-        params: { html: this.resource.html, sandbox: INNER_SANDBOX, csp: this.declared ? this.csp : undefined, permissions: this.permissions },
-      });
-    }
-
-    /** The view is initialized: the held notifications go out in order. */
-    initialized() {
-      if (this.state !== 'answered') return;
-      this.state = 'initialized';
-      for (const msg of this.held.splice(0)) this.post(msg);
-    }
-
-    /** Answers a request from the view: the result or a JSON-RPC error, never a throw into the page. */
-    async answer(msg) {
-      let reply;
-      try {
-        reply = { jsonrpc: '2.0', id: msg.id, result: (await this.handle(msg.method, msg.params ?? {})) ?? {} };
-      } catch (e) {
-        const code = Number.isInteger(e?.code) ? e.code : -32603;
-        reply = { jsonrpc: '2.0', id: msg.id, error: { code, message: String(e?.message ?? e) } };
-      }
-      if (this.state !== 'closed') this.post(reply);
-    }
-
-    /** Routes one of the view's requests. */
-    handle(method, params) {
-      switch (method) {
-        case 'ui/initialize': return this.initialize(params);
-        case 'ping': return {};
-        case 'tools/call': return this.callTool(params);
-        case 'tools/list': return this.listTools(params);
-        case 'ui/message': return this.message(params);
-        case 'ui/open-link': return this.openLink(params);
-        case 'ui/update-model-context': return this.updateContext(params);
-        case 'ui/request-display-mode': return this.displayMode(params);
-        default:
-          if (PROXIED.includes(method)) return this.client.request(method, params);
-          throw new RpcError(-32601, `Method not found: ${method}`);
-      }
-    }
-
-    /** The `ui/initialize` result: version, host info, what the host grants, the host context with toolInfo. */
-    initialize(params) {
-      if (this.state === 'closed') throw new RpcError(-32603, 'the view was torn down');
-      this.appCapabilities = params.appCapabilities && typeof params.appCapabilities === 'object' ? params.appCapabilities : {};
-      this.viewContext = { ...this.frame.hostContext, toolInfo: this.toolInfo };
-      if (this.state !== 'initialized') this.state = 'answered';
-      return {
-        protocolVersion: APPS_VERSION,
-        hostInfo: this.frame.hostInfo,
-        hostCapabilities: {
-          openLinks: {},
-          serverTools: {},
-          serverResources: {},
-          logging: {},
-          sandbox: { csp: this.csp, permissions: this.permissions },
-          message: CONTENT_KINDS,
-          updateModelContext: CONTENT_KINDS,
-        },
-        hostContext: this.viewContext,
-      };
-    }
-
-    /** The frame's hostContext changed: the view gets only the fields that differ from what it knows. */
-    contextChanged() {
-      if (!this.viewContext) return; // not answered yet: ui/initialize will carry the current context
-      const next = { ...this.frame.hostContext, toolInfo: this.toolInfo };
-      const changed = {};
-      for (const [k, v] of Object.entries(next)) if (!same(v, this.viewContext[k])) changed[k] = v;
-      this.viewContext = next;
-      if (Object.keys(changed).length) this.notify('ui/notifications/host-context-changed', changed);
-    }
-
-    /** The app's tools/call, proxied to its own server only for a tool whose visibility includes "app". */
-    async callTool(params) {
-      const name = params.name;
-      if (typeof name !== 'string') throw new RpcError(-32602, 'tools/call: params.name must be a string');
-      const tools = await this.serverTools();
-      const tool = tools.find((t) => t.name === name);
-      if (!tool) throw new RpcError(-32602, `tools/call: no tool ${JSON.stringify(name)} on this app's server`);
-      if (!appVisible(tool)) throw new RpcError(-32602, `tools/call: tool ${JSON.stringify(name)} is not visible to apps (_meta.ui.visibility lacks "app")`);
-      return this.client.callTool(name, params.arguments ?? {});
-    }
-
-    /** The app's tools/list: its server's tools an app may call. */
-    async listTools() {
-      return { tools: (await this.serverTools()).filter(appVisible) };
-    }
-
-    /** Every tool of the app's own server (fresh, so visibility is as the server lists it now). */
-    async serverTools() {
-      const { tools } = await this.client.listTools({ all: true });
-      return Array.isArray(tools) ? tools : [];
-    }
-
-    /** `ui/message` as the `mcp-app-message` event (content always an array); refused → `{ isError: true }`. */
-    message(params) {
-      const content = Array.isArray(params.content) ? params.content : params.content ? [params.content] : [];
-      const detail = { ...params, role: params.role ?? 'user', content };
-      return fire(this.frame, 'mcp-app-message', detail) ? {} : { isError: true };
-    }
-
-    /** `ui/open-link` as `mcp-app-open-link`; unrefused http(s) links open with noopener. */
-    openLink(params) {
-      let url;
-      try { url = new URL(String(params.url)); } catch { throw new RpcError(-32602, `ui/open-link: ${JSON.stringify(params.url)} is not a URL`); }
-      if (!fire(this.frame, 'mcp-app-open-link', { url: url.href })) return { isError: true };
-      if (!/^https?:$/.test(url.protocol)) return { isError: true };
-      window.open(url.href, '_blank', 'noopener,noreferrer');
-      return {};
-    }
-
-    /** `ui/update-model-context` as `mcp-app-context`; kept as frame.modelContext unless refused (then -32000). */
-    updateContext(params) {
-      if (!fire(this.frame, 'mcp-app-context', params)) throw new RpcError(-32000, 'ui/update-model-context: the host refused the update');
-      this.frame.modelContext = params;
-      return {};
-    }
-
-    /** `ui/request-display-mode` as `mcp-app-display-mode`; answers the mode in effect. */
-    displayMode(params) {
-      const current = this.frame.hostContext.displayMode ?? 'inline';
-      const mode = params.mode;
-      if (!DISPLAY_MODES.includes(mode)) throw new RpcError(-32602, `ui/request-display-mode: unknown mode ${JSON.stringify(mode)}`);
-      const offered = this.appCapabilities.availableDisplayModes;
-      if (Array.isArray(offered) && !offered.includes(mode)) return { mode: current };
-      if (mode === current || !fire(this.frame, 'mcp-app-display-mode', { mode, current })) return { mode: current };
-      this.frame.hostContext = { ...this.frame.hostContext, displayMode: mode }; // reflected as the display-mode attribute
-      return { mode };
-    }
-
-    /** `ui/notifications/size-changed`: the latest size is applied once per animation frame. */
-    resize(params) {
-      const ok = (v) => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
-      if (!ok(params.width) || !ok(params.height)) return;
-      this.size.pending = { ...this.size.pending, ...params };
-      if (this.size.frame) return;
-      this.size.frame = requestAnimationFrame(() => {
-        const { width, height } = this.size.pending;
-        this.size = { pending: undefined, frame: 0 };
-        if (this.state === 'closed') return;
-        // Height as asked; width as a floor up to the container's width (as the official host does),
-        // so the element still follows its container instead of being locked to a pixel width.
-        if (height !== undefined) this.frame.style.height = `${Math.ceil(height)}px`;
-        if (width !== undefined) this.frame.style.minWidth = `min(${Math.ceil(width)}px, 100%)`;
-        fire(this.frame, 'mcp-app-size', { width, height }, false);
-      });
-    }
-
-    /** The app's `notifications/message`: frame.loggingCallback, then the `mcp-app-log` event. */
-    log(params) {
-      const source = { server: this.server, tool: this.toolName };
-      try {
-        this.frame.loggingCallback?.(params, { ...source, frame: this.frame });
-      } catch (e) {
-        console.warn('mcp-app-frame: loggingCallback threw', e);
-      }
-      fire(this.frame, 'mcp-app-log', { ...params, ...source }, false);
-    }
-
-    /** Sends `ui/resource-teardown` to an initialized view (waiting up to 3 s), then removes the iframes. */
-    async teardown(reason) {
-      if (this.state === 'closed') return;
-      const wasInitialized = this.state === 'initialized';
-      this.held = [];
-      if (wasInitialized) {
-        try {
-          await this.request('ui/resource-teardown', { reason }, TEARDOWN_WAIT_MS);
-        } catch (e) {
-          console.warn(`mcp-app-frame: ${this.uri}: ui/resource-teardown: ${e.message}; removing the view anyway`);
-        }
-      }
-      this.dispose();
-    }
-
-    /** Stops listening, fails the host's pending requests, removes the iframe. */
-    dispose() {
-      if (this.state === 'closed') return;
-      this.state = 'closed';
-      window.removeEventListener('message', this.onMessage);
-      if (this.size.frame) cancelAnimationFrame(this.size.frame);
-      for (const [, w] of this.pending) { clearTimeout(w.timer); w.reject(new Error('the view was torn down')); }
-      this.pending.clear();
-      this.iframe?.remove();
-      this.iframe = undefined;
-      this.frame.removeAttribute('display-mode');
-    }
-  }
-
   return AppFrame;
+}
+
+/** Reads a ui:// resource: its HTML and `_meta.ui` (content item first, then the resources/list entry). */
+async function readAppResource(client, uri, signal, mkErr) {
+  const read = await client.readResource(uri, signal ? { signal } : undefined);
+  const contents = Array.isArray(read?.contents) ? read.contents : [];
+  const content = contents.find((c) => c?.uri === uri) ?? contents[0];
+  if (!content) throw mkErr(-32602, `mcp-app-frame: resource ${uri} has no contents`, 'protocol');
+  if (!isAppMime(content.mimeType)) {
+    throw mkErr(-32602, `mcp-app-frame: resource ${uri} is ${JSON.stringify(content.mimeType)}, not ${MIME}`, 'protocol');
+  }
+  const html = contentHtml(content);
+  if (typeof html !== 'string') throw mkErr(-32602, `mcp-app-frame: resource ${uri} has neither text nor blob`, 'protocol');
+  let ui = content._meta?.ui;
+  if (!ui) ui = await listedUiMeta(client, uri, signal);
+  return { html, ui: ui && typeof ui === 'object' ? ui : {} };
+}
+
+/** The `_meta.ui` of the resources/list entry for `uri`, or undefined (a failed listing is no error). */
+async function listedUiMeta(client, uri, signal) {
+  try {
+    const { resources } = await client.listResources({ all: true, ...(signal ? { signal } : {}) });
+    return resources?.find((r) => r.uri === uri)?._meta?.ui;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One mounted view: the proxy iframe, the handshake, the held notifications, the app's requests.
+ * Internal to AppFrame (one per shown tool); it never throws into the page.
+ */
+class ViewSession {
+  /** Builds the session for `frame` and a target `{ client, server, toolName, tool, uri, resource, sandboxUrl, args }`. */
+  constructor(frame, target) {
+    Object.assign(this, target);
+    this.frame = frame;
+    this.origin = target.sandboxUrl.origin;
+    this.held = [];
+    this.pending = new Map();
+    this.nextId = 1;
+    this.state = 'loading'; // loading → resource-sent → answered → initialized → closed
+    this.viewContext = undefined;
+    this.appCapabilities = {};
+    const csp = grantCsp(this.resource.ui.csp);
+    if (csp.refused.length) console.warn(`mcp-app-frame: ${this.uri}: CSP domains refused: ${csp.refused.join(', ')}`);
+    this.csp = csp.granted;
+    this.declared = Boolean(this.resource.ui.csp); // absent: the proxy applies the specification's default
+    this.permissions = grantPermissions(this.resource.ui.permissions);
+    this.onMessage = (e) => this.receive(e);
+    this.size = { pending: undefined, frame: 0 };
+  }
+
+  /** The tool as the app's hostContext.toolInfo and frame.tool show it. */
+  get toolInfo() { return { tool: this.tool }; }
+
+  /** Creates the proxy iframe in the frame's shadow root and starts listening. */
+  mount() {
+    const iframe = document.createElement('iframe');
+    const src = new URL(this.sandboxUrl);
+    src.searchParams.set('host', location.origin);
+    iframe.setAttribute('sandbox', OUTER_SANDBOX);
+    const allow = allowAttribute(this.permissions);
+    if (allow) iframe.setAttribute('allow', allow);
+    iframe.setAttribute('part', 'iframe');
+    iframe.setAttribute('title', this.tool.title ?? this.tool.annotations?.title ?? `MCP App: ${this.toolName}`);
+    iframe.src = src.href;
+    this.iframe = iframe;
+    this.frame.toggleAttribute('bordered', this.resource.ui.prefersBorder === true);
+    reflectMode(this.frame, this.frame.hostContext.displayMode);
+    window.addEventListener('message', this.onMessage);
+    this.frame.shadowRoot.replaceChildren(iframe);
+    this.notify('ui/notifications/tool-input', { arguments: this.args ?? {} });
+  }
+
+  /** Posts one message to the proxy, with the sandbox's exact origin as targetOrigin. */
+  post(msg) {
+    this.iframe?.contentWindow?.postMessage(msg, this.origin);
+  }
+
+  /** Sends a notification to the view, held until it has sent `ui/notifications/initialized`. */
+  notify(method, params) {
+    if (this.state === 'closed') return;
+    const msg = { jsonrpc: '2.0', method, params };
+    if (this.state === 'initialized') this.post(msg);
+    else this.held.push(msg);
+  }
+
+  /** Sends the view a request; resolves with its result (rejects with its error or after `ms`). */
+  request(method, params, ms) {
+    const id = `host-${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => { this.pending.delete(id); reject(new Error(`${method}: no reply within ${ms} ms`)); }, ms);
+      this.pending.set(id, { resolve, reject, timer });
+      this.post({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  /** One message event: dropped unless it comes from the proxy window with the sandbox's origin. */
+  receive(event) {
+    if (!this.iframe || event.source !== this.iframe.contentWindow || event.origin !== this.origin) return;
+    const msg = event.data;
+    const kind = classify(msg);
+    if (!kind) {
+      console.warn('mcp-app-frame: dropped a malformed message from the app', msg);
+      return;
+    }
+    if (kind === 'response') this.settle(msg);
+    else if (kind === 'notification') this.onNotification(msg.method, msg.params ?? {});
+    else this.answer(msg);
+  }
+
+  /** Settles one of the host's own requests with the view's response. */
+  settle(msg) {
+    const waiter = this.pending.get(msg.id);
+    if (!waiter) return;
+    this.pending.delete(msg.id);
+    clearTimeout(waiter.timer);
+    if (msg.error) waiter.reject(Object.assign(new Error(String(msg.error.message)), { code: msg.error.code }));
+    else waiter.resolve(msg.result);
+  }
+
+  /** The view's notifications: proxy ready, initialized, size, logging, teardown wish. */
+  onNotification(method, params) {
+    switch (method) {
+      case 'ui/notifications/sandbox-proxy-ready': return this.sendResource();
+      case 'ui/notifications/initialized': return this.initialized();
+      case 'ui/notifications/size-changed': return this.resize(params);
+      case 'notifications/message': return this.log(params);
+      case 'ui/notifications/request-teardown':
+        if (fire(this.frame, 'mcp-app-request-teardown', {})) this.frame.teardown({ reason: 'the app asked to close' });
+        return undefined;
+      default: return undefined; // unknown notifications are ignored, as JSON-RPC allows
+    }
+  }
+
+  /** Answers the proxy's readiness with the HTML, the sandbox flags, the granted CSP and permissions (once). */
+  sendResource() {
+    if (this.state !== 'loading') return;
+    this.state = 'resource-sent';
+    this.post({
+      jsonrpc: '2.0',
+      method: 'ui/notifications/sandbox-resource-ready',
+      params: { html: this.resource.html, sandbox: INNER_SANDBOX, csp: this.declared ? this.csp : undefined, permissions: this.permissions },
+    });
+  }
+
+  /** The view is initialized: the held notifications go out in order. */
+  initialized() {
+    if (this.state !== 'answered') return;
+    this.state = 'initialized';
+    for (const msg of this.held.splice(0)) this.post(msg);
+  }
+
+  /** Answers a request from the view: the result or a JSON-RPC error, never a throw into the page. */
+  async answer(msg) {
+    let reply;
+    try {
+      reply = { jsonrpc: '2.0', id: msg.id, result: (await this.handle(msg.method, msg.params ?? {})) ?? {} };
+    } catch (e) {
+      const code = Number.isInteger(e?.code) ? e.code : -32603;
+      reply = { jsonrpc: '2.0', id: msg.id, error: { code, message: String(e?.message ?? e) } };
+    }
+    if (this.state !== 'closed') this.post(reply);
+  }
+
+  /** Routes one of the view's requests. */
+  handle(method, params) {
+    switch (method) {
+      case 'ui/initialize': return this.initialize(params);
+      case 'ping': return {};
+      case 'tools/call': return this.callTool(params);
+      case 'tools/list': return this.listTools(params);
+      case 'ui/message': return this.message(params);
+      case 'ui/open-link': return this.openLink(params);
+      case 'ui/update-model-context': return this.updateContext(params);
+      case 'ui/request-display-mode': return this.displayMode(params);
+      default:
+        if (PROXIED.includes(method)) return this.client.request(method, params);
+        throw new RpcError(-32601, `Method not found: ${method}`);
+    }
+  }
+
+  /** The `ui/initialize` result: version, host info, what the host grants, the host context with toolInfo. */
+  initialize(params) {
+    if (this.state === 'closed') throw new RpcError(-32603, 'the view was torn down');
+    this.appCapabilities = params.appCapabilities && typeof params.appCapabilities === 'object' ? params.appCapabilities : {};
+    this.viewContext = { ...this.frame.hostContext, toolInfo: this.toolInfo };
+    if (this.state !== 'initialized') this.state = 'answered';
+    return {
+      protocolVersion: APPS_VERSION,
+      hostInfo: this.frame.hostInfo,
+      hostCapabilities: {
+        openLinks: {},
+        serverTools: {},
+        serverResources: {},
+        logging: {},
+        sandbox: { csp: this.csp, permissions: this.permissions },
+        message: CONTENT_KINDS,
+        updateModelContext: CONTENT_KINDS,
+      },
+      hostContext: this.viewContext,
+    };
+  }
+
+  /** The frame's hostContext changed: the view gets only the fields that differ from what it knows. */
+  contextChanged() {
+    if (!this.viewContext) return; // not answered yet: ui/initialize will carry the current context
+    const next = { ...this.frame.hostContext, toolInfo: this.toolInfo };
+    const changed = {};
+    for (const [k, v] of Object.entries(next)) if (!same(v, this.viewContext[k])) changed[k] = v;
+    this.viewContext = next;
+    if (Object.keys(changed).length) this.notify('ui/notifications/host-context-changed', changed);
+  }
+
+  /** The app's tools/call, proxied to its own server only for a tool whose visibility includes "app". */
+  async callTool(params) {
+    const name = params.name;
+    if (typeof name !== 'string') throw new RpcError(-32602, 'tools/call: params.name must be a string');
+    const tools = await this.serverTools();
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) throw new RpcError(-32602, `tools/call: no tool ${JSON.stringify(name)} on this app's server`);
+    if (!appVisible(tool)) throw new RpcError(-32602, `tools/call: tool ${JSON.stringify(name)} is not visible to apps (_meta.ui.visibility lacks "app")`);
+    return this.client.callTool(name, params.arguments ?? {});
+  }
+
+  /** The app's tools/list: its server's tools an app may call. */
+  async listTools() {
+    return { tools: (await this.serverTools()).filter(appVisible) };
+  }
+
+  /** Every tool of the app's own server (fresh, so visibility is as the server lists it now). */
+  async serverTools() {
+    const { tools } = await this.client.listTools({ all: true });
+    return Array.isArray(tools) ? tools : [];
+  }
+
+  /** `ui/message` as the `mcp-app-message` event (content always an array); refused → `{ isError: true }`. */
+  message(params) {
+    const content = Array.isArray(params.content) ? params.content : params.content ? [params.content] : [];
+    const detail = { ...params, role: params.role ?? 'user', content };
+    return fire(this.frame, 'mcp-app-message', detail) ? {} : { isError: true };
+  }
+
+  /** `ui/open-link` as `mcp-app-open-link`; unrefused http(s) links open with noopener. */
+  openLink(params) {
+    let url;
+    try { url = new URL(String(params.url)); } catch { throw new RpcError(-32602, `ui/open-link: ${JSON.stringify(params.url)} is not a URL`); }
+    if (!fire(this.frame, 'mcp-app-open-link', { url: url.href })) return { isError: true };
+    if (!/^https?:$/.test(url.protocol)) return { isError: true };
+    window.open(url.href, '_blank', 'noopener,noreferrer');
+    return {};
+  }
+
+  /** `ui/update-model-context` as `mcp-app-context`; kept as frame.modelContext unless refused (then -32000). */
+  updateContext(params) {
+    if (!fire(this.frame, 'mcp-app-context', params)) throw new RpcError(-32000, 'ui/update-model-context: the host refused the update');
+    this.frame.modelContext = params;
+    return {};
+  }
+
+  /** `ui/request-display-mode` as `mcp-app-display-mode`; answers the mode in effect. */
+  displayMode(params) {
+    const current = this.frame.hostContext.displayMode ?? 'inline';
+    const mode = params.mode;
+    if (!DISPLAY_MODES.includes(mode)) throw new RpcError(-32602, `ui/request-display-mode: unknown mode ${JSON.stringify(mode)}`);
+    const offered = this.appCapabilities.availableDisplayModes;
+    if (Array.isArray(offered) && !offered.includes(mode)) return { mode: current };
+    if (mode === current || !fire(this.frame, 'mcp-app-display-mode', { mode, current })) return { mode: current };
+    this.frame.hostContext = { ...this.frame.hostContext, displayMode: mode }; // reflected as the display-mode attribute
+    return { mode };
+  }
+
+  /** `ui/notifications/size-changed`: the latest size is applied once per animation frame. */
+  resize(params) {
+    const ok = (v) => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
+    if (!ok(params.width) || !ok(params.height)) return;
+    this.size.pending = { ...this.size.pending, ...params };
+    if (this.size.frame) return;
+    this.size.frame = requestAnimationFrame(() => {
+      const { width, height } = this.size.pending;
+      this.size = { pending: undefined, frame: 0 };
+      if (this.state === 'closed') return;
+      // Height as asked; width as a floor up to the container's width (as the official host does),
+      // so the element still follows its container instead of being locked to a pixel width.
+      if (height !== undefined) this.frame.style.height = `${Math.ceil(height)}px`;
+      if (width !== undefined) this.frame.style.minWidth = `min(${Math.ceil(width)}px, 100%)`;
+      fire(this.frame, 'mcp-app-size', { width, height }, false);
+    });
+  }
+
+  /** The app's `notifications/message`: frame.loggingCallback, then the `mcp-app-log` event. */
+  log(params) {
+    const source = { server: this.server, tool: this.toolName };
+    try {
+      this.frame.loggingCallback?.(params, { ...source, frame: this.frame });
+    } catch (e) {
+      console.warn('mcp-app-frame: loggingCallback threw', e);
+    }
+    fire(this.frame, 'mcp-app-log', { ...params, ...source }, false);
+  }
+
+  /** Sends `ui/resource-teardown` to an initialized view (waiting up to 3 s), then removes the iframes. */
+  async teardown(reason) {
+    if (this.state === 'closed') return;
+    const wasInitialized = this.state === 'initialized';
+    this.held = [];
+    if (wasInitialized) {
+      try {
+        await this.request('ui/resource-teardown', { reason }, TEARDOWN_WAIT_MS);
+      } catch (e) {
+        console.warn(`mcp-app-frame: ${this.uri}: ui/resource-teardown: ${e.message}; removing the view anyway`);
+      }
+    }
+    this.dispose();
+  }
+
+  /** Stops listening, fails the host's pending requests, removes the iframe. */
+  dispose() {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    window.removeEventListener('message', this.onMessage);
+    if (this.size.frame) cancelAnimationFrame(this.size.frame);
+    for (const [, w] of this.pending) { clearTimeout(w.timer); w.reject(new Error('the view was torn down')); }
+    this.pending.clear();
+    this.iframe?.remove();
+    this.iframe = undefined;
+    this.frame.removeAttribute('display-mode');
+  }
 }
