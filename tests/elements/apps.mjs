@@ -158,6 +158,7 @@ async function browserSteps(env) {
   await cspSteps(env);
   await groupStep(env);
   await showAndErrorSteps(env);
+  await removalStep(env);
   await hostileSteps(env);
   await proxyPageSteps(env);
   void A; void B;
@@ -484,6 +485,22 @@ async function showAndErrorSteps(env) {
     for (const [k, e] of Object.entries(out)) expect(e && e.name === "McpError" && e.kind === "input", `${k}: ${JSON.stringify(e)}`);
     expect(/"plain"/.test(out.plain.message) && /resourceUri/.test(out.plain.message), out.plain.message);
     expect(/another origin/.test(out.same.message), out.same.message);
+  });
+}
+
+async function removalStep(env) {
+  await step("removing the element from the DOM ends its view (no iframe, no tool, later messages ignored); teardown() after is harmless", async () => {
+    const out = await mount(env, { tool: "show_chart", id: "gone" });
+    expect(out.result, JSON.stringify(out));
+    await appEvents(env, has("tool-result"));
+    const r = await env.page.evaluate(async () => {
+      const f = document.getElementById("gone");
+      f.remove();
+      const after = { tool: f.tool ?? null, iframe: Boolean(f.shadowRoot.querySelector("iframe")) };
+      await f.teardown();
+      return after;
+    });
+    expect(r.tool === null && r.iframe === false, JSON.stringify(r));
   });
 }
 
