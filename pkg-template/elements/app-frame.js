@@ -7,6 +7,17 @@
 // proxied to the app's own server (tools/call only for tools whose visibility includes "app"), the
 // app's wishes (message, open-link, model context, display mode) as cancelable DOM events, sizing,
 // logging and teardown. Every message is checked for its source window and origin.
+//
+// Surface (see the README): properties client, sandbox, hostContext, hostInfo, loggingCallback,
+// modelContext (read), tool (read); methods callTool(name, args, { signal }), show(tool, args,
+// result), teardown({ reason }); events (bubbling, composed; the first four cancelable, where
+// preventDefault() refuses): mcp-app-message (detail: ui/message params, content always an array),
+// mcp-app-open-link (detail.url; unrefused http(s) links open with noopener), mcp-app-context
+// (ui/update-model-context params, kept as modelContext), mcp-app-display-mode ({ mode, current };
+// unrefused: hostContext.displayMode and the display-mode attribute change), mcp-app-request-teardown
+// (unrefused: teardown()), and mcp-app-log / mcp-app-size (not cancelable). A second callTool or
+// show() tears the shown view down first; removing the element ends the view without a teardown
+// request (its iframe is already gone), so call teardown() first when the app should clean up.
 
 const APPS_VERSION = '2026-01-26';
 const MIME = 'text/html;profile=mcp-app';

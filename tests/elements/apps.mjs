@@ -103,7 +103,9 @@ function mount(env, { tool, args = {}, client = "a", id = "f", await: wait = tru
     if (!t.clients[client]) {
       t.clients[client] = client === "group"
         ? new ClientGroup({ apps: true, servers: { a: { url: t.params.a }, b: { url: t.params.b } } })
-        : new Client(t.params[client], { apps: true });
+        : client === "legacy"
+          ? new Client(t.params.a, { apps: true, mode: "legacy" })
+          : new Client(t.params[client], { apps: true });
       await t.clients[client].connect();
     }
     let frame = document.getElementById(id);
@@ -157,6 +159,7 @@ async function browserSteps(env) {
   await cancelStep(env);
   await cspSteps(env);
   await groupStep(env);
+  await legacyStep(env);
   await showAndErrorSteps(env);
   await removalStep(env);
   await hostileSteps(env);
@@ -444,6 +447,22 @@ async function groupStep(env) {
     expect(JSON.stringify(a1) === JSON.stringify(a0), `server a untouched: ${JSON.stringify(a0)} → ${JSON.stringify(a1)}`);
     expect(/rejected/.test(refused) && !b1.calls.model_only, `${refused}; model_only on b: ${b1.calls.model_only}`);
     await env.page.evaluate(() => document.getElementById("grp").teardown());
+  });
+}
+
+async function legacyStep(env) {
+  const { A } = env;
+  await step("legacy era (2025-11-25 initialize): the same app mounts, initializes and calls its server", async () => {
+    const before = await stats(A);
+    const out = await mount(env, { tool: "show_chart", args: { title: "legacy" }, client: "legacy", id: "leg" });
+    expect(out.result?.structuredContent?.title === "legacy", JSON.stringify(out));
+    const era = await env.page.evaluate(() => t.clients.legacy.era);
+    expect(era === "legacy", `era ${era}`);
+    await appEvents(env, has("tool-result"));
+    const helped = await inApp(env, () => window.app.callServerTool({ name: "app_helper", arguments: { note: "legacy" } }));
+    expect(helped.structuredContent?.note === "legacy", JSON.stringify(helped));
+    expect((await stats(A)).calls.app_helper === (before.calls.app_helper ?? 0) + 1, "ran on the server");
+    await env.page.evaluate(() => document.getElementById("leg").teardown());
   });
 }
 
