@@ -613,11 +613,16 @@ class ViewSession {
     });
   }
 
-  /** The app's `notifications/message`: frame.loggingCallback, then the `mcp-app-log` event. */
+  /**
+   * The app's `notifications/message`: frame.loggingCallback when set, else the client's own
+   * loggingCallback option (in a ClientGroup, the group's, told which server), then the
+   * `mcp-app-log` event.
+   */
   log(params) {
     const source = { server: this.server, tool: this.toolName };
     try {
-      this.frame.loggingCallback?.(params, { ...source, frame: this.frame });
+      if (this.frame.loggingCallback) this.frame.loggingCallback(params, { ...source, frame: this.frame });
+      else Promise.resolve(this.client.loggingCallback?.(params)).catch((e) => console.warn('mcp-app-frame: loggingCallback failed', e));
     } catch (e) {
       console.warn('mcp-app-frame: loggingCallback threw', e);
     }

@@ -18,12 +18,16 @@ const { step } = steps;
 
 async function main() {
   needWebPackage();
-  const [mcpPort, webPort, deadPort] = await freePorts(3, PORTS); // deadPort: nothing listens (a ClientGroup server that fails)
+  const [mcpPort, webPort, deadPort, sandboxPort] = await freePorts(4, PORTS); // deadPort: nothing listens (a ClientGroup server that fails)
   const mcp = start("demo server", "python3", ["demo/server.py", String(mcpPort)]);
   const web = start("static server", "python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", ROOT, String(webPort)]);
-  await Promise.all([waitHttp(`http://127.0.0.1:${mcpPort}/connect`, mcp), waitHttp(`http://127.0.0.1:${webPort}/www/`, web)]);
+  // the MCP Apps sandbox proxy, from another origin (as scripts/demo.sh serves it)
+  const sandbox = start("sandbox static server", "python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", ROOT, String(sandboxPort)]);
+  await Promise.all([waitHttp(`http://127.0.0.1:${mcpPort}/connect`, mcp), waitHttp(`http://127.0.0.1:${webPort}/www/`, web),
+    waitHttp(`http://127.0.0.1:${sandboxPort}/pkg-template/mcp-app-sandbox.html`, sandbox)]);
   const MCP_URL = `http://127.0.0.1:${mcpPort}/mcp`;
-  console.log(`# demo server ${MCP_URL} (pid ${mcp.pid}), static http://127.0.0.1:${webPort}/ (pid ${web.pid})`);
+  const SANDBOX = `http://127.0.0.1:${sandboxPort}/pkg-template/mcp-app-sandbox.html`;
+  console.log(`# demo server ${MCP_URL} (pid ${mcp.pid}), static http://127.0.0.1:${webPort}/ (pid ${web.pid}), sandbox ${SANDBOX} (pid ${sandbox.pid})`);
 
   const browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, deviceScaleFactor: 1 });
@@ -50,7 +54,7 @@ async function main() {
   }
 
   async function connectTo(mode) {
-    await page.goto(`http://127.0.0.1:${webPort}/www/?url=${encodeURIComponent(MCP_URL)}&mode=${mode}&autoconnect=1`);
+    await page.goto(`http://127.0.0.1:${webPort}/www/?url=${encodeURIComponent(MCP_URL)}&mode=${mode}&autoconnect=1&sandbox=${encodeURIComponent(SANDBOX)}`);
     await $('[data-test="status"][data-state="connected"]').waitFor();
   }
 
@@ -244,6 +248,27 @@ async function main() {
     expect(await page.evaluate(() => sessionStorage.getItem("mcp-demo-task")) === null, "the stored task is forgotten once done");
     console.log(`     task ${taskId.slice(0, 8)}… resumed after the reload, result ${Date.now() - reloadedAt} ms later`);
   });
+
+  // 7c. an MCP App: show_chart's view renders inline in <mcp-app-frame>, its sandbox on another origin
+  await step("MCP App: show_chart's app renders inline, calls its app-only tool through the host, posts a chat message", async () => {
+    expect(await $('[data-test="tool-chart_total"]').count() === 0, "the app-only tool chart_total is left out of the tool list");
+    await callTool("show_chart");
+    const li = await settled("show_chart");
+    expect(await li.getAttribute("data-state") === "ok", "the call's result is shown");
+    // the element's shadow root holds the proxy's iframe (the sandbox origin), which holds the app's
+    const app = li.locator('[data-test="app-frame"] iframe').contentFrame().locator("iframe").contentFrame();
+    await app.locator("#title", { hasText: "Tool calls per day" }).waitFor();
+    expect(await app.locator("svg rect").count() === 7, "seven bars drawn from the tool's input");
+    await app.locator("#total").click();
+    await app.locator("#status", { hasText: "Total: 35" }).waitFor();
+    const height = await li.locator('[data-test="app-frame"]').evaluate((el) => el.getBoundingClientRect().height);
+    expect(height > 150, `the frame took the app's height: ${height}`);
+    await app.locator("#ask").click();
+    const msg = await $('[data-test="msg-app"]').last().textContent();
+    expect(/What stands out in "Tool calls per day": 3, 5, 2, 8, 6, 4, 7\?/.test(msg), `the app's ui/message in the transcript: ${msg}`);
+    await li.scrollIntoViewIfNeeded();
+  });
+  await shot(page, "11-mcp-app.png");
 
   // 8. the legacy era runs the same flows
   await step("legacy era: URL consent (decline), sampling, progress", async () => {

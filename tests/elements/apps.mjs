@@ -142,16 +142,13 @@ async function nodeSteps() {
 
 async function browserSteps(env) {
   const { page, A, B } = env;
-  await step("the page loads the package's elements (browser entry or app-frame.js)", async () => {
-    const { entry, defined } = await page.evaluate(() => ({ entry: t.entry, defined: customElements.get("mcp-app-frame") === t.mod.AppFrame }));
-    console.log(`     entry: ${entry}`);
+  await step("the page loads the package's elements as the browser entry binds them: <mcp-app-frame> is AppFrame", async () => {
+    const defined = await page.evaluate(() => customElements.get("mcp-app-frame") === t.mod.AppFrame);
     expect(defined, "<mcp-app-frame> is AppFrame");
-    // Until the elicitation form's half of issue 25 is merged, elements/index.js cannot load.
-    const bothHalves = fs.existsSync(path.join(ROOT, "pkg-template/elements/elicitation-form.js"));
-    expect(!bothHalves || entry === "pkg.js", "with both elements present the page must load pages/pkg.js (the browser entry's binding)");
   });
 
   await readmeStep(env);
+  await readmeBlockStep(env);
   await contextAndSizeSteps(env);
   await requestSteps(env);
   await proxySteps(env);
@@ -173,14 +170,13 @@ async function readmeStep(env) {
     const out = await page.evaluate(async (SANDBOX) => {
       const { Client } = t.mod;
       const container = document.getElementById("chat");
-      const client = new Client(t.params.a, { apps: true });
+      const client = new Client(t.params.a, { apps: true, loggingCallback: (params) => (t.clientLogged ??= []).push(params) });
       await client.connect();
       const frame = document.createElement("mcp-app-frame");
       frame.id = "main";
       frame.client = client;
       frame.sandbox = SANDBOX;
       frame.hostContext = { theme: "dark", locale: "en-US", displayMode: "inline" };
-      frame.loggingCallback = (params, source) => (t.logged ??= []).push({ params, server: source.server, tool: source.tool });
       container.append(frame);
       frame.addEventListener("mcp-app-message", (e) => (t.readme ??= []).push(["message", e.detail]));
       frame.addEventListener("mcp-app-open-link", (e) => (t.readme ??= []).push(["open-link", e.detail.url]));
@@ -206,6 +202,37 @@ async function readmeStep(env) {
     expect(find(events, "tool-result").params.structuredContent?.title === "Q3", "tool-result carries the result");
     const first = await inApp(env, () => window.inbox[0]);
     expect(first?.result?.protocolVersion === "2026-01-26", `the host's first message is the initialize answer: ${JSON.stringify(first)?.slice(0, 200)}`);
+  });
+}
+
+/** README.md's MCP Apps block (the js block that creates an mcp-app-frame), read from the README. */
+function readmeAppsBlock() {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('createElement("mcp-app-frame")'));
+  if (!block) throw new Error("README.md has no js block that creates an mcp-app-frame");
+  return block;
+}
+
+async function readmeBlockStep(env) {
+  await step("README block as written (its free names url, args, signal, container given): result, then teardown removes the iframe", async () => {
+    const block = readmeAppsBlock();
+    const body = block
+      .replace('import { Client } from "mcp-wasm-client";', "const { Client } = t.mod;")
+      .replace('"https://sandbox.example/mcp-app-sandbox.html"', JSON.stringify(env.SANDBOX));
+    expect(body.includes("t.mod") && body.includes(env.SANDBOX), "the README block's import and sandbox URL were found and swapped");
+    // page.evaluate runs outside the page's CSP; the block is its body, as written
+    const out = await env.page.evaluate(`(async () => {
+      const url = t.params.a, args = { title: "README" }, signal = new AbortController().signal;
+      const container = document.createElement("section");
+      document.body.append(container);
+      ${body}
+      const left = container.querySelector("mcp-app-frame")?.shadowRoot?.querySelector("iframe") ?? null;
+      await client.close();
+      container.remove();
+      return { title: result.structuredContent?.title, iframeAfterTeardown: left !== null };
+    })()`);
+    expect(out.title === "README", `result: ${JSON.stringify(out)}`);
+    expect(out.iframeAfterTeardown === false, "teardown() removed the iframe");
   });
 }
 
@@ -348,9 +375,20 @@ async function proxySteps(env) {
     expect(byId("res-1")?.result?.resources?.some((r) => r.uri === "ui://tests/csp.html"), `resources/list: ${JSON.stringify(byId("res-1"))?.slice(0, 200)}`);
   });
 
-  await step("logging: the app's notifications/message reaches frame.loggingCallback and the mcp-app-log event", async () => {
+  await step("logging: the app's notifications/message reaches the client's loggingCallback option", async () => {
+    await inApp(env, () => window.app.sendLog({ level: "info", logger: "elements-test-app", data: "hello client" }));
+    await page.waitForFunction(() => t.clientLogged?.some((p) => p.data === "hello client"));
+    const got = await page.evaluate(() => t.clientLogged.find((p) => p.data === "hello client"));
+    expect(got.level === "info" && got.logger === "elements-test-app", `client loggingCallback: ${JSON.stringify(got)}`);
+  });
+
+  await step("logging: frame.loggingCallback, when set, takes the app's log instead of the client's; the mcp-app-log event", async () => {
+    await page.evaluate(() => {
+      document.getElementById("main").loggingCallback = (params, source) => (t.logged ??= []).push({ params, server: source.server, tool: source.tool });
+    });
     await inApp(env, () => window.app.sendLog({ level: "warning", logger: "elements-test-app", data: "hello host" }));
     await page.waitForFunction(() => t.logged?.some((l) => l.params.data === "hello host"));
+    expect(await page.evaluate(() => !t.clientLogged.some((p) => p.data === "hello host")), "the client's callback got the log the frame's took");
     const out = await page.evaluate(() => ({ cb: t.logged.find((l) => l.params.data === "hello host"), ev: t.log.find((e) => e.type === "mcp-app-log" && e.detail.data === "hello host") }));
     expect(out.cb.params.level === "warning" && out.cb.tool === "show_chart", `callback: ${JSON.stringify(out.cb)}`);
     expect(out.ev?.detail.level === "warning", `event: ${JSON.stringify(out.ev)}`);

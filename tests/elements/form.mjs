@@ -8,6 +8,7 @@
 // Serves the repository root twice from this process (plain, and with a strict CSP), starts
 // tests/peers/python_server.py; ports from ELEMENTS_FORM_PORTS (default 18930-18939), all on
 // 127.0.0.1, stopped on exit. Prints one line per step and "elements-form: N passed, M failed".
+import fs from "node:fs";
 import http from "node:http";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -21,17 +22,15 @@ const steps = stepper(20_000);
 const { step } = steps;
 const servers = [];
 
-// The README's example, verbatim (the test swaps the import for the page's and the port for the peer's).
-export const README_EXAMPLE = `import { Client, ElicitationForm } from "mcp-wasm-client";
-
-const dialog = document.querySelector("dialog"); // any element will do; a closed <dialog> opens as a modal
-const client = new Client("http://127.0.0.1:18101/mcp", {
-  elicitationCallback: (ctx, params) => ElicitationForm.ask(dialog, params, { signal: ctx.signal }),
-});
-await client.connect();
-const result = await client.callTool("issue_card", {}); // the form shows; the person types a name, Submit
-console.log(result.content); // [{ type: "text", text: "Card issued to Ada Lovelace." }]
-await client.close();`;
+// The README's example ("Elicitation forms" in README.md: the js block that calls
+// ElicitationForm.ask(dialog, ...)), read from the README itself; the test swaps the import for the
+// page's and the port for the peer's.
+function readmeExample() {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes("ElicitationForm.ask(dialog"));
+  if (!block) throw new Error("README.md has no js block calling ElicitationForm.ask(dialog, ...)");
+  return block;
+}
 
 // A schema with every field kind and option shape the form model supports.
 const EVERY_KIND = {
@@ -467,8 +466,9 @@ async function clientSteps(page, $, peerUrl) {
   await step("README example", async () => {
     await fresh(page);
     const port = new URL(peerUrl).port;
-    const source = README_EXAMPLE.replace('"mcp-wasm-client"', '"/tests/elements/pages/pkg.js"').replace("18101", port);
-    expect(source !== README_EXAMPLE && source.includes(`:${port}/mcp`), "snippet rewritten");
+    const example = readmeExample();
+    const source = example.replace('"mcp-wasm-client"', '"/tests/elements/pages/pkg.js"').replace("18101", port);
+    expect(source.includes('"/tests/elements/pages/pkg.js"') && source.includes(`:${port}/mcp`), "snippet rewritten");
     const logged = new Promise((resolve) => page.on("console", (m) => { if (m.type() === "log") resolve(m); }));
     await page.addScriptTag({ type: "module", content: source });
     await $('dialog[open] mcp-elicitation-form [data-test="input-name"]').fill("Ada Lovelace");

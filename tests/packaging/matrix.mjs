@@ -54,7 +54,7 @@ const brief = (r) => `exit ${r.code}: ${(r.stderr || r.stdout).trim().split("\n"
 
 // ---- consumer projects ------------------------------------------------------------------------
 const tmp = await mkdtemp(path.join(os.tmpdir(), "mcp-wasm-client-packaging-"));
-const consumers = ["node-esm", "node-cjs", "vite", "webpack", "webpack-core", "plain", "deno", "bun", "workerd", "csp"];
+const consumers = ["node-esm", "node-cjs", "vite", "webpack", "webpack-core", "plain", "deno", "bun", "workerd", "csp", "ts-dom"];
 const installed = {};
 await Promise.all(consumers.map(async (name) => {
   const dir = path.join(tmp, name);
@@ -117,6 +117,18 @@ if (installOk("deno (npm:mcp-wasm-client)", "deno")) {
     });
     if (t.code === 0) record("deno check: types via exports (., ./manual, ./core)", "pass", "index.d.ts -> dist/mcp_wasm_client.d.ts");
     else record("deno check: types via exports (., ./manual, ./core)", "fail", brief(t).replace(/\s+/g, " ").slice(0, 400));
+  }
+}
+
+// ---- tsc with the DOM types: the elements' declarations as a page's TypeScript sees them -----------
+if (installOk("tsc --strict, lib DOM: the custom elements' types", "ts-dom")) {
+  const tsc = path.join(HERE, "../types/node_modules/.bin/tsc");
+  const label = "tsc --strict, lib DOM: the custom elements' types";
+  if (!existsSync(tsc)) record(label, "fail", `${tsc} is missing (scripts/setup.sh installs tests/types)`);
+  else {
+    const t = await run(tsc, ["-p", "."], { cwd: dirOf("ts-dom"), timeoutMs: 90_000 });
+    if (t.code === 0) record(label, "pass", "createElement tags, event details, ElicitationForm.ask as the elicitationCallback");
+    else record(label, "fail", brief(t).replace(/\s+/g, " ").slice(0, 400));
   }
 }
 

@@ -55,6 +55,8 @@ pub struct Client {
     /// The skill entries `client.skills` has listed or got (`api::skills` has the methods).
     #[cfg(feature = "skills")]
     pub(super) skills: Rc<std::cell::RefCell<Vec<crate::session::skills::entry::Skill>>>,
+    /// The `loggingCallback` option, handed back by the getter of that name.
+    pub(super) logging_callback: Option<js_sys::Function>,
 }
 
 #[wasm_bindgen]
@@ -63,6 +65,12 @@ impl Client {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn connect(&self) -> Promise {
         self.run(Ok(Op::Connect), &JsValue::UNDEFINED)
+    }
+
+    /// The `loggingCallback` option (`undefined` without one): where `<mcp-app-frame>` sends its app's log messages.
+    #[wasm_bindgen(getter, js_name = loggingCallback)]
+    pub fn logging_callback(&self) -> Option<js_sys::Function> {
+        self.logging_callback.clone()
     }
 
     /// The negotiated protocol version (`undefined` before connect).

@@ -212,6 +212,7 @@ fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
         // A URL without an Http: an error was met and returned above.
         (Target::Url(_), None) => return Err(McpError::input("Client options must be an object")),
     };
+    let logging_callback = host.logging_callback.clone();
     let engine = Engine::new(cfg, limits, Rc::new(host), transport);
     #[cfg(feature = "auth")]
     if let Some(a) = &auth {
@@ -223,6 +224,7 @@ fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
         auth,
         #[cfg(feature = "skills")]
         skills: Default::default(),
+        logging_callback,
     })
 }
 

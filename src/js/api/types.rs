@@ -357,6 +357,8 @@ export class Client {
   readonly serverCapabilities: (JsonObject & { extensions?: { [id: string]: JsonObject } }) | undefined;
   /** The 2026 `server/discover` result (probed or adopted), `null` on a legacy session or before connecting. */
   readonly discoverResult: DiscoverResult | null;
+  /** The `loggingCallback` option, or undefined: where `<mcp-app-frame>` sends its app's log messages. */
+  readonly loggingCallback: ((params: LoggingMessageParams) => void | Promise<void>) | undefined;
   readonly instructions: string | undefined;
   readonly sessionId: string | undefined;
   /** Requests waiting for a response right now. */

@@ -1,22 +1,7 @@
 // The page of tests/elements/apps.mjs: the package as the browser entry gives it (pages/pkg.js), and
 // window.t for the test: every mcp-app-* event the page saw (t.log), the event types the page
 // refuses (t.refuse: their listener calls preventDefault()), and a timer-gap probe (t.gaps).
-let mod;
-let entry;
-try {
-  mod = await import("/tests/elements/pages/pkg.js");
-  entry = "pkg.js";
-} catch (e) {
-  // elements/index.js also imports elicitation-form.js, the other half of issue 25: until both
-  // halves are merged, bind AppFrame to pkg/web here, exactly as defineElements does.
-  const wasm = await import("/pkg/web/mcp_wasm_client.js");
-  await wasm.default();
-  const { appFrameClass } = await import("/pkg-template/elements/app-frame.js");
-  const AppFrame = appFrameClass(wasm);
-  if (!customElements.get("mcp-app-frame")) customElements.define("mcp-app-frame", AppFrame);
-  mod = { ...wasm, AppFrame };
-  entry = `app-frame.js (pages/pkg.js did not load: ${e.message})`;
-}
+const mod = await import("/tests/elements/pages/pkg.js");
 
 const log = [];
 const refuse = new Set();
@@ -37,5 +22,5 @@ const gaps = {
   stop() { clearInterval(this.id); return this.max; },
 };
 
-window.t = { mod, entry, log, refuse, gaps, params: Object.fromEntries(new URLSearchParams(location.search)) };
+window.t = { mod, log, refuse, gaps, params: Object.fromEntries(new URLSearchParams(location.search)) };
 document.body.dataset.ready = "1";
