@@ -42,6 +42,9 @@ case "$entry" in
   *) echo "build-wasm.sh: ENTRY must be full or core, not '$entry'" >&2; exit 2 ;;
 esac
 cd "$ROOT"
+# wasm-pack overwrites the files it emits but leaves the others: a snippet a source change removed
+# would stay in the package (and in its measured size)
+rm -rf "$out/snippets"
 if [ "${RELEASE_STABLE:-0}" = 1 ]; then
   wasm-pack build --mode no-install --release --target "$target" --out-dir "$out" . -- "${features[@]}"
 else
