@@ -371,10 +371,12 @@ def chart_app() -> str:
     return (Path(__file__).resolve().parent / "apps" / "chart.html").read_text(encoding="utf-8")
 
 
+CHART_VALUES = (3, 5, 2, 8, 6, 4, 7)
+
+
 @mcp.tool(meta={"ui": {"resourceUri": CHART_URI}})
-def show_chart(title: str = "Tool calls per day", values: list[float] | None = None) -> CallToolResult:
+def show_chart(title: str = "Tool calls per day", values: list[float] = list(CHART_VALUES)) -> CallToolResult:  # noqa: B006
     """Draws a bar chart of `values` (an MCP App: hosts with the ui extension render it inline)."""
-    values = values if values is not None else [3, 5, 2, 8, 6, 4, 7]
     text = f"{title}: {', '.join(f'{v:g}' for v in values)} (max {max(values, default=0):g})"
     return CallToolResult(
         content=[TextContent(type="text", text=text)],

@@ -103,6 +103,7 @@ export async function callTool(name, args) {
     const tool = state.tools.find((t) => t.name === name);
     const result = appResourceUri(tool) ? await callWithApp(li, name, args, options) : await c.callTool(name, args, options);
     renderResult(li, name, result, performance.now() - started);
+    if (appResourceUri(tool)) li.querySelector('[data-test="structured"]')?.removeAttribute("open"); // the app shows it
     if (progressBox) li.querySelector(".bubble").append(progressBox);
   } catch (err) {
     li.dataset.state = "error";
