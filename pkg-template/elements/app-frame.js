@@ -152,176 +152,187 @@ class RpcError extends Error {
   }
 }
 
+/** The base of the element classes: HTMLElement in a page, a plain class in Node, Deno and workers. */
+const Base = globalThis.HTMLElement ?? class {};
+
+/**
+ * `<mcp-app-frame>`: renders an MCP App for a tool call and hosts its dialogue. Each entry gets its
+ * own subclass from appFrameClass(wasm), which names the entry's McpError.
+ */
+class AppFrameElement extends Base {
+  /** An McpError of the entry this class was made for: `data` is `{ local: true, kind, ...extra }`. */
+  #err(code, message, kind, extra) {
+    return new this.constructor.McpError(code, message, { local: true, kind, ...extra });
+  }
+
+  #client;
+  #sandbox;
+  #hostContext = {};
+  #view; // the mounted view's state (ViewSession)
+  /** `{ name, version }` the app sees as the host (default: mcp-wasm-client). */
+  hostInfo = { name: 'mcp-wasm-client', version: '0.1.0' };
+  /** Called with (params, { server, frame }) for each `notifications/message` the app sends. */
+  loggingCallback = undefined;
+  /** The app's latest `ui/update-model-context` params (each replaces the previous), or undefined. */
+  modelContext = undefined;
+
+  /** Attaches an open shadow root with the element's stylesheet (in a page only). */
+  constructor() {
+    super();
+    if (globalThis.HTMLElement && this instanceof globalThis.HTMLElement) {
+      this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [styles()];
+    }
+  }
+
+  /** The `Client` or `ClientGroup` the frame reads resources and calls tools through. */
+  get client() { return this.#client; }
+  set client(value) { this.#client = value; }
+
+  /** The proxy page's URL (mcp-app-sandbox.html on another origin than the page). */
+  get sandbox() { return this.#sandbox; }
+  set sandbox(value) { this.#sandbox = value == null ? undefined : String(value); }
+
+  /** The host context the app sees; setting it after init sends only the changed fields. */
+  get hostContext() { return { ...this.#hostContext }; }
+  set hostContext(value) {
+    this.#hostContext = value && typeof value === 'object' ? { ...value } : {};
+    if (this.#view) reflectMode(this, this.#hostContext.displayMode);
+    this.#view?.contextChanged();
+  }
+
+  /** The tool whose app is shown (`{ name, server? }`), or undefined. */
+  get tool() { return this.#view?.tool; }
+
+  /**
+   * Calls a tool whose `_meta.ui.resourceUri` names an app: reads and mounts the app (any view
+   * shown before is torn down), sends it the input, calls the tool and sends it the result
+   * (`tool-cancelled` when the call is aborted or fails). Resolves with the CallToolResult.
+   */
+  async callTool(name, args = {}, options = {}) {
+    const signal = options?.signal;
+    const target = await this.#resolve(name, signal);
+    const session = await this.#mount(target, args, signal);
+    let result;
+    try {
+      result = await target.client.callTool(target.toolName, args, signal ? { signal } : undefined);
+    } catch (e) {
+      session.notify('ui/notifications/tool-cancelled', { reason: signal?.aborted ? 'aborted' : String(e?.message ?? e) });
+      throw e;
+    }
+    session.notify('ui/notifications/tool-result', result);
+    return result;
+  }
+
+  /**
+   * Mounts the app of a tool whose result arrived elsewhere (`tool` is the Tool object as listed,
+   * or its name) and gives it `args` and `result`. Resolves once the app is mounted.
+   */
+  async show(tool, args = {}, result = undefined, options = {}) {
+    const target = typeof tool === 'string' ? await this.#resolve(tool, options?.signal) : this.#fromTool(tool);
+    const session = await this.#mount(target, args, options?.signal);
+    if (result !== undefined) session.notify('ui/notifications/tool-result', result);
+  }
+
+  /**
+   * Sends the app `ui/resource-teardown` `{ reason }` (after its initialization; waits for the
+   * reply up to 3 s), then removes the iframes. Resolves when they are gone; harmless when nothing
+   * is shown.
+   */
+  async teardown(options = {}) {
+    const view = this.#view;
+    this.#view = undefined;
+    if (view) await view.teardown(options?.reason ?? 'host closed the view');
+  }
+
+  /** Removing the element stops the dialogue (its iframes are already gone: call teardown() first to let the app clean up). */
+  disconnectedCallback() {
+    const view = this.#view;
+    this.#view = undefined;
+    view?.dispose();
+  }
+
+  /** Rejects when the element cannot mount (no DOM, no client, a same-origin or missing sandbox). */
+  #check() {
+    if (!globalThis.document || !this.shadowRoot) {
+      throw this.#err(-32602, 'mcp-app-frame needs a page (DOM): it cannot render an MCP App in Node, Deno or a worker', 'unsupported');
+    }
+    const c = this.#client;
+    if (!c || typeof c.callTool !== 'function' || typeof c.listTools !== 'function') {
+      throw this.#err(-32602, 'mcp-app-frame: set frame.client to a connected Client or ClientGroup first', 'input');
+    }
+    if (!this.#sandbox) throw this.#err(-32602, 'mcp-app-frame: set frame.sandbox to the URL of mcp-app-sandbox.html on another origin', 'input');
+    let url;
+    try { url = new URL(this.#sandbox, location.href); } catch {
+      throw this.#err(-32602, `mcp-app-frame: frame.sandbox ${JSON.stringify(this.#sandbox)} is not a URL`, 'input');
+    }
+    if (!/^https?:$/.test(url.protocol)) throw this.#err(-32602, `mcp-app-frame: frame.sandbox must be an http(s) URL, not ${url.protocol}`, 'input');
+    if (url.origin === location.origin) {
+      throw this.#err(-32602, `mcp-app-frame: frame.sandbox must be served from another origin than the page (${url.origin} is the page's own)`, 'input');
+    }
+    return url;
+  }
+
+  /** Finds the tool by name on the client (for a group: its server's client and the tool's own name). */
+  async #resolve(name, signal) {
+    this.#check();
+    if (typeof name !== 'string' || !name) throw this.#err(-32602, 'mcp-app-frame: the tool name must be a non-empty string', 'input');
+    const c = this.#client;
+    const group = typeof c.client === 'function' && typeof c.addServer === 'function';
+    const { tools } = group ? await c.listTools(signal ? { signal } : undefined) : await c.listTools({ all: true, ...(signal ? { signal } : {}) });
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) throw this.#err(-32602, `mcp-app-frame: no tool named ${JSON.stringify(name)} on the client`, 'input');
+    if (!group) return this.#fromTool(tool);
+    const client = c.client(tool.server);
+    if (!client) throw this.#err(-32602, `mcp-app-frame: the group has no server ${JSON.stringify(tool.server)} for tool ${JSON.stringify(name)}`, 'input');
+    const own = { ...tool, name: tool.originalName };
+    delete own.server;
+    delete own.originalName;
+    return { client, server: tool.server, toolName: tool.originalName, tool: own };
+  }
+
+  /** A target from a Tool object (on the frame's Client, or a group's entry with `server`/`originalName`). */
+  #fromTool(tool) {
+    this.#check();
+    if (!tool || typeof tool !== 'object' || typeof tool.name !== 'string') {
+      throw this.#err(-32602, 'mcp-app-frame: show() needs a Tool object (as listTools gives it) or a tool name', 'input');
+    }
+    const c = this.#client;
+    if (typeof c.client === 'function' && typeof tool.server === 'string') {
+      const client = c.client(tool.server);
+      if (!client) throw this.#err(-32602, `mcp-app-frame: the group has no server ${JSON.stringify(tool.server)}`, 'input');
+      const own = { ...tool, name: tool.originalName ?? tool.name };
+      delete own.server;
+      delete own.originalName;
+      return { client, server: tool.server, toolName: own.name, tool: own };
+    }
+    return { client: c, server: undefined, toolName: tool.name, tool };
+  }
+
+  /** Reads the tool's UI resource and mounts it in a new view session (tearing down the previous one). */
+  async #mount(target, args, signal) {
+    const sandboxUrl = this.#check();
+    const uri = toolResourceUri(target.tool);
+    if (!uri) throw this.#err(-32602, `mcp-app-frame: tool ${JSON.stringify(target.toolName)} has no _meta.ui.resourceUri (a ui:// resource): it has no app to show`, 'input');
+    const resource = await readAppResource(target.client, uri, signal, (...a) => this.#err(...a));
+    if (signal?.aborted) throw this.#err(-32800, 'mcp-app-frame: the call was aborted before its app was shown', 'cancelled');
+    await this.teardown({ reason: 'replaced by another tool call' });
+    const view = new ViewSession(this, { ...target, uri, resource, sandboxUrl, args });
+    this.#view = view;
+    view.mount();
+    return view;
+  }
+}
+
 /**
  * The class AppFrame over one entry's wasm exports (`McpError` for its errors). In Node, Deno and
  * workers the class still loads (it extends a plain class there); its methods reject with an
  * `unsupported` McpError.
  */
 export function appFrameClass(wasm) {
-  const Base = globalThis.HTMLElement ?? class {};
-  const err = (code, message, kind, extra) => new wasm.McpError(code, message, { local: true, kind, ...extra });
-
-  /** `<mcp-app-frame>`: renders an MCP App for a tool call and hosts its dialogue. */
-  class AppFrame extends Base {
-    #client;
-    #sandbox;
-    #hostContext = {};
-    #view; // the mounted view's state (ViewSession)
-    /** `{ name, version }` the app sees as the host (default: mcp-wasm-client). */
-    hostInfo = { name: 'mcp-wasm-client', version: '0.1.0' };
-    /** Called with (params, { server, frame }) for each `notifications/message` the app sends. */
-    loggingCallback = undefined;
-    /** The app's latest `ui/update-model-context` params (each replaces the previous), or undefined. */
-    modelContext = undefined;
-
-    /** Attaches an open shadow root with the element's stylesheet (in a page only). */
-    constructor() {
-      super();
-      if (globalThis.HTMLElement && this instanceof globalThis.HTMLElement) {
-        this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [styles()];
-      }
-    }
-
-    /** The `Client` or `ClientGroup` the frame reads resources and calls tools through. */
-    get client() { return this.#client; }
-    set client(value) { this.#client = value; }
-
-    /** The proxy page's URL (mcp-app-sandbox.html on another origin than the page). */
-    get sandbox() { return this.#sandbox; }
-    set sandbox(value) { this.#sandbox = value == null ? undefined : String(value); }
-
-    /** The host context the app sees; setting it after init sends only the changed fields. */
-    get hostContext() { return { ...this.#hostContext }; }
-    set hostContext(value) {
-      this.#hostContext = value && typeof value === 'object' ? { ...value } : {};
-      if (this.#view) reflectMode(this, this.#hostContext.displayMode);
-      this.#view?.contextChanged();
-    }
-
-    /** The tool whose app is shown (`{ name, server? }`), or undefined. */
-    get tool() { return this.#view?.tool; }
-
-    /**
-     * Calls a tool whose `_meta.ui.resourceUri` names an app: reads and mounts the app (any view
-     * shown before is torn down), sends it the input, calls the tool and sends it the result
-     * (`tool-cancelled` when the call is aborted or fails). Resolves with the CallToolResult.
-     */
-    async callTool(name, args = {}, options = {}) {
-      const signal = options?.signal;
-      const target = await this.#resolve(name, signal);
-      const session = await this.#mount(target, args, signal);
-      let result;
-      try {
-        result = await target.client.callTool(target.toolName, args, signal ? { signal } : undefined);
-      } catch (e) {
-        session.notify('ui/notifications/tool-cancelled', { reason: signal?.aborted ? 'aborted' : String(e?.message ?? e) });
-        throw e;
-      }
-      session.notify('ui/notifications/tool-result', result);
-      return result;
-    }
-
-    /**
-     * Mounts the app of a tool whose result arrived elsewhere (`tool` is the Tool object as listed,
-     * or its name) and gives it `args` and `result`. Resolves once the app is mounted.
-     */
-    async show(tool, args = {}, result = undefined, options = {}) {
-      const target = typeof tool === 'string' ? await this.#resolve(tool, options?.signal) : this.#fromTool(tool);
-      const session = await this.#mount(target, args, options?.signal);
-      if (result !== undefined) session.notify('ui/notifications/tool-result', result);
-    }
-
-    /**
-     * Sends the app `ui/resource-teardown` `{ reason }` (after its initialization; waits for the
-     * reply up to 3 s), then removes the iframes. Resolves when they are gone; harmless when nothing
-     * is shown.
-     */
-    async teardown(options = {}) {
-      const view = this.#view;
-      this.#view = undefined;
-      if (view) await view.teardown(options?.reason ?? 'host closed the view');
-    }
-
-    /** Removing the element stops the dialogue (its iframes are already gone: call teardown() first to let the app clean up). */
-    disconnectedCallback() {
-      const view = this.#view;
-      this.#view = undefined;
-      view?.dispose();
-    }
-
-    /** Rejects when the element cannot mount (no DOM, no client, a same-origin or missing sandbox). */
-    #check() {
-      if (!globalThis.document || !this.shadowRoot) {
-        throw err(-32602, 'mcp-app-frame needs a page (DOM): it cannot render an MCP App in Node, Deno or a worker', 'unsupported');
-      }
-      const c = this.#client;
-      if (!c || typeof c.callTool !== 'function' || typeof c.listTools !== 'function') {
-        throw err(-32602, 'mcp-app-frame: set frame.client to a connected Client or ClientGroup first', 'input');
-      }
-      if (!this.#sandbox) throw err(-32602, 'mcp-app-frame: set frame.sandbox to the URL of mcp-app-sandbox.html on another origin', 'input');
-      let url;
-      try { url = new URL(this.#sandbox, location.href); } catch {
-        throw err(-32602, `mcp-app-frame: frame.sandbox ${JSON.stringify(this.#sandbox)} is not a URL`, 'input');
-      }
-      if (!/^https?:$/.test(url.protocol)) throw err(-32602, `mcp-app-frame: frame.sandbox must be an http(s) URL, not ${url.protocol}`, 'input');
-      if (url.origin === location.origin) {
-        throw err(-32602, `mcp-app-frame: frame.sandbox must be served from another origin than the page (${url.origin} is the page's own)`, 'input');
-      }
-      return url;
-    }
-
-    /** Finds the tool by name on the client (for a group: its server's client and the tool's own name). */
-    async #resolve(name, signal) {
-      this.#check();
-      if (typeof name !== 'string' || !name) throw err(-32602, 'mcp-app-frame: the tool name must be a non-empty string', 'input');
-      const c = this.#client;
-      const group = typeof c.client === 'function' && typeof c.addServer === 'function';
-      const { tools } = group ? await c.listTools(signal ? { signal } : undefined) : await c.listTools({ all: true, ...(signal ? { signal } : {}) });
-      const tool = tools.find((t) => t.name === name);
-      if (!tool) throw err(-32602, `mcp-app-frame: no tool named ${JSON.stringify(name)} on the client`, 'input');
-      if (!group) return this.#fromTool(tool);
-      const client = c.client(tool.server);
-      if (!client) throw err(-32602, `mcp-app-frame: the group has no server ${JSON.stringify(tool.server)} for tool ${JSON.stringify(name)}`, 'input');
-      const own = { ...tool, name: tool.originalName };
-      delete own.server;
-      delete own.originalName;
-      return { client, server: tool.server, toolName: tool.originalName, tool: own };
-    }
-
-    /** A target from a Tool object (on the frame's Client, or a group's entry with `server`/`originalName`). */
-    #fromTool(tool) {
-      this.#check();
-      if (!tool || typeof tool !== 'object' || typeof tool.name !== 'string') {
-        throw err(-32602, 'mcp-app-frame: show() needs a Tool object (as listTools gives it) or a tool name', 'input');
-      }
-      const c = this.#client;
-      if (typeof c.client === 'function' && typeof tool.server === 'string') {
-        const client = c.client(tool.server);
-        if (!client) throw err(-32602, `mcp-app-frame: the group has no server ${JSON.stringify(tool.server)}`, 'input');
-        const own = { ...tool, name: tool.originalName ?? tool.name };
-        delete own.server;
-        delete own.originalName;
-        return { client, server: tool.server, toolName: own.name, tool: own };
-      }
-      return { client: c, server: undefined, toolName: tool.name, tool };
-    }
-
-    /** Reads the tool's UI resource and mounts it in a new view session (tearing down the previous one). */
-    async #mount(target, args, signal) {
-      const sandboxUrl = this.#check();
-      const uri = toolResourceUri(target.tool);
-      if (!uri) throw err(-32602, `mcp-app-frame: tool ${JSON.stringify(target.toolName)} has no _meta.ui.resourceUri (a ui:// resource): it has no app to show`, 'input');
-      const resource = await readAppResource(target.client, uri, signal, err);
-      if (signal?.aborted) throw err(-32800, 'mcp-app-frame: the call was aborted before its app was shown', 'cancelled');
-      await this.teardown({ reason: 'replaced by another tool call' });
-      const view = new ViewSession(this, { ...target, uri, resource, sandboxUrl, args });
-      this.#view = view;
-      view.mount();
-      return view;
-    }
-  }
-
-  return AppFrame;
+  return class AppFrame extends AppFrameElement {
+    /** The McpError class of this entry. */
+    static McpError = wasm.McpError;
+  };
 }
 
 /** Reads a ui:// resource: its HTML and `_meta.ui` (content item first, then the resources/list entry). */

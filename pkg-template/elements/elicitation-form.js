@@ -263,267 +263,281 @@ function showFieldError(row, message) {
 
 // ------------------------------------------------------------------------------ the class
 
+/** The base of the element classes: HTMLElement in a page, a plain class in Node, Deno and workers. */
+const Base = globalThis.HTMLElement ?? class {};
+
+/** Whether this host can show the form: a document and a customElements registry. */
+const hasDom = () => typeof globalThis.document?.createElement === "function" && Boolean(globalThis.customElements) && globalThis.HTMLElement !== undefined;
+
+/** An McpError (kind input) of the entry whose exports are `wasm`. */
+const inputError = (wasm, message) => new wasm.McpError(-32602, message, { local: true, kind: "input" });
+
+let sheet = null;
+/** The one constructable stylesheet every form shares (CSP-safe: no <style> element). */
+const styles = () => {
+  if (!sheet) { sheet = new CSSStyleSheet(); sheet.replaceSync(CSS); }
+  return sheet;
+};
+
+/** Checks elicitation params and returns what to draw; throws the model's McpError (kind input). */
+function modelOf(wasm, params) {
+  if (params === null || typeof params !== "object" || Array.isArray(params)) throw inputError(wasm, "ElicitationForm: params must be the elicitation/create params object");
+  if (params.message !== undefined && typeof params.message !== "string") throw inputError(wasm, "ElicitationForm: params.message must be a string");
+  const mode = params.mode ?? "form";
+  if (mode === "url") {
+    if (typeof params.url !== "string" || params.url === "") throw inputError(wasm, "ElicitationForm: URL mode needs params.url (a string)");
+    return { mode, message: params.message ?? "", url: params.url };
+  }
+  if (mode !== "form") throw inputError(wasm, `ElicitationForm: params.mode must be "form" or "url", not ${JSON.stringify(mode)}`);
+  if (params.requestedSchema === undefined) throw inputError(wasm, "ElicitationForm: form mode needs params.requestedSchema");
+  const { fields } = wasm.elicitationForm(params.requestedSchema); // throws McpError (kind input)
+  return { mode, message: params.message ?? "", schema: params.requestedSchema, fields };
+}
+
+/**
+ * `<mcp-elicitation-form>`: set `params`, await `answer` (or listen for `mcp-elicitation-answer`).
+ * Each entry gets its own subclass from elicitationFormClass(wasm), whose static `wasm` holds the
+ * entry's McpError, elicitationForm and validateElicitation.
+ */
+class ElicitationFormElement extends Base {
+  #params = null;
+  #model = null;
+  #rows = [];
+  #resolve = null;
+  #answered = null;
+  #answer = null;
+
+  /** Attaches the shadow root and its stylesheet; Escape anywhere in the form answers cancel. */
+  constructor() {
+    super();
+    this.#answer = new Promise((resolve) => { this.#resolve = resolve; });
+    this.attachShadow({ mode: "open" }).adoptedStyleSheets = [styles()];
+    this.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Escape" || this.#answered) return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      this.cancel();
+    });
+  }
+
+  /** The tag this class is defined under. */
+  static get tagName() { return TAG; }
+
+  /**
+   * Shows a form for `params` in `container` and resolves with the person's answer:
+   * `{ action: "accept", content }`, `{ action: "decline" }` or `{ action: "cancel" }` (Escape,
+   * or `signal` aborted). A `<dialog>` container that is closed is opened with showModal() and
+   * closed again afterwards. The element is removed once answered. Bad params reject with an
+   * McpError (kind input); without a DOM, with one of kind unsupported.
+   */
+  static ask(container, params, options = {}) {
+    if (!hasDom()) {
+      return Promise.reject(new this.wasm.McpError(-32602, "ElicitationForm.ask needs a page (DOM): there is no document or customElements here (Node, Deno, a worker); answer elicitation/create in your own callback", { local: true, kind: "unsupported" }));
+    }
+    try {
+      modelOf(this.wasm, params);
+      if (!(container instanceof Node) || typeof container.append !== "function") throw inputError(this.wasm, "ElicitationForm.ask: container must be an element (a <dialog> or any element the form goes into)");
+      if (options === null || typeof options !== "object") throw inputError(this.wasm, "ElicitationForm.ask: options must be an object ({ signal })");
+      if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw inputError(this.wasm, "ElicitationForm.ask: options.signal must be an AbortSignal");
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (options.signal?.aborted) return Promise.resolve({ action: "cancel" });
+    return askIn(this, container, params, options.signal);
+  }
+
+  /** The elicitation/create params shown (setting them draws the form; bad params, or a form already answered, throw an McpError, kind input). */
+  get params() { return this.#params; }
+  set params(value) {
+    if (this.#answered) throw inputError(this.constructor.wasm, "ElicitationForm: this form has been answered; create a new element for another request");
+    const model = modelOf(this.constructor.wasm, value);
+    this.#params = value;
+    this.#model = model;
+    this.#render();
+  }
+
+  /** A promise of the answer: `{ action, content? }`, settled once. */
+  get answer() { return this.#answer; }
+
+  /** Whether the person has answered (then the controls are disabled). */
+  get answered() { return this.#answered !== null; }
+
+  /** Answers `cancel` (as Escape does); nothing once answered. */
+  cancel() { this.#finish({ action: "cancel" }); }
+
+  /** Answers `decline`; nothing once answered. */
+  decline() { this.#finish({ action: "decline" }); }
+
+  /**
+   * Checks the fields with validateElicitation: when valid answers accept with the typed content
+   * and returns true; else shows the errors inline, focuses the first and returns false.
+   */
+  submit() {
+    if (this.#answered || this.#model?.mode !== "form") return false;
+    const { content, errors } = this.constructor.wasm.validateElicitation(this.#model.schema, this.#collect());
+    if (errors.length) {
+      this.#showErrors(errors);
+      return false;
+    }
+    this.#showErrors([]);
+    this.#finish({ action: "accept", content });
+    return true;
+  }
+
+  /** Focuses the first field (form mode) or the Decline button (URL mode: a stray Enter never opens a page). */
+  focusFirst() {
+    const root = this.shadowRoot;
+    if (this.#model?.mode === "url") return root.querySelector('[data-test="url-decline"]')?.focus();
+    const first = this.#rows[0];
+    const target = first?.controls.find((c) => c.checked) ?? first?.controls[0] ?? root.querySelector("button");
+    target?.focus();
+  }
+
+  /** Draws the form (or the URL consent) for the current model. */
+  #render() {
+    const m = this.#model;
+    const message = m.message ? h("p", { class: "message", part: "message", id: "message", "data-test": "elicitation-message" }, m.message) : null;
+    const form = h("form", { part: "form", novalidate: true, autocomplete: "off", "aria-labelledby": message ? "message" : null,
+      "data-test": m.mode === "url" ? "elicitation-url" : "elicitation-form", "data-mode": m.mode });
+    form.addEventListener("submit", (ev) => { ev.preventDefault(); this.submit(); });
+    if (m.mode === "url") this.#renderUrl(form, message);
+    else this.#renderFields(form, message);
+    this.shadowRoot.replaceChildren(form);
+    this.setAttribute("data-state", "pending");
+  }
+
+  /** The form-mode body: one row per field, a general error line, Submit / Decline / Cancel. */
+  #renderFields(form, message) {
+    this.#rows = this.#model.fields.map(fieldRow);
+    const general = h("p", { class: "form-error", part: "form-error", role: "alert", "data-test": "elicitation-errors", hidden: true });
+    form.append(...[message, ...this.#rows.map((r) => r.wrap), general].filter(Boolean), this.#buttons([
+      h("button", { type: "submit", class: "primary", part: "button submit", "data-test": "elicitation-accept" }, "Submit"),
+      ...this.#declineCancel("elicitation"),
+    ]));
+    form.addEventListener("input", (ev) => this.#recheck(ev.target));
+    form.addEventListener("change", (ev) => this.#recheck(ev.target));
+  }
+
+  /** The URL-mode body: the message, the target's domain, the full URL, Open / Decline / Cancel. */
+  #renderUrl(form, message) {
+    this.#rows = [];
+    const parts = splitUrl(this.#model.url);
+    const openable = parts !== null && /^https?:$/.test(parts.url.protocol);
+    const full = h("code", { class: "url-full", part: "url-full", "data-test": "url-full" });
+    if (parts?.host) full.append(h("span", {}, parts.before), h("mark", {}, parts.host), h("span", {}, parts.after));
+    else full.textContent = this.#model.url;
+    const warnings = openable ? urlWarnings(parts.url) : [];
+    const refusal = parts === null ? "This is not a valid URL: it cannot be opened." : `This link cannot be opened: only http and https pages open (this one is ${parts.url.protocol}).`;
+    form.append(...[message,
+      h("p", { class: "domain-line", part: "url-domain-line" }, "Opens a page on ", h("strong", { class: "domain", part: "url-domain", "data-test": "url-domain" }, parts?.host || "(no domain)")),
+      full,
+      warnings.length ? h("p", { class: "warning", part: "url-warning", "data-test": "url-warning" }, warnings.join(" ")) : null,
+      openable ? null : h("p", { class: "url-error", part: "url-error", role: "alert", "data-test": "url-error" }, refusal),
+    ].filter(Boolean), this.#buttons([
+      h("button", { type: "button", class: "primary", part: "button open", "data-test": "url-open", disabled: !openable }, "Open"),
+      ...this.#declineCancel("url"),
+    ]));
+    form.querySelector('[data-test="url-open"]').addEventListener("click", () => this.#open(parts.url));
+  }
+
+  /** Decline and Cancel buttons, with `data-test="<prefix>-decline"` / `-cancel`. */
+  #declineCancel(prefix) {
+    const decline = h("button", { type: "button", part: "button decline", "data-test": `${prefix}-decline` }, "Decline");
+    const cancel = h("button", { type: "button", part: "button cancel", "data-test": `${prefix}-cancel` }, "Cancel");
+    decline.addEventListener("click", () => this.decline());
+    cancel.addEventListener("click", () => this.cancel());
+    return [decline, cancel];
+  }
+
+  /** The buttons row. */
+  #buttons(buttons) {
+    return h("div", { class: "buttons", part: "buttons" }, ...buttons);
+  }
+
+  /** Opens the URL in a new window without an opener (only on the person's click), then answers accept. */
+  #open(url) {
+    if (this.#answered) return;
+    globalThis.open(url.href, "_blank", "noopener,noreferrer");
+    this.#finish({ action: "accept" });
+  }
+
+  /** What the fields hold, converted for validateElicitation (empty fields left out). */
+  #collect() {
+    const raw = {};
+    for (const row of this.#rows) {
+      const v = row.read();
+      if (v !== undefined) raw[row.field.name] = v;
+    }
+    return raw;
+  }
+
+  /** Shows the validator's errors on their fields (the first per field) and focuses the first in form order. */
+  #showErrors(errors) {
+    const byField = new Map();
+    const general = [];
+    for (const e of errors) {
+      if (this.#rows.some((r) => r.field.name === e.field)) { if (!byField.has(e.field)) byField.set(e.field, e.message); }
+      else general.push(e.field ? `${e.field}: ${e.message}` : e.message);
+    }
+    for (const row of this.#rows) showFieldError(row, byField.get(row.field.name));
+    const box = this.shadowRoot.querySelector(".form-error");
+    box.textContent = general.join("; ");
+    box.hidden = general.length === 0;
+    this.setAttribute("data-invalid", String(errors.length));
+    if (errors.length === 0) this.removeAttribute("data-invalid");
+    const first = this.#rows.find((r) => byField.has(r.field.name));
+    (first?.controls[0] ?? (general.length ? this.shadowRoot.querySelector("button") : null))?.focus();
+  }
+
+  /** Re-checks the field `target` belongs to once it shows an error (the error goes as soon as it is fixed). */
+  #recheck(target) {
+    const row = this.#rows.find((r) => r.controls.includes(target));
+    if (!row || !row.wrap.classList.contains("invalid") || this.#answered) return;
+    const { errors } = this.constructor.wasm.validateElicitation(this.#model.schema, this.#collect());
+    showFieldError(row, errors.find((e) => e.field === row.field.name)?.message);
+  }
+
+  /** Settles the answer once: disables the controls, reflects data-state, dispatches mcp-elicitation-answer. */
+  #finish(answer) {
+    if (this.#answered || !this.#resolve) return;
+    this.#answered = answer;
+    for (const n of this.shadowRoot.querySelectorAll("input, select, button")) n.disabled = true;
+    this.setAttribute("data-state", answer.action);
+    this.dispatchEvent(new CustomEvent(ANSWER_EVENT, { bubbles: true, composed: true, detail: answer }));
+    this.#resolve(answer);
+  }
+}
+
+/** ask()'s body once the arguments are checked: mount, open a closed dialog, wait, clean up (`FormClass` defines the tag if nothing has). */
+function askIn(FormClass, container, params, signal) {
+  if (!customElements.get(TAG)) customElements.define(TAG, FormClass);
+  const el = document.createElement(TAG);
+  el.params = params;
+  const dialog = container instanceof HTMLDialogElement ? container : null;
+  const opened = dialog !== null && !dialog.open;
+  const onDialogCancel = (ev) => { ev.preventDefault(); el.cancel(); };
+  const onAbort = () => el.cancel();
+  container.append(el);
+  if (opened) dialog.showModal();
+  dialog?.addEventListener("cancel", onDialogCancel);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  el.focusFirst();
+  return el.answer.then((answer) => {
+    dialog?.removeEventListener("cancel", onDialogCancel);
+    signal?.removeEventListener("abort", onAbort);
+    el.remove();
+    if (opened && dialog.open) dialog.close();
+    return answer;
+  });
+}
+
 /**
  * The ElicitationForm class bound to one entry's wasm exports (McpError, elicitationForm,
  * validateElicitation). It loads anywhere; only a page (DOM) can show it.
  */
 export function elicitationFormClass(wasm) {
-  const Base = globalThis.HTMLElement ?? class {};
-  const hasDom = () => typeof globalThis.document?.createElement === "function" && Boolean(globalThis.customElements) && globalThis.HTMLElement !== undefined;
-  const inputError = (message) => new wasm.McpError(-32602, message, { local: true, kind: "input" });
-  let sheet = null;
-  const styles = () => {
-    if (!sheet) { sheet = new CSSStyleSheet(); sheet.replaceSync(CSS); }
-    return sheet;
+  return class ElicitationForm extends ElicitationFormElement {
+    /** The entry's exports the form draws and checks with. */
+    static wasm = wasm;
   };
-
-  /** Checks elicitation params and returns what to draw; throws the model's McpError (kind input). */
-  function modelOf(params) {
-    if (params === null || typeof params !== "object" || Array.isArray(params)) throw inputError("ElicitationForm: params must be the elicitation/create params object");
-    if (params.message !== undefined && typeof params.message !== "string") throw inputError("ElicitationForm: params.message must be a string");
-    const mode = params.mode ?? "form";
-    if (mode === "url") {
-      if (typeof params.url !== "string" || params.url === "") throw inputError("ElicitationForm: URL mode needs params.url (a string)");
-      return { mode, message: params.message ?? "", url: params.url };
-    }
-    if (mode !== "form") throw inputError(`ElicitationForm: params.mode must be "form" or "url", not ${JSON.stringify(mode)}`);
-    if (params.requestedSchema === undefined) throw inputError("ElicitationForm: form mode needs params.requestedSchema");
-    const { fields } = wasm.elicitationForm(params.requestedSchema); // throws McpError (kind input)
-    return { mode, message: params.message ?? "", schema: params.requestedSchema, fields };
-  }
-
-  /** `<mcp-elicitation-form>`: set `params`, await `answer` (or listen for `mcp-elicitation-answer`). */
-  class ElicitationForm extends Base {
-    #params = null;
-    #model = null;
-    #rows = [];
-    #resolve = null;
-    #answered = null;
-    #answer = null;
-
-    /** Attaches the shadow root and its stylesheet; Escape anywhere in the form answers cancel. */
-    constructor() {
-      super();
-      this.#answer = new Promise((resolve) => { this.#resolve = resolve; });
-      this.attachShadow({ mode: "open" }).adoptedStyleSheets = [styles()];
-      this.addEventListener("keydown", (ev) => {
-        if (ev.key !== "Escape" || this.#answered) return;
-        ev.preventDefault();
-        ev.stopPropagation();
-        this.cancel();
-      });
-    }
-
-    /** The tag this class is defined under. */
-    static get tagName() { return TAG; }
-
-    /**
-     * Shows a form for `params` in `container` and resolves with the person's answer:
-     * `{ action: "accept", content }`, `{ action: "decline" }` or `{ action: "cancel" }` (Escape,
-     * or `signal` aborted). A `<dialog>` container that is closed is opened with showModal() and
-     * closed again afterwards. The element is removed once answered. Bad params reject with an
-     * McpError (kind input); without a DOM, with one of kind unsupported.
-     */
-    static ask(container, params, options = {}) {
-      if (!hasDom()) {
-        return Promise.reject(new wasm.McpError(-32602, "ElicitationForm.ask needs a page (DOM): there is no document or customElements here (Node, Deno, a worker); answer elicitation/create in your own callback", { local: true, kind: "unsupported" }));
-      }
-      try {
-        modelOf(params);
-        if (!(container instanceof Node) || typeof container.append !== "function") throw inputError("ElicitationForm.ask: container must be an element (a <dialog> or any element the form goes into)");
-        if (options === null || typeof options !== "object") throw inputError("ElicitationForm.ask: options must be an object ({ signal })");
-        if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw inputError("ElicitationForm.ask: options.signal must be an AbortSignal");
-      } catch (e) {
-        return Promise.reject(e);
-      }
-      if (options.signal?.aborted) return Promise.resolve({ action: "cancel" });
-      return askIn(container, params, options.signal);
-    }
-
-    /** The elicitation/create params shown (setting them draws the form; bad params, or a form already answered, throw an McpError, kind input). */
-    get params() { return this.#params; }
-    set params(value) {
-      if (this.#answered) throw inputError("ElicitationForm: this form has been answered; create a new element for another request");
-      const model = modelOf(value);
-      this.#params = value;
-      this.#model = model;
-      this.#render();
-    }
-
-    /** A promise of the answer: `{ action, content? }`, settled once. */
-    get answer() { return this.#answer; }
-
-    /** Whether the person has answered (then the controls are disabled). */
-    get answered() { return this.#answered !== null; }
-
-    /** Answers `cancel` (as Escape does); nothing once answered. */
-    cancel() { this.#finish({ action: "cancel" }); }
-
-    /** Answers `decline`; nothing once answered. */
-    decline() { this.#finish({ action: "decline" }); }
-
-    /**
-     * Checks the fields with validateElicitation: when valid answers accept with the typed content
-     * and returns true; else shows the errors inline, focuses the first and returns false.
-     */
-    submit() {
-      if (this.#answered || this.#model?.mode !== "form") return false;
-      const { content, errors } = wasm.validateElicitation(this.#model.schema, this.#collect());
-      if (errors.length) {
-        this.#showErrors(errors);
-        return false;
-      }
-      this.#showErrors([]);
-      this.#finish({ action: "accept", content });
-      return true;
-    }
-
-    /** Focuses the first field (form mode) or the Decline button (URL mode: a stray Enter never opens a page). */
-    focusFirst() {
-      const root = this.shadowRoot;
-      if (this.#model?.mode === "url") return root.querySelector('[data-test="url-decline"]')?.focus();
-      const first = this.#rows[0];
-      const target = first?.controls.find((c) => c.checked) ?? first?.controls[0] ?? root.querySelector("button");
-      target?.focus();
-    }
-
-    /** Draws the form (or the URL consent) for the current model. */
-    #render() {
-      const m = this.#model;
-      const message = m.message ? h("p", { class: "message", part: "message", id: "message", "data-test": "elicitation-message" }, m.message) : null;
-      const form = h("form", { part: "form", novalidate: true, autocomplete: "off", "aria-labelledby": message ? "message" : null,
-        "data-test": m.mode === "url" ? "elicitation-url" : "elicitation-form", "data-mode": m.mode });
-      form.addEventListener("submit", (ev) => { ev.preventDefault(); this.submit(); });
-      if (m.mode === "url") this.#renderUrl(form, message);
-      else this.#renderFields(form, message);
-      this.shadowRoot.replaceChildren(form);
-      this.setAttribute("data-state", "pending");
-    }
-
-    /** The form-mode body: one row per field, a general error line, Submit / Decline / Cancel. */
-    #renderFields(form, message) {
-      this.#rows = this.#model.fields.map(fieldRow);
-      const general = h("p", { class: "form-error", part: "form-error", role: "alert", "data-test": "elicitation-errors", hidden: true });
-      form.append(...[message, ...this.#rows.map((r) => r.wrap), general].filter(Boolean), this.#buttons([
-        h("button", { type: "submit", class: "primary", part: "button submit", "data-test": "elicitation-accept" }, "Submit"),
-        ...this.#declineCancel("elicitation"),
-      ]));
-      form.addEventListener("input", (ev) => this.#recheck(ev.target));
-      form.addEventListener("change", (ev) => this.#recheck(ev.target));
-    }
-
-    /** The URL-mode body: the message, the target's domain, the full URL, Open / Decline / Cancel. */
-    #renderUrl(form, message) {
-      this.#rows = [];
-      const parts = splitUrl(this.#model.url);
-      const openable = parts !== null && /^https?:$/.test(parts.url.protocol);
-      const full = h("code", { class: "url-full", part: "url-full", "data-test": "url-full" });
-      if (parts?.host) full.append(h("span", {}, parts.before), h("mark", {}, parts.host), h("span", {}, parts.after));
-      else full.textContent = this.#model.url;
-      const warnings = openable ? urlWarnings(parts.url) : [];
-      const refusal = parts === null ? "This is not a valid URL: it cannot be opened." : `This link cannot be opened: only http and https pages open (this one is ${parts.url.protocol}).`;
-      form.append(...[message,
-        h("p", { class: "domain-line", part: "url-domain-line" }, "Opens a page on ", h("strong", { class: "domain", part: "url-domain", "data-test": "url-domain" }, parts?.host || "(no domain)")),
-        full,
-        warnings.length ? h("p", { class: "warning", part: "url-warning", "data-test": "url-warning" }, warnings.join(" ")) : null,
-        openable ? null : h("p", { class: "url-error", part: "url-error", role: "alert", "data-test": "url-error" }, refusal),
-      ].filter(Boolean), this.#buttons([
-        h("button", { type: "button", class: "primary", part: "button open", "data-test": "url-open", disabled: !openable }, "Open"),
-        ...this.#declineCancel("url"),
-      ]));
-      form.querySelector('[data-test="url-open"]').addEventListener("click", () => this.#open(parts.url));
-    }
-
-    /** Decline and Cancel buttons, with `data-test="<prefix>-decline"` / `-cancel`. */
-    #declineCancel(prefix) {
-      const decline = h("button", { type: "button", part: "button decline", "data-test": `${prefix}-decline` }, "Decline");
-      const cancel = h("button", { type: "button", part: "button cancel", "data-test": `${prefix}-cancel` }, "Cancel");
-      decline.addEventListener("click", () => this.decline());
-      cancel.addEventListener("click", () => this.cancel());
-      return [decline, cancel];
-    }
-
-    /** The buttons row. */
-    #buttons(buttons) {
-      return h("div", { class: "buttons", part: "buttons" }, ...buttons);
-    }
-
-    /** Opens the URL in a new window without an opener (only on the person's click), then answers accept. */
-    #open(url) {
-      if (this.#answered) return;
-      globalThis.open(url.href, "_blank", "noopener,noreferrer");
-      this.#finish({ action: "accept" });
-    }
-
-    /** What the fields hold, converted for validateElicitation (empty fields left out). */
-    #collect() {
-      const raw = {};
-      for (const row of this.#rows) {
-        const v = row.read();
-        if (v !== undefined) raw[row.field.name] = v;
-      }
-      return raw;
-    }
-
-    /** Shows the validator's errors on their fields (the first per field) and focuses the first in form order. */
-    #showErrors(errors) {
-      const byField = new Map();
-      const general = [];
-      for (const e of errors) {
-        if (this.#rows.some((r) => r.field.name === e.field)) { if (!byField.has(e.field)) byField.set(e.field, e.message); }
-        else general.push(e.field ? `${e.field}: ${e.message}` : e.message);
-      }
-      for (const row of this.#rows) showFieldError(row, byField.get(row.field.name));
-      const box = this.shadowRoot.querySelector(".form-error");
-      box.textContent = general.join("; ");
-      box.hidden = general.length === 0;
-      this.setAttribute("data-invalid", String(errors.length));
-      if (errors.length === 0) this.removeAttribute("data-invalid");
-      const first = this.#rows.find((r) => byField.has(r.field.name));
-      (first?.controls[0] ?? (general.length ? this.shadowRoot.querySelector("button") : null))?.focus();
-    }
-
-    /** Re-checks the field `target` belongs to once it shows an error (the error goes as soon as it is fixed). */
-    #recheck(target) {
-      const row = this.#rows.find((r) => r.controls.includes(target));
-      if (!row || !row.wrap.classList.contains("invalid") || this.#answered) return;
-      const { errors } = wasm.validateElicitation(this.#model.schema, this.#collect());
-      showFieldError(row, errors.find((e) => e.field === row.field.name)?.message);
-    }
-
-    /** Settles the answer once: disables the controls, reflects data-state, dispatches mcp-elicitation-answer. */
-    #finish(answer) {
-      if (this.#answered || !this.#resolve) return;
-      this.#answered = answer;
-      for (const n of this.shadowRoot.querySelectorAll("input, select, button")) n.disabled = true;
-      this.setAttribute("data-state", answer.action);
-      this.dispatchEvent(new CustomEvent(ANSWER_EVENT, { bubbles: true, composed: true, detail: answer }));
-      this.#resolve(answer);
-    }
-  }
-
-  /** ask()'s body once the arguments are checked: mount, open a closed dialog, wait, clean up. */
-  function askIn(container, params, signal) {
-    if (!customElements.get(TAG)) customElements.define(TAG, ElicitationForm);
-    const el = document.createElement(TAG);
-    el.params = params;
-    const dialog = container instanceof HTMLDialogElement ? container : null;
-    const opened = dialog !== null && !dialog.open;
-    const onDialogCancel = (ev) => { ev.preventDefault(); el.cancel(); };
-    const onAbort = () => el.cancel();
-    container.append(el);
-    if (opened) dialog.showModal();
-    dialog?.addEventListener("cancel", onDialogCancel);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    el.focusFirst();
-    return el.answer.then((answer) => {
-      dialog?.removeEventListener("cancel", onDialogCancel);
-      signal?.removeEventListener("abort", onAbort);
-      el.remove();
-      if (opened && dialog.open) dialog.close();
-      return answer;
-    });
-  }
-
-  return ElicitationForm;
 }
