@@ -95,6 +95,11 @@ async function main(): Promise<void> {
   void ext;
   if (stored) void new Client("http://x", { discoverResult: stored });
   await declaring.callTool("t", {}, { _meta: { "io.example/trace": "t-1" } });
+  // the loggingCallback option, as <mcp-app-frame> reads it back to send an app's log messages
+  const logTo = declaring.loggingCallback;
+  if (logTo) void logTo({ level: "info", data: "from an app" });
+  // @ts-expect-error: read-only
+  declaring.loggingCallback = undefined;
   // @ts-expect-error: an extension's settings are an object
   new Client("http://x", { extensions: { "io.example/thing": true } });
 
