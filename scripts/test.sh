@@ -367,23 +367,31 @@ stage_bench() {
   record_check bench "$status"
 }
 
+# node_scripts STAGE DIR MAIN SCRIPT...: runs each node SCRIPT in DIR; each prints a last line
+# `LABEL: N passed, M failed` where LABEL is STAGE for the script MAIN and STAGE-NAME for NAME.mjs.
+# The stage records the sums; a script that fails without counting its failures adds one.
+node_scripts() {
+  local stage="$1" dir="$2" main="$3"; shift 3
+  local passed=0 failed=0 status=0 script label log s line p f
+  for script in "$@"; do
+    label="$stage"; [ "$script" != "$main" ] && label="$stage-${script%.mjs}"
+    log="$LOG_DIR/$label.log"; s=0
+    (cd "$dir" && run "$log" node "$script") || s=$?
+    line="$(grep -E "^$label: " "$log" | tail -1 || true)"
+    p="$(awk '{print $2 + 0}' <<<"$line")"; f="$(awk '{print $4 + 0}' <<<"$line")"
+    [ "$s" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    passed=$((passed + p)); failed=$((failed + f)); [ "$s" -ne 0 ] && status=$s
+  done
+  record_counts "$stage" "$status" "$passed" "$failed"
+}
+
 stage_e2e() {
   need_packages e2e || { record_check e2e 1 "no built packages"; return; }
   step "e2e: the demo end to end in Chromium (Playwright); sign-in against the OAuth peer"
   # run.mjs (the demo), auth.mjs (sign-in), dpop.mjs (DPoP, private_key_jwt) and transports.mjs
   # (windowTransport, messagePortTransport; ports E2E_TRANSPORT_PORTS, 18900-18919), each with its
   # own servers and ports; a script that fails without counting its failures adds one.
-  local passed=0 failed=0 status=0 script label log s line p f
-  for script in run.mjs auth.mjs dpop.mjs transports.mjs; do
-    label="e2e"; [ "$script" != run.mjs ] && label="e2e-${script%.mjs}"
-    log="$LOG_DIR/$label.log"; s=0
-    (cd tests/e2e && run "$log" node "$script") || s=$?
-    line="$(grep -E "^$label: " "$log" | tail -1 || true)"
-    p="$(awk '{print $2 + 0}' <<<"$line")"; f="$(awk '{print $4 + 0}' <<<"$line")"
-    [ "$s" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-    passed=$((passed + p)); failed=$((failed + f)); [ "$s" -ne 0 ] && status=$s
-  done
-  record_counts e2e "$status" "$passed" "$failed"
+  node_scripts e2e tests/e2e run.mjs run.mjs auth.mjs dpop.mjs transports.mjs
 }
 
 stage_elements() {
@@ -391,17 +399,7 @@ stage_elements() {
   step "elements: <mcp-app-frame> and <mcp-elicitation-form> in Chromium (Playwright) against real peers"
   # apps.mjs (MCP Apps: View SDK apps, a TS SDK server, a hostile app) and form.mjs (the elicitation
   # form), each with its own servers and ports; a script that fails without counting its failures adds one.
-  local passed=0 failed=0 status=0 script label log s line p f
-  for script in apps.mjs form.mjs; do
-    label="elements-${script%.mjs}"
-    log="$LOG_DIR/$label.log"; s=0
-    (cd tests/elements && run "$log" node "$script") || s=$?
-    line="$(grep -E "^$label: " "$log" | tail -1 || true)"
-    p="$(awk '{print $2 + 0}' <<<"$line")"; f="$(awk '{print $4 + 0}' <<<"$line")"
-    [ "$s" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-    passed=$((passed + p)); failed=$((failed + f)); [ "$s" -ne 0 ] && status=$s
-  done
-  record_counts elements "$status" "$passed" "$failed"
+  node_scripts elements tests/elements "" apps.mjs form.mjs
 }
 
 stage_packaging() {

@@ -12,6 +12,7 @@ import http from "node:http";
 import { fileURLToPath } from "node:url";
 import { McpServer, createMcpHandler } from "@modelcontextprotocol/server";
 import { loadSkills } from "@modelcontextprotocol/server/ext/skills/node";
+import { serveFetch } from "./fetch_bridge.mjs";
 
 const HOST = "127.0.0.1";
 const PORT = Number(process.argv[2] ?? process.env.PORT ?? 18123);
@@ -37,18 +38,7 @@ async function serve(req, res) {
     res.writeHead(404).end();
     return;
   }
-  const chunks = [];
-  for await (const c of req) chunks.push(c);
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (typeof v === "string") headers.set(k, v);
-    else if (Array.isArray(v)) for (const one of v) headers.append(k, one);
-  }
-  const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks);
-  const response = await handler.fetch(new Request(url, { method: req.method, headers, body }));
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body) for await (const c of response.body) res.write(c);
-  res.end();
+  await serveFetch((request) => handler.fetch(request), req, res, url);
 }
 
 const server = http.createServer((req, res) => {

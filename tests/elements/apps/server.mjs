@@ -11,6 +11,7 @@
 //   /test/stats   the port's counters: { calls: {tool: n}, reads: {uri: n}, data: n }
 import http from "node:http";
 import { fileURLToPath } from "node:url";
+import { serveFetch } from "../../peers/fetch_bridge.mjs";
 import { build } from "esbuild";
 import { z } from "zod";
 import { McpServer, createMcpHandler } from "@modelcontextprotocol/server";
@@ -134,18 +135,7 @@ function serve(port, handler) {
     if (url.pathname === "/evil.html") { res.writeHead(200, { "content-type": "text/html" }).end(EVIL); return; }
     if (url.pathname === "/test/stats") { res.writeHead(200, { ...CORS, "content-type": "application/json" }).end(JSON.stringify(stats[port])); return; }
     if (url.pathname !== "/mcp") { res.writeHead(404, CORS).end(); return; }
-    const chunks = [];
-    for await (const c of req) chunks.push(c);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (typeof v === "string") headers.set(k, v);
-      else if (Array.isArray(v)) for (const one of v) headers.append(k, one);
-    }
-    const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks);
-    const response = await handler.fetch(new Request(url, { method: req.method, headers, body }));
-    res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...CORS });
-    if (response.body) for await (const c of response.body) res.write(c);
-    res.end();
+    await serveFetch((request) => handler.fetch(request), req, res, url, CORS);
   };
 }
 
