@@ -207,6 +207,7 @@ class AppFrameElement extends Base {
    * Calls a tool whose `_meta.ui.resourceUri` names an app: reads and mounts the app (any view
    * shown before is torn down), sends it the input, calls the tool and sends it the result
    * (`tool-cancelled` when the call is aborted or fails). Resolves with the CallToolResult.
+   * `options` are the client's call options (signal, onProgress, timeoutMs, task, …), passed on.
    */
   async callTool(name, args = {}, options = {}) {
     const signal = options?.signal;
@@ -214,7 +215,7 @@ class AppFrameElement extends Base {
     const session = await this.#mount(target, args, signal);
     let result;
     try {
-      result = await target.client.callTool(target.toolName, args, signal ? { signal } : undefined);
+      result = await target.client.callTool(target.toolName, args, options);
     } catch (e) {
       session.notify('ui/notifications/tool-cancelled', { reason: signal?.aborted ? 'aborted' : String(e?.message ?? e) });
       throw e;

@@ -149,6 +149,7 @@ async function browserSteps(env) {
 
   await readmeStep(env);
   await readmeBlockStep(env);
+  await optionsStep(env);
   await contextAndSizeSteps(env);
   await requestSteps(env);
   await proxySteps(env);
@@ -233,6 +234,27 @@ async function readmeBlockStep(env) {
     })()`);
     expect(out.title === "README", `result: ${JSON.stringify(out)}`);
     expect(out.iframeAfterTeardown === false, "teardown() removed the iframe");
+  });
+}
+
+async function optionsStep(env) {
+  await step("callTool passes the client's call options on: a misspelt one is the client's input error (did you mean timeoutMs?)", async () => {
+    const out = await env.page.evaluate(async (SANDBOX) => {
+      const frame = document.createElement("mcp-app-frame");
+      frame.client = t.clients.a;
+      frame.sandbox = SANDBOX;
+      document.body.append(frame);
+      try {
+        await frame.callTool("show_chart", { title: "options" }, { timeout: 5 });
+        return { resolved: true };
+      } catch (e) {
+        return { kind: e?.data?.kind, message: String(e?.message) };
+      } finally {
+        await frame.teardown();
+        frame.remove();
+      }
+    }, env.SANDBOX);
+    expect(out.kind === "input" && /timeoutMs/.test(out.message), `rejection: ${JSON.stringify(out)}`);
   });
 }
 
