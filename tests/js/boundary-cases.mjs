@@ -205,7 +205,7 @@ const METHODS = {
 };
 const CLIENT_GETTERS = [
   "protocolVersion", "era", "transport", "serverInfo", "serverCapabilities", "instructions",
-  "sessionId", "pendingRequests", "authorization", "discoverResult", "tasks", "skills",
+  "sessionId", "pendingRequests", "authorization", "discoverResult", "tasks", "skills", "loggingCallback",
 ];
 /** client.tasks's methods: the taskId (or list's options) and the per-call options. */
 const TASK_METHODS = {

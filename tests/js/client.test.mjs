@@ -40,6 +40,11 @@ describe("constructor and lifecycle errors", () => {
     assert.throws(() => new Client(PY, { fetch: 42 }), /options\.fetch must be a function/);
     assert.throws(() => new Client(PY, { headers: { "x-a": 1 } }), /options\.headers\["x-a"\] must be a string/);
   });
+  test("client.loggingCallback hands back the option (what <mcp-app-frame> sends an app's logs to)", () => {
+    const log = () => {};
+    assert.equal(new Client(PY, { loggingCallback: log }).loggingCallback, log);
+    assert.equal(new Client(PY).loggingCallback, undefined);
+  });
   test("calls before connect() and after close() reject with McpError", async () => {
     const c = new Client(PY, { mode: "legacy" });
     const e = await rejection(c.listTools());
