@@ -85,6 +85,23 @@ if (installOk("node CJS (require)", "node-cjs")) {
   else fromCheck("node CJS (require)", res, r.stderr.trim() ? `stderr: ${r.stderr.trim().split("\n")[0]}` : "/core: auth refused");
 }
 
+// ---- the package's metadata: licenses as Cargo.toml says, no placeholder URLs ----------------------
+if (installOk("package metadata: LICENSE-MIT and LICENSE-APACHE, no placeholder URL", "node-esm")) {
+  const label = "package metadata: LICENSE-MIT and LICENSE-APACHE, no placeholder URL";
+  const installedDir = path.join(dirOf("node-esm"), "node_modules", "mcp-wasm-client");
+  const manifest = await readFile(path.join(installedDir, "package.json"), "utf8");
+  const problems = [];
+  const pkg = JSON.parse(manifest);
+  if (pkg.license !== "MIT OR Apache-2.0") problems.push(`license is ${JSON.stringify(pkg.license)}`);
+  for (const [file, mark] of [["LICENSE-MIT", "MIT License"], ["LICENSE-APACHE", "Apache License"]]) {
+    const text = existsSync(path.join(installedDir, file)) ? await readFile(path.join(installedDir, file), "utf8") : "";
+    if (!text.includes(mark)) problems.push(`${file} missing or not the ${mark}`);
+  }
+  const placeholders = manifest.match(/https?:\/\/[^"]*\.(?:invalid|example)\b[^"]*/g) ?? [];
+  if (placeholders.length) problems.push(`placeholder URLs: ${placeholders.join(", ")}`);
+  record(label, problems.length ? "fail" : "pass", problems.length ? problems.join("; ") : `license ${pkg.license}; repository ${pkg.repository?.url ?? "(none)"}`);
+}
+
 // ---- Deno (npm: specifier, node_modules from the tarball) ---------------------------------------
 async function denoBinary() {
   const bin = path.join(DENO_CACHE, "node_modules", ".bin", "deno");
