@@ -1,9 +1,11 @@
 // The README's examples run as written (only the imports and the peer's port are adapted to this
-// checkout): the library card, and the "Transports written in JavaScript" section.
+// checkout): the quick start against the demo server, the library card, and the "Transports
+// written in JavaScript" section.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +27,55 @@ test("the README's elicitation example issues a library card", () => {
   const out = execFileSync(process.execPath, [file], { encoding: "utf8", timeout: 30_000 });
   assert.match(out, /Card issued to Ada Lovelace\./);
 });
+
+test("the README's quick start runs as written against the demo server (demo/server.py)", async () => {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const start = readme.indexOf("## Use");
+  const [quick] = [...readme.slice(start).matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assert.ok(quick?.includes("http://127.0.0.1:8081/mcp"), "the quick start names demo.sh's server");
+  const port = await freePort();
+  const demo = spawn("python3", [path.join(root, "demo/server.py"), String(port)], { stdio: "ignore" });
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/connect`);
+    const code = quick
+      .replace('from "mcp-wasm-client"', `from ${JSON.stringify(path.join(root, "pkg/nodejs/mcp_wasm_client.js"))}`)
+      .replace("http://127.0.0.1:8081/mcp", `http://127.0.0.1:${port}/mcp`);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "readme-")), "quick.mjs");
+    writeFileSync(file, code);
+    const out = await new Promise((resolve, reject) => {
+      execFile(process.execPath, [file], { encoding: "utf8", timeout: 30_000 }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout));
+    });
+    assert.match(out, /^modern 2026-07-28 \{ name: 'mcp-wasm-demo-server'/m);
+    assert.match(out, /'show_chart'/);
+    assert.match(out, /\{ sum: 42 \}/);
+  } finally {
+    demo.kill("SIGTERM");
+  }
+});
+
+/** A free 127.0.0.1 port, as the OS hands one out. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once `url` answers 200 (15 s at most). */
+async function waitForHttp(url) {
+  const until = Date.now() + 15_000;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within 15 s`);
+}
 
 const sdk = path.join(root, "tests/peers/node_modules/@modelcontextprotocol/sdk/dist/esm");
 const everything = path.join(root, "tests/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
