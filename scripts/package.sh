@@ -15,6 +15,8 @@
 #   node.cjs / node.mjs         Node require / import: the nodejs glue (one instance for both)
 #   index.d.ts                  re-exports dist/mcp_wasm_client.d.ts (+ `init` as a named export)
 #                               and elements/index.d.ts
+#   index.d.cts                 the same for require() under TypeScript's node16/nodenext CommonJS
+#                               resolution, over dist/mcp_wasm_client.d.cts (the nodejs build's)
 #   elements/                   the custom elements <mcp-app-frame> and <mcp-elicitation-form>,
 #                               plain JS outside the wasm; every entry (both, all hosts) exports
 #                               AppFrame and ElicitationForm, and defines the tags where the host
@@ -174,6 +176,14 @@ elements_import="import { defineElements } from './elements/index.js';"
 [ "$(grep -cxF "$elements_import" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must have exactly one line $elements_import"
 cp -r "$TEMPLATE/elements" "$OUT/"
 cp "$TEMPLATE/mcp-app-sandbox.html" "$OUT/"
+# The CommonJS entry's types (TypeScript's node16/nodenext resolution reads .d.cts for require, and
+# a CommonJS file may not import an ESM .d.ts): the nodejs build's declarations as .d.cts, the
+# elements' declarations pointing at them, and index.d.cts / core/index.d.cts from the template.
+cp "$STAGE/nodejs/$STEM.d.ts" "$OUT/dist/$STEM.d.cts"
+[ "$(grep -c "from \"../dist/$STEM.js\"" "$OUT/elements/index.d.ts")" = 1 ] \
+  || die "elements/index.d.ts must import its types from exactly one \"../dist/$STEM.js\""
+sed "s#from \"../dist/$STEM.js\"#from \"../dist/$STEM.cjs\"#" "$OUT/elements/index.d.ts" >"$OUT/elements/index.d.cts"
+cp "$TEMPLATE/index.d.cts" "$OUT/"
 
 # the core entry: its glue and .wasm in dist/core/, its wrappers in core/
 mkdir -p "$OUT/dist/core" "$OUT/core"
@@ -198,7 +208,7 @@ glue_import="import * as glue from './dist/$STEM.js';"
 CORE=1 fill_exports "$OUT/core/manual.template.js" "$OUT/core/manual.js" \
   "export const {} = guard(glue.{}, '{}');" "export const {} = guard(absent(glue.McpError, '{}'), '{}');"
 rm "$OUT/core/manual.template.js"
-cp "$TEMPLATE/core/index.js" "$TEMPLATE/core/workerd.js" "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/absent.js" "$OUT/core/"
+cp "$TEMPLATE/core/index.js" "$TEMPLATE/core/workerd.js" "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/index.d.cts" "$TEMPLATE/core/absent.js" "$OUT/core/"
 for f in "$ROOT"/LICENSE*; do [ -f "$f" ] && cp "$f" "$OUT/"; done
 
 # package.json: pkg-template/package.json with the "{{version}}", "{{description}}", "{{license}}"

@@ -54,7 +54,7 @@ const brief = (r) => `exit ${r.code}: ${(r.stderr || r.stdout).trim().split("\n"
 
 // ---- consumer projects ------------------------------------------------------------------------
 const tmp = await mkdtemp(path.join(os.tmpdir(), "mcp-wasm-client-packaging-"));
-const consumers = ["node-esm", "node-cjs", "vite", "webpack", "webpack-core", "plain", "deno", "bun", "workerd", "csp", "ts-dom"];
+const consumers = ["node-esm", "node-cjs", "vite", "webpack", "webpack-core", "plain", "deno", "bun", "workerd", "csp", "ts-dom", "ts-cjs"];
 const installed = {};
 await Promise.all(consumers.map(async (name) => {
   const dir = path.join(tmp, name);
@@ -137,17 +137,18 @@ if (installOk("deno (npm:mcp-wasm-client)", "deno")) {
   }
 }
 
-// ---- tsc with the DOM types: the elements' declarations as a page's TypeScript sees them -----------
-if (installOk("tsc --strict, lib DOM: the custom elements' types", "ts-dom")) {
-  const tsc = path.join(HERE, "../types/node_modules/.bin/tsc");
-  const label = "tsc --strict, lib DOM: the custom elements' types";
-  if (!existsSync(tsc)) record(label, "fail", `${tsc} is missing (scripts/setup.sh installs tests/types)`);
-  else {
-    const t = await run(tsc, ["-p", "."], { cwd: dirOf("ts-dom"), timeoutMs: 90_000 });
-    if (t.code === 0) record(label, "pass", "createElement tags, event details, ElicitationForm.ask as the elicitationCallback");
-    else record(label, "fail", brief(t).replace(/\s+/g, " ").slice(0, 400));
-  }
+// ---- tsc on consumer projects: the declarations as a page (DOM types) and a CommonJS project see them
+const TSC = path.join(HERE, "../types/node_modules/.bin/tsc");
+/** Runs tsc -p . in the installed fixture `name` and records `label` (`note` on success). */
+async function tscFixture(name, label, note) {
+  if (!installOk(label, name)) return;
+  if (!existsSync(TSC)) return record(label, "fail", `${TSC} is missing (scripts/setup.sh installs tests/types)`);
+  const t = await run(TSC, ["-p", "."], { cwd: dirOf(name), timeoutMs: 90_000 });
+  if (t.code === 0) record(label, "pass", note);
+  else record(label, "fail", brief(t).replace(/\s+/g, " ").slice(0, 400));
 }
+await tscFixture("ts-dom", "tsc --strict, lib DOM: the custom elements' types", "createElement tags, event details, ElicitationForm.ask as the elicitationCallback");
+await tscFixture("ts-cjs", "tsc --strict, module node16, a CommonJS project: require types (index.d.cts)", "mcp-wasm-client and /core resolve index.d.cts; init/initSync as node.cjs has them");
 
 // ---- the README's runtime sections are the files run below ----------------------------------------
 {
