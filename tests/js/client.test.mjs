@@ -56,6 +56,18 @@ describe("constructor and lifecycle errors", () => {
     assert.match(e2.message, /closed/);
     assert.equal(e2.data.kind, "closed");
   });
+  test("Symbol.asyncDispose closes the client (await using), and a ClientGroup", async () => {
+    const c = await connected(PY, { mode: "legacy" });
+    assert.equal(typeof c[Symbol.asyncDispose], "function");
+    await c[Symbol.asyncDispose]();
+    const e = await rejection(c.callTool("echo", { text: "x" }));
+    assert.equal(e.data.kind, "closed");
+    const group = new pkg.ClientGroup({ servers: { py: { url: PY } } });
+    await group.connect();
+    assert.equal((await group.callTool("py__echo", { text: "up" })).content[0].text.includes("up"), true);
+    await group[Symbol.asyncDispose]();
+    assert.equal(group.status.py, "closed");
+  });
   test("bad call arguments are refused before anything is sent", async () => {
     const c = await connected(PY, { mode: "legacy" });
     assert.match((await rejection(c.callTool("", {}))).message, /name must be a non-empty string/);

@@ -95,6 +95,11 @@ async function main(): Promise<void> {
   void ext;
   if (stored) void new Client("http://x", { discoverResult: stored });
   await declaring.callTool("t", {}, { _meta: { "io.example/trace": "t-1" } });
+  // await using: the client closes when the block ends
+  {
+    await using scoped = new Client("http://x");
+    void scoped.era;
+  }
   // the loggingCallback option, as <mcp-app-frame> reads it back to send an app's log messages
   const logTo = declaring.loggingCallback;
   if (logTo) void logTo({ level: "info", data: "from an app" });

@@ -403,6 +403,15 @@ impl Client {
     pub fn close(&self) -> Promise {
         self.run(Ok(Op::Close), &JsValue::UNDEFINED)
     }
+
+    /// `await using client = new Client(…)`: closes the client as `close()` does.
+    #[wasm_bindgen(
+        js_name = "[Symbol.asyncDispose]",
+        unchecked_return_type = "Promise<void>"
+    )]
+    pub fn async_dispose(&self) -> Promise {
+        self.close()
+    }
 }
 
 impl Client {

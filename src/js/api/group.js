@@ -235,6 +235,11 @@ class ClientGroup {
     await Promise.all([...this.#servers.values()].map((e) => this.#settle(e)));
   }
 
+  /** `await using group = new ClientGroup(…)`: close(). */
+  [Symbol.asyncDispose]() {
+    return this.close();
+  }
+
   /** Every connected server's tools (each listing refetched only after its list_changed). */
   async listTools(options) {
     const live = [...this.#servers.values()].filter((e) => e.status === "connected");

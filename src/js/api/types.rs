@@ -397,6 +397,8 @@ export class Client {
   readonly skills: Skills;
   /** Pending calls fail; a legacy session is DELETEd. */
   close(): Promise<void>;
+  /** `await using client = new Client(…)`: `close()`. */
+  [Symbol.asyncDispose](): Promise<void>;
   free(): void;
 }
 /** What the group's callbacks get: the Client's context plus the name of the server that asked. */
@@ -441,6 +443,8 @@ export class ClientGroup {
   addServer(name: string, config: GroupServerConfig): Promise<void>;
   removeServer(name: string): Promise<void>;
   close(): Promise<void>;
+  /** `await using group = new ClientGroup(…)`: `close()`. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 "#;
 
