@@ -30,6 +30,16 @@ pub fn response_too_large(url: &str, max_bytes: usize, how: &str) -> McpError {
     )
 }
 
+/// The browser blocked the sign-in popup: `data.authorizationUrl` is the page to offer as a
+/// link (it carries the state and the PKCE challenge, never a secret).
+pub fn popup_blocked(authorization_url: &str) -> McpError {
+    auth_error(
+        ErrorKind::PopupBlocked,
+        "The browser blocked the sign-in popup: open the window in the click handler and pass it (authorizeWithPopup({ window })), connect from a click handler, or show data.authorizationUrl as a link",
+        json!({ "authorizationUrl": authorization_url }),
+    )
+}
+
 /// The server requires authorization that could not be obtained.
 pub fn unauthorized(message: impl Into<String>) -> McpError {
     auth_error(ErrorKind::Unauthorized, message, Value::Null)
@@ -175,8 +185,18 @@ mod tests {
             registration_rejected("r").data_json().unwrap()["kind"],
             "registration_rejected"
         );
+        let blocked = popup_blocked("https://as.example/authorize?state=s&code_challenge=c");
+        let data = blocked.data_json().unwrap();
+        assert_eq!(data["kind"], "popup_blocked");
+        assert_eq!(
+            data["authorizationUrl"],
+            "https://as.example/authorize?state=s&code_challenge=c"
+        );
+        assert_eq!(blocked.code, AUTHORIZATION_FAILED);
+        assert!(blocked.message.contains("authorizeWithPopup({ window })"));
         for (k, s) in [
             (ErrorKind::AuthRedirect, "auth_redirect"),
+            (ErrorKind::PopupBlocked, "popup_blocked"),
             (ErrorKind::AuthCors, "auth_cors"),
             (ErrorKind::TokenError, "token_error"),
             (ErrorKind::InsufficientScope, "insufficient_scope"),

@@ -76,6 +76,9 @@ pub enum ErrorKind {
     /// The user must visit the authorization URL; the flow continues after the callback
     /// (`"auth_redirect"`).
     AuthRedirect,
+    /// The browser blocked the sign-in popup; `data.authorizationUrl` is the page to show as a
+    /// link (`"popup_blocked"`).
+    PopupBlocked,
     /// The server wants scopes the client may not (or may no longer) ask for
     /// (`"insufficient_scope"`).
     InsufficientScope,
@@ -133,6 +136,7 @@ impl ErrorKind {
             ErrorKind::Dropped => "dropped",
             ErrorKind::Unauthorized => "unauthorized",
             ErrorKind::AuthRedirect => "auth_redirect",
+            ErrorKind::PopupBlocked => "popup_blocked",
             ErrorKind::InsufficientScope => "insufficient_scope",
             ErrorKind::AuthMetadata => "auth_metadata",
             ErrorKind::AuthCors => "auth_cors",

@@ -10,8 +10,10 @@
 // /usr/bin/chromium with playwright-core: the popup (Approve on the consent page), token
 // refresh, step-up, sign-out, a module worker using the page's sign-in, the legacy era, redirect
 // mode, a header-less 401, an AS without CORS (auth_cors, then auth.fetch through the proxy), Deny
-// and a closed popup, and a 100 MiB token response (refused while reading: the connection closes
-// after about the 64 KiB cap). Prints one line per step and "e2e-auth: N passed, M failed"; saves
+// and a closed popup, a 100 MiB token response (refused while reading: the connection closes
+// after about the 64 KiB cap), and popup blockers (tests/e2e/fixtures/popup/, the README's
+// patterns: a window opened in the click handler, authorizeWithPopup({ window }); Chromium's own
+// blocker refusing a popup from a timer, popup_blocked's authorizationUrl as a link). Prints one line per step and "e2e-auth: N passed, M failed"; saves
 // 08-oauth-consent.png and 09-oauth-signed-in.png to docs/screenshots/ (E2E_SCREENSHOTS=0 skips
 // them). E2E_OAUTH_SERVER overrides the peer's path.
 import fs from "node:fs";
@@ -444,6 +446,91 @@ async function main() {
     expect(grown < 30 * 1024 * 1024, `JS heap grew ${(grown / 1048576).toFixed(1)} MiB`);
     console.log(`     ${s.written} bytes written before the page closed the connection; JS heap ${grown >= 0 ? "+" : ""}${(grown / 1048576).toFixed(1)} MiB`);
     await F.context.close();
+  });
+
+  // ---- popup blockers: tests/e2e/fixtures/popup/ (the README's two patterns)
+  const fixture = (start) => `${WEB}/tests/e2e/fixtures/popup/index.html?mcp=${encodeURIComponent(plain.mcp)}&start=${start}`;
+  const body = async (page) => page.evaluate(() => ({ ...document.body.dataset }));
+
+  await step("popup blocker (1): a window opened in the click handler (about:blank) is navigated to the AS; Approve signs in", async () => {
+    const G = await newPage();
+    const s0 = await plain.stats();
+    await G.page.goto(fixture("click"));
+    await G.$('body[data-ready="true"]').waitFor();
+    const popup = G.context.waitForEvent("page", { timeout: 15_000 });
+    await G.$("#connect").click();
+    const w = await popup;
+    await w.waitForURL(/\/consent\?request_id=/);
+    const closed = w.waitForEvent("close", { timeout: 15_000 });
+    await w.locator("#approve").click();
+    await closed;
+    await G.$('body[data-state="connected"]').waitFor();
+    const b = await body(G.page);
+    expect(/client_id=/.test(b.whoami), `whoami: ${b.whoami}`);
+    expect(b.opens === JSON.stringify(["about:blank"]), `only the app's window.open("about:blank"), the client opened none: ${b.opens}`);
+    const s = await plain.stats();
+    expect(s.approvals === s0.approvals + 1, `one approval: ${JSON.stringify(s)}`);
+    await G.context.close();
+  });
+
+  await step("popup blocker (2): connect() from a timer → popup_blocked, data.authorizationUrl as a link; the link signs in in the tab", async () => {
+    // A browser with Chromium's popup blocker on (playwright turns it off).
+    const blocking = await launchChromium({ popupBlocking: true });
+    try {
+      const context = await blocking.newContext({ viewport: { width: 1100, height: 800 } });
+      const opened = [];
+      context.on("page", (p) => opened.push(p));
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      page.on("pageerror", (e) => pageErrors.push(String(e)));
+      const H = { context, page, $: (sel) => page.locator(sel) };
+      const s0 = await plain.stats();
+      // Nothing polls the page before the outcome: playwright's evaluations count as user
+      // gestures, and the popup would get through.
+      const outcome = page.waitForEvent("console", { predicate: (m) => m.text().startsWith("popup-fixture:"), timeout: 20_000 });
+      await H.page.goto(fixture("timer"), { waitUntil: "commit" });
+      const line = (await outcome).text();
+      expect(line === "popup-fixture: error popup_blocked", `outcome: ${line} (pages: ${opened.length})`);
+      const b = await body(H.page);
+      expect(b.kind === "popup_blocked", `popup_blocked: ${JSON.stringify(b)}`);
+      expect(/blocked the sign-in popup/.test(b.message), `message: ${b.message}`);
+      expect(opened.length === 1, `Chromium opened no popup (${opened.length - 1})`);
+      const href = await H.$("#sign-in-link").getAttribute("href");
+      const u = new URL(href);
+      expect(u.origin + u.pathname === `${plain.issuer}/authorize`, `the AS's /authorize: ${href}`);
+      expect(/^[\w-]{16,}$/.test(u.searchParams.get("state") ?? "") && /^[\w-]{43}$/.test(u.searchParams.get("code_challenge") ?? ""),
+        `state and code_challenge: ${href}`);
+      for (const k of ["client_secret", "code_verifier", "code", "access_token"]) expect(!u.searchParams.has(k), `no ${k} in ${href}`);
+      await H.$("#sign-in-link").click();
+      await H.page.waitForURL(/\/consent\?request_id=/);
+      await H.page.locator("#approve").click();
+      await H.$('body[data-state="connected"]').waitFor();
+      const after = await body(H.page);
+      expect(/client_id=/.test(after.whoami), `whoami: ${after.whoami}`);
+      const s = await plain.stats();
+      expect(s.approvals === s0.approvals + 1 && s.token_requests.authorization_code === s0.token_requests.authorization_code + 1,
+        `one approval, its code redeemed: ${JSON.stringify(s)}`);
+    } finally {
+      await blocking.close();
+    }
+  });
+
+  await step("popup blocker (3): a given window closed before discovery finished → a clear error, nothing navigated", async () => {
+    const I = await newPage();
+    await I.page.goto(fixture("click"));
+    await I.$('body[data-ready="true"]').waitFor();
+    // The window is closed as soon as it opens (before the 401, discovery and registration).
+    const popup = I.context.waitForEvent("page", { timeout: 15_000 });
+    await I.page.evaluate(() => {
+      const open = window.open;
+      window.open = (...a) => { const w = open(...a); w?.close(); return w; };
+    });
+    await I.$("#connect").click();
+    await popup;
+    await I.$('body[data-state="error"]').waitFor();
+    const b = await body(I.page);
+    expect(b.kind === "unauthorized" && /sign-in window was closed before the authorization page opened/.test(b.message), `closed: ${JSON.stringify(b)}`);
+    await I.context.close();
   });
 
   await step("no page errors", async () => {

@@ -104,10 +104,14 @@ export async function shot(page, file) {
 }
 export const shotsTaken = () => shots;
 
-/** Debian's chromium through playwright-core (never a downloaded browser). */
-export function launchChromium() {
+/**
+ * Debian's chromium through playwright-core (never a downloaded browser). `popupBlocking`: keep
+ * Chromium's popup blocker (playwright turns it off by default).
+ */
+export function launchChromium({ popupBlocking = false } = {}) {
   return chromium.launch({
     executablePath: "/usr/bin/chromium",
+    ...(popupBlocking ? { ignoreDefaultArgs: ["--disable-popup-blocking"] } : {}),
     headless: process.env.E2E_HEADED !== "1",
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
       "--disable-component-update", "--disable-quic", "--no-first-run"],

@@ -713,7 +713,10 @@ function authCases() {
   const isFunction = (v) => (typeof v === "function" ? null : `unexpected ${show(v)}`);
   // The helpers that take an options object.
   const helperFields = {
-    authorizeWithPopup: [["features", "5", () => 5], ["timeoutMs", '"x"', () => "x"], ["timeoutMs", "-1", () => -1]],
+    authorizeWithPopup: [
+      ["features", "5", () => 5], ["timeoutMs", '"x"', () => "x"], ["timeoutMs", "-1", () => -1],
+      ["window", '"https://as.example/"', () => "https://as.example/"], ["window", "{}", () => ({})],
+    ],
     authorizeHeadless: [["fetch", '"no"', () => "no"], ["fetch", "{}", () => ({})]],
     completeAuthorizationPopup: [["close", '"yes"', () => "yes"]],
   };

@@ -22,6 +22,7 @@ import {
   type AuthOptions,
   type AuthStorage,
   type Authorize,
+  type AuthorizeWithPopupOptions,
   type AuthorizationStatus,
   type CallToolResult,
   type ElicitationCallback,
@@ -137,6 +138,20 @@ async function main(): Promise<void> {
   console.log(checked.errors.map((e) => `${e.field}: ${e.message}`), checked.content);
   // @ts-expect-error: callTool needs a tool name string
   await client.callTool(42);
+  // Tool arguments of an app's own type (not only JSON types): Record<string, unknown>.
+  const typedArgs: Record<string, unknown> = { when: new Date(0).toISOString(), count: 3 as unknown };
+  await client.callTool("schedule", typedArgs);
+  // @ts-expect-error: tool arguments are an object, not a string
+  await client.callTool("schedule", "when=now");
+  // request<T>(): the result typed by the caller; JsonObject by default.
+  const pong = await client.request<{ pongs: number }>("example/ping");
+  const pongs: number = pong.pongs;
+  void pongs;
+  const raw: JsonObject = await client.request("example/ping");
+  void raw;
+  // @ts-expect-error: pongs is a number
+  const pongText: string = (await client.request<{ pongs: number }>("example/ping")).pongs;
+  void pongText;
   if (client.skills.supported) {
     const listing: SkillListing = await client.skills.list({ skipInvalid: true });
     const entry: SkillEntry | undefined = listing.skills[0];
@@ -192,6 +207,18 @@ void authorizeWithRedirect();
 void authorizeHeadless({ fetch });
 const handedOver: boolean = completeAuthorizationPopup({ close: false });
 void handedOver;
+// Every helper is callable without arguments; a window opened in a click handler is navigated.
+const noArgs: Authorize[] = [authorizeWithPopup(), authorizeWithRedirect(), authorizeHeadless()];
+void noArgs;
+const handedOverDefault: boolean = completeAuthorizationPopup();
+void handedOverDefault;
+const popupOptions: AuthorizeWithPopupOptions = { window: window.open("", "mcp-sign-in") };
+void authorizeWithPopup(popupOptions);
+void authorizeWithPopup({ window: null });
+// @ts-expect-error: window is a Window, not a URL
+void authorizeWithPopup({ window: "https://as.example/authorize" });
+// @ts-expect-error: timeoutMs is a number
+void authorizeWithPopup({ timeoutMs: "60s" });
 // @ts-expect-error: onInsufficientScope is "reauthorize" | "throw"
 const badAuth: AuthOptions = { onInsufficientScope: "retry" };
 void badAuth;

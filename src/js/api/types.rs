@@ -261,6 +261,15 @@ export interface DiscoverResult {
 /** What an `authorize` function gets: open `url`, resolve with the callback URL (or "redirected"). */
 export interface AuthorizeRequest { url: string; state: string; redirectUri: string; signal: AbortSignal }
 export type Authorize = (request: AuthorizeRequest) => MaybePromise<string | URL | "redirected">;
+/** `authorizeWithPopup`'s options. */
+export interface AuthorizeWithPopupOptions {
+  /** `window.open` features (default "popup,width=520,height=720"). */
+  features?: string;
+  /** How long to wait for the callback (default 300000). */
+  timeoutMs?: number;
+  /** A window the app opened in its click handler (`window.open("", "mcp-sign-in")`): the first sign-in navigates it to the authorization page. */
+  window?: Window | null;
+}
 /** Where tokens and registrations are kept (sync or async). */
 export interface AuthStorage {
   get(key: string): MaybePromise<string | null | undefined>;
@@ -368,14 +377,14 @@ export class Client {
   listResourceTemplates(options?: ListOptions): Promise<ListResourceTemplatesResult>;
   listPrompts(options?: ListOptions): Promise<ListPromptsResult>;
   /** The final result, also when the server runs the call as a task. */
-  callTool(name: string, args?: JsonObject, options?: CallToolOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult>;
   /** The server's tasks by id (`get`, `result` after a reload, `cancel`, `list`). */
   readonly tasks: Tasks;
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult>;
   getPrompt(name: string, args?: { [name: string]: string }, options?: CallOptions): Promise<GetPromptResult>;
   complete(ref: CompletionReference, argument: { name: string; value: string }, context?: { arguments?: { [name: string]: string } }, options?: CallOptions): Promise<CompleteResult>;
-  /** Any method; the result as the server sent it. */
-  request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>;
+  /** Any method; the result as the server sent it (`T` names its shape; not checked). */
+  request<T = JsonObject>(method: string, params?: JsonObject, options?: CallOptions): Promise<T>;
   /** Change notifications as an async iterable, on both eras. */
   listen(filter: SubscriptionFilter, options?: CallOptions): Promise<Subscription>;
   /** Legacy only. */
@@ -438,7 +447,7 @@ export class ClientGroup {
   /** Every connected server's tools; a server's listing is fetched again after its list_changed. */
   listTools(options?: CallOptions): Promise<{ tools: GroupTool[] }>;
   /** Routed by the merged name; unknown names reject with -32602 and `data.kind === "unknown_tool"`. */
-  callTool(name: string, args?: JsonObject, options?: CallToolOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult>;
   /** Connects it at once when the group is connected; resolves once it has settled. */
   addServer(name: string, config: GroupServerConfig): Promise<void>;
   removeServer(name: string): Promise<void>;

@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(module = "/src/js/auth/helpers.js")]
 extern "C" {
     #[wasm_bindgen(js_name = popupAuthorizer)]
-    fn popup_authorizer(features: &str, timeout_ms: f64) -> JsValue;
+    fn popup_authorizer(features: &str, timeout_ms: f64, window: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = completePopup)]
     fn complete_popup(close: bool) -> bool;
     #[wasm_bindgen(js_name = redirectAuthorizer)]
@@ -48,23 +48,50 @@ fn options_object(v: Option<JsValue>, what: &str) -> Result<JsValue, McpError> {
     Ok(v)
 }
 
-/// `authorizeWithPopup({ features, timeoutMs })`: opens the authorization page in a popup and
-/// waits for the callback page's `completeAuthorizationPopup()`.
+/// `authorizeWithPopup({ features, timeoutMs, window })`: opens the authorization page in a
+/// popup (or navigates `window`, opened by the app in its click handler) and waits for the
+/// callback page's `completeAuthorizationPopup()`.
 #[wasm_bindgen(js_name = authorizeWithPopup, unchecked_return_type = "Authorize")]
 pub fn authorize_with_popup(
-    #[wasm_bindgen(unchecked_param_type = "{ features?: string; timeoutMs?: number }")]
-    options: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "AuthorizeWithPopupOptions")] options: Option<
+        JsValue,
+    >,
 ) -> Result<JsValue, JsValue> {
     (|| {
+        const W: &str = "authorizeWithPopup options";
         let o = options_object(options, "authorizeWithPopup")?;
-        let features = options::string(&o, "features", "authorizeWithPopup options")?;
-        let timeout = options::positive_number(&o, "timeoutMs", "authorizeWithPopup options")?;
+        let features = options::string(&o, "features", W)?;
+        let timeout = options::positive_number(&o, "timeoutMs", W)?;
+        let window = given_window(&o)?;
         Ok(popup_authorizer(
             features.as_deref().unwrap_or(POPUP_FEATURES),
             timeout.unwrap_or(POPUP_TIMEOUT_MS) as f64,
+            &window,
         ))
     })()
     .map_err(jserr::to_js)
+}
+
+/// `options.window`: undefined or null (the client opens the popup), else a Window-like
+/// object with `location` (the app opened it in its click handler).
+fn given_window(o: &JsValue) -> Result<JsValue, McpError> {
+    if o.is_null_or_undefined() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    let w = js_sys::Reflect::get(o, &"window".into())
+        .map_err(|_| McpError::input("authorizeWithPopup options: window could not be read"))?;
+    if w.is_null_or_undefined() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    let window_like = w.is_object()
+        && !js_sys::Array::is_array(&w)
+        && js_sys::Reflect::has(&w, &"location".into()).unwrap_or(false);
+    if !window_like {
+        return Err(McpError::input(
+            "authorizeWithPopup options: window must be a window the app opened (window.open(\"\", \"mcp-sign-in\") in the click handler), or null",
+        ));
+    }
+    Ok(w)
 }
 
 /// `authorizeWithRedirect()`: navigates the page to the authorization server; the call that
@@ -78,7 +105,9 @@ pub fn authorize_with_redirect() -> JsValue {
 /// and reads the callback from `Location` (Node, Deno, tests; not in a browser).
 #[wasm_bindgen(js_name = authorizeHeadless, unchecked_return_type = "Authorize")]
 pub fn authorize_headless(
-    #[wasm_bindgen(unchecked_param_type = "{ fetch?: typeof fetch }")] options: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "{ fetch?: typeof fetch }")] options: Option<
+        JsValue,
+    >,
 ) -> Result<JsValue, JsValue> {
     (|| {
         let o = options_object(options, "authorizeHeadless")?;
@@ -96,7 +125,7 @@ pub fn authorize_headless(
 /// was handed over.
 #[wasm_bindgen(js_name = completeAuthorizationPopup)]
 pub fn complete_authorization_popup(
-    #[wasm_bindgen(unchecked_param_type = "{ close?: boolean }")] options: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "{ close?: boolean }")] options: Option<JsValue>,
 ) -> Result<bool, JsValue> {
     (|| {
         let o = options_object(options, "completeAuthorizationPopup")?;

@@ -62,7 +62,30 @@ async function attempt(kind, job) {
   }
 }
 
-export function popupAuthorizer(features, timeoutMs) {
+// Where the authorization page shows: `given` (a window the app opened in its click handler),
+// navigated to `url`, on first use; else a popup opened here. Returns the window, or throws
+// a failure named PopupBlocked (no window opened) or PopupClosed (the given one was closed).
+function showPage(w, given, url, features) {
+  if (given && !given.used) {
+    given.used = true;
+    if (given.window.closed) {
+      throw failure("PopupClosed", "The sign-in window was closed before the authorization page opened in it");
+    }
+    given.window.location.href = url;
+    return given.window;
+  }
+  const popup = w.open(url, "mcp-wasm-client-auth", features);
+  if (!popup) {
+    throw failure(
+      "PopupBlocked",
+      "The browser blocked the sign-in popup: pass a window opened in the click handler (authorizeWithPopup({ window })), or show the authorization URL as a link",
+    );
+  }
+  return popup;
+}
+
+export function popupAuthorizer(features, timeoutMs, window) {
+  const given = window ? { window, used: false } : null;
   return ({ url, state, redirectUri, signal }) =>
     new Promise((resolve, reject) => {
       const w = globalThis.window;
@@ -79,14 +102,11 @@ export function popupAuthorizer(features, timeoutMs) {
         reject(signal.reason ?? failure("AbortError", "aborted"));
         return;
       }
-      const popup = w.open(url, "mcp-wasm-client-auth", features);
-      if (!popup) {
-        reject(
-          failure(
-            "PopupBlocked",
-            "The browser blocked the sign-in popup: start the call that signs in (connect()) from a click handler, or use authorizeWithRedirect()",
-          ),
-        );
+      let popup;
+      try {
+        popup = showPage(w, given, url, features);
+      } catch (e) {
+        reject(e);
         return;
       }
       const expected = base(redirectUri);

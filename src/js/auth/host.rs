@@ -84,6 +84,20 @@ fn key_error(kind: ErrorKind, what: &str, failure: Failure) -> McpError {
     )
 }
 
+/// The error of an `authorize` that failed: a blocked popup is `popup_blocked` with the
+/// authorization URL to offer as a link; anything else did not complete (`unauthorized`).
+fn authorize_failure(url: &str, f: Failure) -> McpError {
+    if f.name.as_deref() == Some("PopupBlocked") {
+        return crate::auth::errors::popup_blocked(url);
+    }
+    McpError::local(
+        AUTHORIZATION_FAILED,
+        ErrorKind::Unauthorized,
+        format!("Authorization did not complete: {}", f.message),
+        json!({ "reason": f.name }),
+    )
+}
+
 /// `authFetch`'s request: `{ url, method, contentType, authorization, dpop, body, maxBytes }`.
 fn fetch_request(r: &AuthRequest) -> JsValue {
     record(&FetchRequest {
@@ -167,14 +181,7 @@ impl JsAuthHost {
         ]);
         let out = settled(call_app("authorize", &self.authorize, &request))
             .await
-            .map_err(|f| {
-                McpError::local(
-                    AUTHORIZATION_FAILED,
-                    ErrorKind::Unauthorized,
-                    format!("Authorization did not complete: {}", f.message),
-                    json!({ "reason": f.name }),
-                )
-            })?;
+            .map_err(|f| authorize_failure(&url, f))?;
         guard.disarm();
         match crate::js::boundary::options::url_text(&out) {
             Some(s) if s == "redirected" => Ok(Authorized::Redirected),
