@@ -74,18 +74,24 @@ export function callSite() {
   return site;
 }
 
-// A frame of the package itself: the wasm, the glue, these snippets.
-const base = (() => {
+// A frame of the package itself: the wasm, the glue, these snippets (the directory holding
+// snippets/; string work, not `new URL(…, import.meta.url)`, which bundlers take for an asset).
+const [base, basePath] = (() => {
   try {
-    return new URL("../../../../..", import.meta.url);
+    const url = String(import.meta.url);
+    const at = url.lastIndexOf("/snippets/");
+    if (at < 0) return [null, null];
+    const dir = url.slice(0, at + 1);
+    return [dir, dir.startsWith("file:") ? decodeURIComponent(new URL(dir).pathname) : null];
   } catch {
-    return null;
+    return [null, null];
   }
 })();
 const inside = (frame) =>
   frame.includes("wasm://") ||
   frame.includes("wasm-function") ||
-  (base !== null && (frame.includes(base.href) || (base.protocol === "file:" && frame.includes(decodeURIComponent(base.pathname)))));
+  (base !== null && frame.includes(base)) ||
+  (basePath !== null && frame.includes(basePath));
 
 /** The stack `e` gets: its header, then the frames of `site` from the first outside the package. */
 function relocate(e, site) {
