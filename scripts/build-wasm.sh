@@ -16,7 +16,8 @@
 # Measured on the web package (wasm + JS glue, gzip -9): 268,351 B with stable → 246,645 B.
 # RELEASE_STABLE=1 builds with the stable toolchain instead (for comparing; never shipped).
 #
-# Then every JS file of the package (wasm-bindgen's glue and our snippets) is minified in place by
+# Then every JS file of the package (wasm-bindgen's glue and our snippets; not the nodejs target's
+# glue, see the loop) is minified in place by
 # esbuild (tools/, pinned): whitespace, syntax and local names; module-level names (the exported
 # classes Client, ClientGroup, McpError...) and the `@ts-self-types` line Deno reads stay. Measured
 # on the web package: glue 11,696 → 6,659 B gzip, snippets 9,330 → 5,840 B. (wasm-bindgen's import
@@ -61,6 +62,10 @@ node "$ROOT/scripts/short-wasm-names.mjs" "$out"
 # Minify the package's JS in place (see the top of this file).
 out_abs="$(cd "$out" && pwd)"
 while IFS= read -r -d '' js; do
+  # The nodejs glue stays as wasm-bindgen wrote it: Node prints the source line an uncaught error
+  # was thrown from, and a minified glue is one 18 KB line (it ships in the package, never in a
+  # page: pkg/web, the measured package, is minified as before).
+  [ "$target" = nodejs ] && [ "$js" = "$out_abs/mcp_wasm_client.js" ] && continue
   keep=()   # the glue's first line, `/* @ts-self-types="…" */`, goes back on top as a banner
   head_line="$(head -n 1 "$js")"
   case "$head_line" in "/* @ts-self-types="*) keep=(--banner:js="$head_line") ;; esac

@@ -298,6 +298,13 @@ function notMcpError(mod, e) {
   if (!(e instanceof mod.McpError)) return "not an McpError";
   if (e.name !== "McpError") return `name is ${show(e.name)}`;
   if (typeof e.code !== "number") return `code is ${show(e.code)}`;
+  // a real Error (issue 26): own code, message and data that JSON.stringify shows; no wasm pointer
+  if (!(e instanceof Error)) return "not an Error";
+  const missing = ["code", "message", "data"].filter((k) => !Object.hasOwn(e, k));
+  if (missing.length) return `${missing.join(", ")} not own properties`;
+  if ("free" in e || "__wbg_ptr" in e) return "has free() or __wbg_ptr";
+  const json = JSON.parse(JSON.stringify(e));
+  if (json.code !== e.code || json.message !== e.message) return `JSON.stringify gives ${JSON.stringify(json)}`;
   return null;
 }
 

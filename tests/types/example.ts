@@ -182,6 +182,10 @@ const code: number = err.code;
 void isError;
 void code;
 void main;
+// rebuilt after structured clone / postMessage; no wasm pointer to free
+const rebuilt: McpError = McpError.from({ ...err });
+// @ts-expect-error McpError is a plain Error subclass: nothing to free
+rebuilt.free();
 
 // Authorization: the auth option, the helpers and the client's auth members.
 const store: AuthStorage = memoryStorage();

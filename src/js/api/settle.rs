@@ -24,8 +24,12 @@ where
     match ready {
         Err(e) => Promise::reject(&jserr::to_js(e)),
         Ok(args) => {
+            // taken now, while the caller is on the stack: the rejection's stack shows it
+            let site = jserr::call_site();
             let done = run(args);
-            promise(Box::pin(async move { done.await.map_err(jserr::to_js) }))
+            promise(Box::pin(async move {
+                done.await.map_err(|e| jserr::to_js_at(e, &site))
+            }))
         }
     }
 }

@@ -341,14 +341,21 @@ export interface FormField {
 }
 export interface ElicitationValidation { content: ElicitContent; errors: { field: string; message: string }[] }
 
-/** An MCP error: from the server (its code, message, data) or local (`data.local === true`, `data.kind`). */
+/**
+ * An MCP error: from the server (its code, message, data) or local (`data.local === true`, `data.kind`).
+ * A real `Error`: `code`, `message` and `data` are own properties (`JSON.stringify` shows them).
+ */
 export class McpError extends Error {
   constructor(code: number, message: string, data?: unknown);
   readonly code: number;
   readonly message: string;
   readonly data: unknown;
   readonly name: "McpError";
-  free(): void;
+  /**
+   * An McpError again from what crossed a structured clone or `postMessage`: a cloned Error
+   * keeps only `message` (and `stack`); send `{ ...err }` (own `code`, `message`, `data`) to keep all three.
+   */
+  static from(value: unknown): McpError;
 }
 
 /** An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras. */

@@ -1,26 +1,32 @@
-//! `McpError`, the JS class every rejection uses: `instanceof Error`, numeric `code`, `message`,
-//! `data`; constructible from JS as `new McpError(code, message, data?)`.
+//! `McpError`, the JS class every rejection uses: a real `Error` subclass written in JavaScript
+//! (`error.js`) with own `code`, `message` and `data`; constructible from JS as
+//! `new McpError(code, message, data?)`, rebuilt after structured clone by `McpError.from(obj)`.
+//! The glue exports a class of that name (below) that `error.js` makes stand for the JS one.
 
 use crate::protocol::error::McpError as CoreError;
 use crate::protocol::error::{ErrorParts, INTERNAL_ERROR};
-use js_sys::{Object, Reflect};
+use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
-/// An MCP error as seen from JavaScript.
+#[wasm_bindgen(module = "/src/js/boundary/error.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = makeError)]
+    fn make_error(code: &JsValue, message: &JsValue, data: &JsValue, site: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = callSite)]
+    fn js_call_site() -> JsValue;
+    fn adopt(exported: &JsValue);
+}
+
+/// The exported name `McpError`: `error.js` gives it the JS class's `instanceof`, `from` and
+/// prototype (without `free()`); `new McpError(...)` returns an instance of the JS class.
 #[wasm_bindgen(skip_typescript)]
 #[derive(Debug)]
-pub struct McpError {
-    code: f64,
-    message: String,
-    data: JsValue,
-}
+pub struct McpError;
 
 #[wasm_bindgen]
 impl McpError {
     /// `new McpError(code, message, data?)`: `code` as by `Number(code)` (-32603 when that is
     /// not a number), `message` as by `String(message)` like `Error` (empty when absent).
-    // Returns the wrapped object so the stack trace is captured on construction.
     #[allow(clippy::new_ret_no_self)]
     #[wasm_bindgen(constructor)]
     pub fn new(
@@ -28,117 +34,47 @@ impl McpError {
         #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
         #[wasm_bindgen(unchecked_param_type = "unknown")] data: Option<JsValue>,
     ) -> JsValue {
+        install_error_prototype();
         let data = data.unwrap_or(JsValue::UNDEFINED);
-        wrap(McpError {
-            code: coerce_code(&code),
-            message: coerce_message(&message),
-            data,
-        })
+        make_error(&code, &message, &data, &JsValue::UNDEFINED)
     }
-
-    /// The numeric JSON-RPC error code.
-    #[wasm_bindgen(getter)]
-    pub fn code(&self) -> f64 {
-        self.code
-    }
-
-    /// The error message.
-    #[wasm_bindgen(getter)]
-    pub fn message(&self) -> String {
-        self.message.clone()
-    }
-
-    /// Structured detail (`undefined` when none); local errors carry `{ local: true, kind }`.
-    #[wasm_bindgen(getter, unchecked_return_type = "unknown")]
-    pub fn data(&self) -> JsValue {
-        self.data.clone()
-    }
-
-    /// Always `"McpError"`.
-    #[wasm_bindgen(getter)]
-    pub fn name(&self) -> String {
-        "McpError".to_string()
-    }
-}
-
-/// `Number(code)` without throwing (a Symbol or an object whose conversion throws is NaN);
-/// NaN becomes -32603, like an error of unknown cause.
-fn coerce_code(code: &JsValue) -> f64 {
-    let n = code
-        .as_f64()
-        .or_else(|| (!code.is_symbol()).then(|| js_number(code).ok()).flatten())
-        .unwrap_or(f64::NAN);
-    if n.is_nan() {
-        INTERNAL_ERROR as f64
-    } else {
-        n
-    }
-}
-
-/// `String(message)` as `Error` does (empty when absent); a value that cannot be made a
-/// string (its `toString` throws) reads `"[unprintable]"`.
-fn coerce_message(message: &JsValue) -> String {
-    if message.is_undefined() {
-        return String::new();
-    }
-    message
-        .as_string()
-        .or_else(|| js_string(message).ok())
-        .unwrap_or_else(|| "[unprintable]".into())
-}
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_name = Number, catch)]
-    fn js_number(v: &JsValue) -> Result<f64, JsValue>;
-    #[wasm_bindgen(js_name = String, catch)]
-    fn js_string(v: &JsValue) -> Result<String, JsValue>;
-    #[wasm_bindgen(js_namespace = Error, js_name = captureStackTrace, catch)]
-    fn capture_stack_trace(target: &JsValue) -> Result<(), JsValue>;
 }
 
 thread_local! {
     static PROTOTYPE_INSTALLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-fn wrap(e: McpError) -> JsValue {
-    install_error_prototype();
-    let value: JsValue = e.into();
-    // V8 (Node, Chromium, Deno) gives the object a `stack`; elsewhere this is a no-op.
-    let _ = capture_stack_trace(&value);
-    value
-}
-
-/// Makes `McpError.prototype` inherit from `Error.prototype`, so `err instanceof Error`
-/// (once; also run lazily, since a host may skip the module's start function).
+/// Makes the exported `McpError` stand for the JS class (`error.js`'s `adopt`), once; also run
+/// lazily, since a host may skip the module's start function.
 pub fn install_error_prototype() {
     if PROTOTYPE_INSTALLED.with(|p| p.replace(true)) {
         return;
     }
-    let sample: JsValue = McpError {
-        code: 0.0,
-        message: String::new(),
-        data: JsValue::UNDEFINED,
+    if let Ok(exported) = Reflect::get(&JsValue::from(McpError), &"constructor".into()) {
+        adopt(&exported);
     }
-    .into();
-    let proto = Object::get_prototype_of(&sample);
-    let error_proto = js_sys::Error::new("").unchecked_into::<Object>();
-    let error_proto = Object::get_prototype_of(&error_proto);
-    Object::set_prototype_of(&proto, &error_proto);
+}
+
+/// Where a JS call was made, taken when a method starts: its later rejection ([`to_js_at`])
+/// shows the caller's frames, not only the wasm's and the glue's.
+pub fn call_site() -> JsValue {
+    js_call_site()
 }
 
 /// Converts a core error into the JS `McpError` rejection value.
 pub fn to_js(e: CoreError) -> JsValue {
+    to_js_at(e, &JsValue::UNDEFINED)
+}
+
+/// [`to_js`] for a call that began at `site` (a [`call_site`]; `undefined`: here).
+pub fn to_js_at(e: CoreError, site: &JsValue) -> JsValue {
+    install_error_prototype();
     let data = match e.data_json() {
         Some(d) => crate::js::boundary::interop::to_js(&d),
         None => JsValue::UNDEFINED,
     };
     let e = e.into_parts();
-    wrap(McpError {
-        code: e.code as f64,
-        message: e.message,
-        data,
-    })
+    make_error(&(e.code as f64).into(), &e.message.into(), &data, site)
 }
 
 /// Reads whatever JS threw into a core error: an `McpError` (or any object with a numeric

@@ -1,0 +1,115 @@
+// McpError, the class every rejection and throw of the package uses: a real Error subclass whose
+// `code`, `message` and `data` are own, enumerable properties (so JSON.stringify, util.inspect,
+// logging libraries and structured clone see them; no wasm pointer, no free()). error.rs exports
+// a class of the same name from the glue and hands it to `adopt`, which makes it answer for this
+// one (instanceof, `from`, its prototype without free()); the wasm builds every error with
+// `makeError`.
+
+/** `Number(code)` without throwing; NaN (or a Symbol, or a throwing conversion) is -32603. */
+function toCode(code) {
+  let n = NaN;
+  try {
+    if (typeof code !== "symbol") n = Number(code);
+  } catch {
+    // stays NaN
+  }
+  return Number.isNaN(n) ? -32603 : n;
+}
+
+/** `String(message)` as Error does (empty when absent); an unprintable value is "[unprintable]". */
+function toMessage(message) {
+  if (message === undefined) return "";
+  try {
+    return String(message);
+  } catch {
+    return "[unprintable]";
+  }
+}
+
+const own = (value) => ({ value, writable: true, enumerable: true, configurable: true });
+
+export class McpError extends Error {
+  /** `new McpError(code, message, data?)`: `code` as by Number(), `message` as by String(). */
+  constructor(code, message, data) {
+    const text = toMessage(message);
+    super(text);
+    Object.defineProperties(this, { code: own(toCode(code)), message: own(text), data: own(data) });
+  }
+
+  /**
+   * An McpError from what is left of one after structured clone or postMessage (an Error that
+   * kept only `message`, or a plain `{ code, message, data }` object, e.g. JSON.parse of one);
+   * an McpError is returned as it is.
+   */
+  static from(value) {
+    if (value instanceof McpError) return value;
+    const v = value !== null && typeof value === "object" ? value : { message: value };
+    const e = new McpError(v.code, v.message, v.data);
+    if (typeof v.stack === "string") e.stack = v.stack;
+    return e;
+  }
+}
+Object.defineProperty(McpError, "name", { value: "McpError" });
+Object.defineProperty(McpError.prototype, "name", { value: "McpError", writable: true, configurable: true });
+
+/** Makes the glue's exported class stand for McpError: instanceof, `from`, no free(). */
+export function adopt(Exported) {
+  if (Exported === McpError || Exported[ADOPTED]) return;
+  Object.defineProperty(Exported, ADOPTED, { value: true });
+  Object.defineProperty(Exported, Symbol.hasInstance, { value: (v) => v instanceof McpError, configurable: true });
+  Object.defineProperty(Exported, "from", { value: McpError.from, writable: true, configurable: true });
+  const proto = Exported.prototype;
+  for (const key of Reflect.ownKeys(proto)) if (key !== "constructor") delete proto[key];
+  Object.setPrototypeOf(proto, McpError.prototype);
+  Object.defineProperty(McpError.prototype, "constructor", { value: Exported, writable: true, configurable: true });
+}
+const ADOPTED = Symbol("mcp-wasm-client:adopted");
+
+/** Where a call was made: taken when a method starts, so its later rejection can point there. */
+export function callSite() {
+  const limit = Error.stackTraceLimit;
+  if (typeof limit === "number") Error.stackTraceLimit = limit + 30; // wasm frames come first
+  const site = new Error();
+  if (typeof limit === "number") Error.stackTraceLimit = limit;
+  return site;
+}
+
+// A frame of the package itself: the wasm, the glue, these snippets (the directory holding
+// snippets/; string work, not `new URL(…, import.meta.url)`, which bundlers take for an asset).
+const [base, basePath] = (() => {
+  try {
+    const url = String(import.meta.url);
+    const at = url.lastIndexOf("/snippets/");
+    if (at < 0) return [null, null];
+    const dir = url.slice(0, at + 1);
+    return [dir, dir.startsWith("file:") ? decodeURIComponent(new URL(dir).pathname) : null];
+  } catch {
+    return [null, null];
+  }
+})();
+const inside = (frame) =>
+  frame.includes("wasm://") ||
+  frame.includes("wasm-function") ||
+  (base !== null && frame.includes(base)) ||
+  (basePath !== null && frame.includes(basePath));
+
+/** The stack `e` gets: its header, then the frames of `site` from the first outside the package. */
+function relocate(e, site) {
+  const stack = typeof site?.stack === "string" ? site.stack : "";
+  const lines = stack.split("\n");
+  // V8 writes a header line ("Error"), then "    at ..." lines; other engines only frames
+  const frames = lines[0] && !/^\s+at /.test(lines[0]) && !lines[0].includes("@") ? lines.slice(1) : lines;
+  let start = 0;
+  while (start < frames.length && inside(frames[start])) start++;
+  if (start === frames.length) return;
+  const kept = frames.slice(start, start + (typeof Error.stackTraceLimit === "number" ? Error.stackTraceLimit : 10));
+  const v8 = /^\s+at /.test(kept[0]);
+  e.stack = v8 ? `${e.name}: ${e.message}\n${kept.join("\n")}` : kept.join("\n");
+}
+
+/** An McpError made by the wasm; with `site` (a `callSite()`), its stack is the caller's. */
+export function makeError(code, message, data, site) {
+  const e = new McpError(code, message, data);
+  relocate(e, site ?? callSite());
+  return e;
+}
