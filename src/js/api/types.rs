@@ -14,6 +14,13 @@ export type ClientMode = "auto" | "legacy" | "2026-07-28";
 export type LoggingLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
 export type RequestId = string | number;
 
+declare global {
+  /** `Symbol.asyncDispose` (Client and ClientGroup implement it: `await using`), declared as
+   *  TypeScript's lib "esnext.disposable" and @types/node declare it, so a project without that lib
+   *  still compiles. */
+  interface SymbolConstructor { readonly asyncDispose: unique symbol }
+}
+
 export interface Implementation { name: string; version: string; title?: string; description?: string; websiteUrl?: string; icons?: Icon[] }
 export interface Icon { src: string; mimeType?: string; sizes?: string[]; theme?: "light" | "dark" }
 export interface Annotations { audience?: ("user" | "assistant")[]; priority?: number; lastModified?: string }
