@@ -84,10 +84,13 @@ export function toolResourceUri(tool) {
   return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
 }
 
-/** Whether an app may call this tool: its `_meta.ui.visibility` (default ["model", "app"]) includes "app". */
-export function appVisible(tool) {
+/**
+ * Whether the tool is meant for `audience` ("app": a view may call it; "model": it belongs in the
+ * model's tool list): its `_meta.ui.visibility` (default ["model", "app"]) includes it.
+ */
+export function visibleTo(tool, audience) {
   const vis = tool?._meta?.ui?.visibility;
-  return !Array.isArray(vis) || vis.includes('app');
+  return !Array.isArray(vis) || vis.includes(audience);
 }
 
 /** Decodes a resource content's text or base64 blob as UTF-8. */
@@ -556,13 +559,13 @@ class ViewSession {
     const tools = await this.serverTools();
     const tool = tools.find((t) => t.name === name);
     if (!tool) throw new RpcError(-32602, `tools/call: no tool ${JSON.stringify(name)} on this app's server`);
-    if (!appVisible(tool)) throw new RpcError(-32602, `tools/call: tool ${JSON.stringify(name)} is not visible to apps (_meta.ui.visibility lacks "app")`);
+    if (!visibleTo(tool, 'app')) throw new RpcError(-32602, `tools/call: tool ${JSON.stringify(name)} is not visible to apps (_meta.ui.visibility lacks "app")`);
     return this.client.callTool(name, params.arguments ?? {});
   }
 
   /** The app's tools/list: its server's tools an app may call. */
   async listTools() {
-    return { tools: (await this.serverTools()).filter(appVisible) };
+    return { tools: (await this.serverTools()).filter((t) => visibleTo(t, 'app')) };
   }
 
   /** Every tool of the app's own server (fresh, so visibility is as the server lists it now). */

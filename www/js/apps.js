@@ -8,23 +8,15 @@ import { state } from "./state.js";
 import "./pkg.js"; // defines <mcp-app-frame>
 import { addMessage, systemNote } from "./chat.js";
 
+// the element's own rules: a tool's ui:// resource, and whom its visibility is for
+export { toolResourceUri, visibleTo } from "../../pkg-template/elements/app-frame.js";
+
 const SANDBOX_PORT = 8083;
 
 /** The sandbox proxy page's URL: ?sandbox=…, else this host name on port 8083. */
 export function sandboxUrl() {
   const given = new URLSearchParams(location.search).get("sandbox");
   return given ?? `${location.protocol}//${location.hostname}:${SANDBOX_PORT}/pkg-template/mcp-app-sandbox.html`;
-}
-
-/** The ui:// resource a tool's view lives in (nested `_meta.ui` wins over the deprecated flat key), or null. */
-export function appResourceUri(tool) {
-  return tool?._meta?.ui?.resourceUri ?? tool?._meta?.["ui/resourceUri"] ?? null;
-}
-
-/** False for a tool meant for apps only (`_meta.ui.visibility` without "model"): the tool list leaves it out. */
-export function offeredToModel(tool) {
-  const visibility = tool?._meta?.ui?.visibility;
-  return !Array.isArray(visibility) || visibility.includes("model");
 }
 
 /** What the page tells the app about itself (the app's ui/initialize result carries it). */

@@ -7,7 +7,7 @@ import { updateButtons } from "./status.js";
 import { authHint, renderAuth } from "./auth.js";
 import { renderServers } from "./servers.js";
 import { callEnded, taskCallOptions } from "./tasks.js";
-import { appResourceUri, callWithApp, offeredToModel } from "./apps.js";
+import { callWithApp, toolResourceUri, visibleTo } from "./apps.js";
 
 /** Shows the tool list (or why there is none). */
 export function renderTools() {
@@ -15,7 +15,7 @@ export function renderTools() {
     el.tools.replaceChildren(h("li", { class: "empty", text: "Connect to list tools." }));
     return;
   }
-  const offered = state.tools.filter(offeredToModel); // an app-only tool is for its app, not the list
+  const offered = state.tools.filter((t) => visibleTo(t, "model")); // an app-only tool is for its app, not the list
   if (offered.length === 0) {
     el.tools.replaceChildren(h("li", { class: "empty", text: "The server has no tools." }));
     return;
@@ -100,10 +100,10 @@ export async function callTool(name, args) {
   const started = performance.now();
   try {
     const options = { onProgress, ...taskCallOptions(li, name, el.url.value.trim()) };
-    const tool = state.tools.find((t) => t.name === name);
-    const result = appResourceUri(tool) ? await callWithApp(li, name, args, options) : await c.callTool(name, args, options);
+    const hasApp = toolResourceUri(state.tools.find((t) => t.name === name)) !== undefined;
+    const result = hasApp ? await callWithApp(li, name, args, options) : await c.callTool(name, args, options);
     renderResult(li, name, result, performance.now() - started);
-    if (appResourceUri(tool)) li.querySelector('[data-test="structured"]')?.removeAttribute("open"); // the app shows it
+    if (hasApp) li.querySelector('[data-test="structured"]')?.removeAttribute("open"); // the app shows it
     if (progressBox) li.querySelector(".bubble").append(progressBox);
   } catch (err) {
     li.dataset.state = "error";
