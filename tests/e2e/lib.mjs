@@ -104,6 +104,12 @@ export async function shot(page, file) {
 }
 export const shotsTaken = () => shots;
 
+/** The ```js blocks of README.md, in order (the scripts run the README's examples as written). */
+export function readmeJsBlocks() {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  return [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
 /**
  * Debian's chromium through playwright-core (never a downloaded browser). `popupBlocking`: keep
  * Chromium's popup blocker (playwright turns it off by default).

@@ -8,10 +8,9 @@
 // CSP) is served from the repository root on one origin, the sandbox proxy (pkg-template/
 // mcp-app-sandbox.html) by a second static server on another. Prints one line per step, then
 // "elements-apps: N passed, M failed (...)"; exits non-zero on failure; stops its servers by PID.
-import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { ROOT, expect, freePorts, launchChromium, needWebPackage, start, stepper, stopChildren, waitHttp } from "../e2e/lib.mjs";
+import { ROOT, expect, freePorts, launchChromium, needWebPackage, readmeJsBlocks, start, stepper, stopChildren, waitHttp } from "../e2e/lib.mjs";
 
 const PORTS = process.env.ELEMENTS_APPS_PORTS ?? "18940-18959";
 const started = Date.now();
@@ -208,8 +207,7 @@ async function readmeStep(env) {
 
 /** README.md's MCP Apps block (the js block that creates an mcp-app-frame), read from the README. */
 function readmeAppsBlock() {
-  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
-  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('createElement("mcp-app-frame")'));
+  const block = readmeJsBlocks().find((b) => b.includes('createElement("mcp-app-frame")'));
   if (!block) throw new Error("README.md has no js block that creates an mcp-app-frame");
   return block;
 }

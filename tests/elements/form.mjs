@@ -8,12 +8,11 @@
 // Serves the repository root twice from this process (plain, and with a strict CSP), starts
 // tests/peers/python_server.py; ports from ELEMENTS_FORM_PORTS (default 18930-18939), all on
 // 127.0.0.1, stopped on exit. Prints one line per step and "elements-form: N passed, M failed".
-import fs from "node:fs";
 import http from "node:http";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ROOT, expect, freePorts, launchChromium, needWebPackage, start, stepper, stopChildren } from "../e2e/lib.mjs";
+import { ROOT, expect, freePorts, launchChromium, needWebPackage, readmeJsBlocks, start, stepper, stopChildren } from "../e2e/lib.mjs";
 
 const PORTS = process.env.ELEMENTS_FORM_PORTS ?? "18930-18939";
 const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -26,8 +25,7 @@ const servers = [];
 // ElicitationForm.ask(dialog, ...)), read from the README itself; the test swaps the import for the
 // page's and the port for the peer's.
 function readmeExample() {
-  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
-  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes("ElicitationForm.ask(dialog"));
+  const block = readmeJsBlocks().find((b) => b.includes("ElicitationForm.ask(dialog"));
   if (!block) throw new Error("README.md has no js block calling ElicitationForm.ask(dialog, ...)");
   return block;
 }

@@ -13,10 +13,20 @@ import { PY } from "./peers.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
+/** The ```js blocks of README.md, or of its section under `heading` (up to the next "## "). */
+function readmeBlocks(heading) {
+  let text = readFileSync(path.join(root, "README.md"), "utf8");
+  if (heading) {
+    const start = text.indexOf(heading);
+    assert.ok(start >= 0, `README has the section ${heading}`);
+    const end = text.indexOf("\n## ", start + 1);
+    text = text.slice(start, end < 0 ? undefined : end);
+  }
+  return [...text.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
 test("the README's elicitation example issues a library card", () => {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
-  const example = blocks.find((b) => b.includes("issue_card"));
+  const example = readmeBlocks().find((b) => b.includes("issue_card"));
   assert.ok(example, "README has the issue_card example");
   const pkgPath = path.join(root, "pkg/nodejs/mcp_wasm_client.js");
   const code = example
@@ -29,9 +39,7 @@ test("the README's elicitation example issues a library card", () => {
 });
 
 test("the README's quick start runs as written against the demo server (demo/server.py)", async () => {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const start = readme.indexOf("## Use");
-  const [quick] = [...readme.slice(start).matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const [quick] = readmeBlocks("## Use");
   assert.ok(quick?.includes("http://127.0.0.1:8081/mcp"), "the quick start names demo.sh's server");
   const port = await freePort();
   const demo = spawn("python3", [path.join(root, "demo/server.py"), String(port)], { stdio: "ignore" });
@@ -81,13 +89,7 @@ const sdk = path.join(root, "tests/peers/node_modules/@modelcontextprotocol/sdk/
 const everything = path.join(root, "tests/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
 /** The README's blocks of the "Transports written in JavaScript" section. */
-function transportBlocks() {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const start = readme.indexOf("## Transports written in JavaScript");
-  assert.ok(start >= 0, "README has the section");
-  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-  return [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
-}
+const transportBlocks = () => readmeBlocks("## Transports written in JavaScript");
 
 function runModule(code) {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "readme-")), "example.mjs");
@@ -131,11 +133,7 @@ test("the README's same-page server example runs as written", () => {
 });
 
 test("the README's capabilities and extensions example runs as written", () => {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const start = readme.indexOf("## Capabilities and extensions");
-  assert.ok(start >= 0, "README has the section");
-  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-  const [example] = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const [example] = readmeBlocks("## Capabilities and extensions");
   const prelude = `import { Client } from ${pkgPath};
 const url = ${JSON.stringify(PY)};
 const localStorage = {};
