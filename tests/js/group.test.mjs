@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { pkg, PY, TS, EVERYTHING, rejection, text } from "./peers.mjs";
 import { buildServer } from "../peers/ts_transport_server.mjs";
-import { nameTools } from "../../src/js/api/group.js";
+import { nameTools } from "../../src/js/api/classes.js";
 
 const { ClientGroup, McpError, inMemoryPair } = pkg;
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -1,5 +1,5 @@
 //! The exported `ClientGroup`: several servers behind one object, written in JavaScript
-//! (`group.js`) on top of the exported `Client`. Rust only hands the script the two things it
+//! (`classes.js`) on top of the exported `Client`. Rust only hands the script the two things it
 //! cannot import from the glue: a way to make a `Client`, the `McpError` class, and this class
 //! (whose `instanceof` it answers).
 
@@ -8,7 +8,7 @@ use crate::js::boundary::error::McpError;
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/js/api/group.js")]
+#[wasm_bindgen(module = "/src/js/api/classes.js")]
 extern "C" {
     #[wasm_bindgen(js_name = makeGroup, catch)]
     fn make_group(
@@ -19,14 +19,14 @@ extern "C" {
     ) -> Result<JsValue, JsValue>;
 }
 
-/// `new ClientGroup(options)`: see `group.js` (declared in `types.rs`).
+/// `new ClientGroup(options)`: see `classes.js` (declared in `types.rs`).
 #[wasm_bindgen(skip_typescript)]
 #[derive(Debug)]
 pub struct ClientGroup;
 
 #[wasm_bindgen]
 impl ClientGroup {
-    /// Returns the group object `group.js` builds (a constructor may return another object).
+    /// Returns the group object `classes.js` builds (a constructor may return another object).
     #[allow(clippy::new_ret_no_self)]
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsValue, JsValue> {

@@ -1,4 +1,4 @@
-// ClientGroup: several MCP servers behind one object, built on the exported Client (group.rs hands
+// The JS classes over the wasm. ClientGroup: several MCP servers behind one object, built on the exported Client (group.rs hands
 // makeGroup a Client factory and the McpError class). Tools are merged under names made by
 // nameTools(); calls are routed to the server that listed the tool; callbacks learn which server
 // asked (ctx.server, or { server } as a second argument).
