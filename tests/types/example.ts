@@ -3,6 +3,7 @@
 import {
   Client,
   McpError,
+  type McpErrorKind,
   elicitationForm,
   validateElicitation,
   authorizeWithPopup,
@@ -165,8 +166,10 @@ async function main(): Promise<void> {
       try {
         await client.skills.read(skill, "unlisted.md");
       } catch (e) {
-        const reason = (e as McpError & { data?: { reason?: SkillVerificationReason } }).data?.reason;
-        console.log(reason);
+        if (e instanceof McpError && e.data?.kind === "skill_verification") {
+          const reason: SkillVerificationReason = e.data.reason;
+          console.log(reason, e.data.uri, e.data.differences.length);
+        }
       }
       // @ts-expect-error: bytes is a Uint8Array, not a string
       const wrong: string = file.bytes;
@@ -182,6 +185,28 @@ const code: number = err.code;
 void isError;
 void code;
 void main;
+// data narrows by kind: each kind's fields, a misspelt field or kind is an error
+function explain(e: McpError): string {
+  if (e.data?.kind === "popup_blocked") return e.data.authorizationUrl;
+  if (e.data?.kind === "http") return `HTTP ${e.data.status ?? "?"}`;
+  if (e.data?.kind === "timeout") return `${e.data.timeoutMs} ms`;
+  if (e.data?.kind === "unknown_tool") return `${e.data.tool} on no server of ${e.data.server ?? "the group"}`;
+  if (e.data?.kind === "unauthorized") {
+    // @ts-expect-error: the field is resourceMetadata
+    void e.data.resourceMetadataUrl;
+    return e.data.resourceMetadata ?? "";
+  }
+  // @ts-expect-error: "popup-blocked" is not a kind (popup_blocked is)
+  if (e.data?.kind === "popup-blocked") return "";
+  if (e.data?.local) {
+    const kind: McpErrorKind = e.data.kind;
+    return kind;
+  }
+  // a server's own data, as it sent it
+  const detail: unknown = e.data?.["detail"];
+  return String(detail);
+}
+void explain;
 // rebuilt after structured clone / postMessage; no wasm pointer to free
 const rebuilt: McpError = McpError.from({ ...err });
 // @ts-expect-error McpError is a plain Error subclass: nothing to free

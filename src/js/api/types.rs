@@ -349,6 +349,88 @@ export interface FormField {
 export interface ElicitationValidation { content: ElicitContent; errors: { field: string; message: string }[] }
 
 /**
+ * The fields each `data.kind` carries besides `local` and `kind`: one entry per kind of error the
+ * client makes itself (tests/error_kinds.rs keeps this list equal to the kinds the code emits).
+ */
+export interface McpErrorKinds {
+  /** The peer could not be reached, or a response stream broke (`midEvent`) or ended without the response. */
+  network: { midEvent?: boolean; url?: string };
+  /** A browser refused the request (CORS): `headers` are the request headers the preflight must allow. */
+  cors: { url: string; headers: string[] };
+  /** No response within `timeoutMs`. */
+  timeout: { timeoutMs: number };
+  /** The call's `AbortSignal` fired (`reason` as the signal gave it). */
+  aborted: { reason?: string | null };
+  /** The client is closed or not connected. */
+  closed: {};
+  /** An HTTP status or redirect the client refuses (`body`: the first 500 characters). */
+  http: { status?: number; body?: string };
+  /** The server broke the protocol: bad JSON or shape, a result over `maxMessageBytes`, too many pages or rounds, structuredContent that fails the tool's outputSchema (`tool`, `errors`), invalid skill entries (`invalid`). */
+  protocol: { maxMessageBytes?: number; maxPages?: number; rounds?: number; tool?: string; errors?: string[]; invalid?: InvalidSkillEntry[] };
+  /** Bad arguments or options from the caller. */
+  input: {};
+  /** A callback returned something unusable (`errors`: an elicitation answer's field errors). */
+  callback: { errors?: { field: string; message: string }[] };
+  /** (to `messageHandler`) a legacy session expired and is renewed. */
+  session_expired: { status?: number; expiredSessionId?: string | null };
+  /** (to `messageHandler`) not a failure: something the client dropped or doubted. */
+  warning: {};
+  /** A transport written in JavaScript closed while the call was in flight, or before it. */
+  transport_closed: {};
+  /** (to `messageHandler`) a transport refused a message from another origin or source. */
+  dropped: { origin: string | null; reason: "origin" | "source" | null };
+  /** Authorization is required and none could be obtained (`reason === "PopupClosed"`: the user closed the sign-in window). */
+  unauthorized: { status?: number | null; resourceMetadata?: string | null; scope?: string | null; reason?: string | null; oauthError?: string };
+  /** Redirect mode: the page is going to the authorization server. */
+  auth_redirect: { authorizationServer?: string };
+  /** The browser blocked the sign-in popup: show `authorizationUrl` as a link. */
+  popup_blocked: { authorizationUrl: string };
+  /** The server wants scopes the client may not (or may no longer) ask for. */
+  insufficient_scope: { scope?: string | null };
+  /** Protected-resource or authorization-server metadata missing or unusable (`tried`: every URL with its status). */
+  auth_metadata: { tried?: { url: string; status: number | null }[]; url?: string; maxBytes?: number };
+  /** An authorization-server request failed in a browser (no CORS). */
+  auth_cors: { url: string };
+  /** The authorization server's `issuer` or the callback's `iss` is not the one expected. */
+  issuer_mismatch: { expected: string; received: string | null };
+  /** The protected resource metadata names another resource than this server. */
+  resource_mismatch: { resource: string; serverUrl: string };
+  /** The authorization callback's `state` is not the pending one. */
+  state_mismatch: {};
+  /** Client registration was refused or is impossible. */
+  registration_rejected: { oauthError?: string; status?: number | null };
+  /** The token endpoint refused a request or answered something unusable. */
+  token_error: { oauthError?: string; status?: number | null };
+  /** A DPoP key, proof or bound token could not be made or does not match. */
+  dpop_error: {};
+  /** A jwt_bearer grant's `assertion` callback threw or returned nothing. */
+  assertion_error: {};
+  /** The grant is unknown, or the authorization server does not offer it. */
+  unsupported_grant: { grant?: string };
+  /** The server cancelled the task the call was waiting for. */
+  task_cancelled: { taskId: string };
+  /** A skill file failed verification against its entry. */
+  skill_verification: { reason: SkillVerificationReason; uri: string; differences: string[] };
+  /** Not in this session's era or server (an extension it did not declare; a custom element without a page). */
+  unsupported: {};
+  /** `ClientGroup.callTool`: no server of the group lists this tool. */
+  unknown_tool: { tool: string };
+  /** `<mcp-app-frame>`: the call was aborted before its app was shown. */
+  cancelled: {};
+}
+/** Every `data.kind` of an error the client makes itself. */
+export type McpErrorKind = keyof McpErrorKinds;
+/** `data` of an error the client made: `local: true`, the `kind` and its fields; `server` when a
+ *  `ClientGroup` passed it on, `taskId` when the call was a task's. */
+export type McpLocalErrorData = { [K in McpErrorKind]: { local: true; kind: K; server?: string; taskId?: string } & McpErrorKinds[K] }[McpErrorKind];
+/** `data` of an error the server sent, as it sent it (no `local`), with `server` (`ClientGroup`)
+ *  or `taskId` (a task's call) added. Typed as an object: a server may send any JSON (or none),
+ *  and a `kind` of its own is not the client's (check `data.local` before trusting one). */
+export interface McpServerErrorData { local?: undefined; kind?: undefined; server?: string; taskId?: string; [key: string]: unknown }
+/** `McpError.data`: branch on `data.kind` (`if (e.data?.kind === "popup_blocked") e.data.authorizationUrl`). */
+export type McpErrorData = McpLocalErrorData | McpServerErrorData;
+
+/**
  * An MCP error: from the server (its code, message, data) or local (`data.local === true`, `data.kind`).
  * A real `Error`: `code`, `message` and `data` are own properties (`JSON.stringify` shows them).
  */
@@ -356,7 +438,7 @@ export class McpError extends Error {
   constructor(code: number, message: string, data?: unknown);
   readonly code: number;
   readonly message: string;
-  readonly data: unknown;
+  readonly data: McpErrorData | undefined;
   readonly name: "McpError";
   /**
    * An McpError again from what crossed a structured clone or `postMessage`: a cloned Error
