@@ -115,7 +115,25 @@ export_names() { # export_names STAGE_PREFIX: the names both glues of one entry 
   [ "$names_node" = "$names_web" ] || die "export names differ: ${1}nodejs [$names_node] ${1}web [$names_web]"
   echo "$names_node"
 }
-read -r -a NAMES <<<"$(export_names "")"
+# INTERNAL: what the glue exports for the project's own tests and benchmarks (which import the raw
+# glue, pkg/nodejs or pkg/web), never an export of the package: `start` (the #[wasm_bindgen(start)]
+# function, which wasm-bindgen exports too), `wasmMemoryBytes` (memory checks, bench), `Tasks`
+# (the class of `client.tasks`, a type only). Their declarations are skipped in the Rust
+# (skip_typescript); step 4 checks that no entry exports them.
+INTERNAL=(start wasmMemoryBytes Tasks)
+# public_names NAME...: the names without INTERNAL's; an INTERNAL name the glue no longer
+# exports is an error (the list must not rot).
+public_names() {
+  local n out=()
+  for n in "${INTERNAL[@]}"; do
+    case " $* " in *" $n "*) ;; *) die "INTERNAL lists '$n', which the glue does not export";; esac
+  done
+  for n in "$@"; do
+    case " ${INTERNAL[*]} " in *" $n "*) ;; *) out+=("$n") ;; esac
+  done
+  echo "${out[*]}"
+}
+read -r -a NAMES <<<"$(public_names $(export_names ""))"
 [ "${#NAMES[@]}" -gt 0 ] || die "no exports found"
 for reserved in init initSync default; do
   case " ${NAMES[*]} " in *" $reserved "*) die "the crate exports '$reserved', which the package reserves";; esac
@@ -123,7 +141,7 @@ done
 log "exports: ${NAMES[*]} (+ init, initSync)"
 # The core entry: its own exports, and ABSENT, the full entry's that it lacks (the authorization
 # helpers), which core/ stands in for. It may not export a name the full entry does not.
-read -r -a CORE_NAMES <<<"$(export_names core-)"
+read -r -a CORE_NAMES <<<"$(public_names $(export_names core-))"
 ABSENT=()
 for n in "${NAMES[@]}"; do
   case " ${CORE_NAMES[*]} " in *" $n "*) ;; *) ABSENT+=("$n") ;; esac
@@ -246,6 +264,20 @@ for f in core/node.cjs core/node.mjs; do
     for (const name of process.argv.slice(2)) {
       try { m[name](); process.exit(2); } catch (e) { if (!(e instanceof m.McpError)) process.exit(3); }
     }' "file://$OUT/$f" "${ABSENT[@]}" || die "$f does not load, or a stand-in does not throw an McpError"
+done
+
+# no entry exports an INTERNAL name, no declaration file declares one
+for f in node.cjs node.mjs core/node.cjs core/node.mjs; do
+  node --input-type=module -e '
+    const m = await import(process.argv[1]);
+    const leaked = process.argv.slice(2).filter((n) => n in m);
+    if (leaked.length) { console.error(leaked.join(", ")); process.exit(1); }' "file://$OUT/$f" "${INTERNAL[@]}" \
+    || die "$f exports internal names (above)"
+done
+for n in "${INTERNAL[@]}"; do
+  if grep -Eq "^export (declare )?(function|class|const) $n\b" "$OUT"/dist/*.d.ts "$OUT"/dist/*.d.cts "$OUT"/dist/core/*.d.ts; then
+    die "a declaration file in dist/ declares the internal '$n' (skip_typescript it in the Rust)"
+  fi
 done
 
 # 5. pack ----------------------------------------------------------------------------------------

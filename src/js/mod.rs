@@ -32,16 +32,18 @@ pub(crate) fn spawn(f: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>)
     wasm_bindgen_futures::spawn_local(f)
 }
 
-/// Runs once when the module is instantiated.
-#[wasm_bindgen(start)]
+/// Runs once when the module is instantiated. wasm-bindgen exports it too: internal, so not in
+/// the declarations (nor in the npm entries: scripts/package.sh's INTERNAL).
+#[wasm_bindgen(start, skip_typescript)]
 pub fn start() {
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
     boundary::error::install_error_prototype();
 }
 
-/// Bytes of linear memory the wasm instance holds (for memory checks and benchmarks).
-#[wasm_bindgen(js_name = wasmMemoryBytes)]
+/// Bytes of linear memory the wasm instance holds (for memory checks and benchmarks: internal,
+/// in the raw glue only, not in the declarations nor the npm entries).
+#[wasm_bindgen(js_name = wasmMemoryBytes, skip_typescript)]
 pub fn wasm_memory_bytes() -> f64 {
     use wasm_bindgen::JsCast;
     wasm_bindgen::memory()

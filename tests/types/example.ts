@@ -44,6 +44,10 @@ import {
   type CallToolOptions,
   type ListTasksResult,
 } from "../../pkg/nodejs/mcp_wasm_client.js";
+// @ts-expect-error: internal exports of the glue (the tests' memory checks) are not declared
+import { wasmMemoryBytes, start } from "../../pkg/nodejs/mcp_wasm_client.js";
+void wasmMemoryBytes;
+void start;
 
 const elicit: ElicitationCallback = async (context, params) => {
   const id: string | number = context.requestId;
