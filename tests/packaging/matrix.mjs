@@ -54,7 +54,7 @@ const brief = (r) => `exit ${r.code}: ${(r.stderr || r.stdout).trim().split("\n"
 
 // ---- consumer projects ------------------------------------------------------------------------
 const tmp = await mkdtemp(path.join(os.tmpdir(), "mcp-wasm-client-packaging-"));
-const consumers = ["node-esm", "node-cjs", "vite", "webpack", "webpack-core", "plain", "deno", "bun", "workerd", "csp", "ts-dom", "ts-cjs"];
+const consumers = ["node-esm", "node-cjs", "vite", "webpack", "webpack-core", "plain", "deno", "bun", "workerd", "csp", "ts-dom", "ts-cjs", "ts-min"];
 const installed = {};
 await Promise.all(consumers.map(async (name) => {
   const dir = path.join(tmp, name);
@@ -149,6 +149,15 @@ async function tscFixture(name, label, note) {
 }
 await tscFixture("ts-dom", "tsc --strict, lib DOM: the custom elements' types", "createElement tags, event details, ElicitationForm.ask as the elicitationCallback");
 await tscFixture("ts-cjs", "tsc --strict, module node16, a CommonJS project: require types (index.d.cts)", "mcp-wasm-client and /core resolve index.d.cts; init/initSync as node.cjs has them");
+await tscFixture("ts-min", "tsc --strict, the README's minimum: lib ES2018 + DOM, target ES2017, bundler resolution", "every entry; McpError narrows by kind; internals not exported");
+// ... and the minimum is the minimum: lib ES2017 lacks what the declarations use (AsyncIterableIterator)
+if (installOk("tsc: lib ES2017 + DOM, below the README's minimum, fails", "ts-min")) {
+  const label = "tsc: lib ES2017 + DOM, below the README's minimum, fails";
+  const t = await run(TSC, ["-p", "tsconfig.below.json"], { cwd: dirOf("ts-min"), timeoutMs: 90_000 });
+  const out = t.stdout + t.stderr;
+  if (t.code !== 0 && out.includes("TS2583")) record(label, "pass", "TS2583: AsyncIterableIterator needs lib es2018");
+  else record(label, "fail", t.code === 0 ? "it compiled: lower the minimum the package README states" : brief(t).replace(/\s+/g, " ").slice(0, 400));
+}
 
 // ---- the README's runtime sections are the files run below ----------------------------------------
 {
