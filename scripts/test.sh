@@ -16,7 +16,8 @@
 #                core entry (no `auth` feature) for nodejs and web into pkg/core-* (prints sizes;
 #                fails when the web package is over SIZE_BUDGET_BYTES or its core over
 #                CORE_SIZE_BUDGET_BYTES)
-#   types        tsc --strict on tests/types/example.ts and core.ts                  (pkg)
+#   types        tsc --strict on tests/types/example.ts and core.ts, and on every js/ts code block
+#                of README.md and pkg-template/README.md (tests/types/readme.mjs)       (pkg)
 #   wasm-node    tests/wasm.rs in Node (wasm-pack test --node)                       (peers)
 #   wasm-chrome  tests/wasm.rs in headless Chromium                                  (peers)
 #   js           node --test tests/js/ against pkg/nodejs (core.test.mjs: pkg/core-nodejs) (peers, pkg)
@@ -265,10 +266,13 @@ stage_build() {
 
 stage_types() {
   need_packages types || { record_check types 1 "no built packages"; return; }
-  step "types: tsc --noEmit --strict on tests/types/example.ts and core.ts (the core build)"
-  local status=0
+  step "types: tsc --noEmit --strict on tests/types/example.ts and core.ts (the core build), and the READMEs' code blocks"
+  local status=0 note
   (cd tests/types && npx --no-install tsc --noEmit -p .) || status=$?
-  record_check types "$status"
+  node tests/types/readme.mjs >"$LOG_DIR/types-readme.log" 2>&1 || status=$?
+  cat "$LOG_DIR/types-readme.log"
+  note="$(tail -1 "$LOG_DIR/types-readme.log")"
+  record_check types "$status" "$note"
 }
 
 # wasm_tests STAGE WASM-PACK-ARGS...: tests/wasm.rs under wasm-pack test.

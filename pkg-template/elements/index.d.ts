@@ -81,9 +81,9 @@ export declare class AppFrame extends ElementBase {
   /** The tool whose app is shown. */
   readonly tool: Tool | undefined;
   /** Mounts the tool's app, calls the tool through the client and delivers its input and result to the app. */
-  callTool(name: string, args?: JsonObject, options?: CallToolOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult>;
   /** Mounts the tool's app for a result that arrived elsewhere (no call is made). */
-  show(tool: Tool | GroupTool | string, args?: JsonObject, result?: CallToolResult, options?: { signal?: AbortSignal }): Promise<void>;
+  show(tool: Tool | GroupTool | string, args?: Record<string, unknown>, result?: CallToolResult, options?: { signal?: AbortSignal }): Promise<void>;
   /** Sends ui/resource-teardown, waits for the app's reply (up to 3 s), then removes the iframes. */
   teardown(options?: { reason?: string }): Promise<void>;
 }

@@ -42,7 +42,7 @@ export interface Paginated { nextCursor?: string }
 export interface ToolAnnotations { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean }
 export interface Tool { name: string; title?: string; description?: string; inputSchema: JsonObject & { type: "object" }; outputSchema?: JsonObject; annotations?: ToolAnnotations; icons?: Icon[]; _meta?: JsonObject }
 export interface ListToolsResult extends ResultBase, Cacheable, Paginated { tools: Tool[] }
-export interface CallToolResult extends ResultBase { content: ContentBlock[]; structuredContent?: JsonValue; isError?: boolean }
+export interface CallToolResult extends ResultBase { content: ContentBlock[]; structuredContent?: JsonObject; isError?: boolean }
 
 export interface Resource { uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number; annotations?: Annotations; icons?: Icon[]; _meta?: JsonObject }
 export interface ResourceTemplate { uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string; annotations?: Annotations; icons?: Icon[] }
@@ -160,7 +160,7 @@ export type ElicitResult = { action: "accept"; content?: ElicitContent } | { act
 
 export type SamplingContent = TextContent | ImageContent | AudioContent
   | { type: "tool_use"; id: string; name: string; input: JsonObject; _meta?: JsonObject }
-  | { type: "tool_result"; toolUseId: string; content: ContentBlock[]; structuredContent?: JsonValue; isError?: boolean; _meta?: JsonObject };
+  | { type: "tool_result"; toolUseId: string; content: ContentBlock[]; structuredContent?: JsonObject; isError?: boolean; _meta?: JsonObject };
 export interface SamplingMessage { role: "user" | "assistant"; content: SamplingContent | SamplingContent[] }
 export interface CreateMessageParams {
   messages: SamplingMessage[];
@@ -199,6 +199,14 @@ export interface McpTransport {
   onmessage?: ((message: any, extra?: any) => void) | undefined;
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
+}
+/** The transports this package makes (`messagePortTransport`, `windowTransport`, `inMemoryPair`):
+ *  every method returns a promise, as the official SDK's `Transport` has them (an SDK server can
+ *  `connect()` to one). */
+export interface PromiseTransport extends McpTransport {
+  start(): Promise<void>;
+  send(message: JsonRpcMessage, options?: unknown): Promise<void>;
+  close(): Promise<void>;
 }
 /** What `messagePortTransport` takes: a `MessagePort`, a `Worker` (browser or `node:worker_threads`), a `BroadcastChannel`. */
 export interface MessagePortLike { postMessage(message: any, ...rest: any[]): void }

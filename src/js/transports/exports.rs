@@ -27,7 +27,7 @@ fn has_function(v: &JsValue, name: &str) -> bool {
 
 /// `messagePortTransport(port)`: a transport over a `MessagePort`, a `Worker` (browser or
 /// `node:worker_threads`) or a `BroadcastChannel`; `close()` closes a port, never a worker.
-#[wasm_bindgen(js_name = messagePortTransport, unchecked_return_type = "McpTransport")]
+#[wasm_bindgen(js_name = messagePortTransport, unchecked_return_type = "PromiseTransport")]
 pub fn message_port_transport(
     #[wasm_bindgen(unchecked_param_type = "MessagePortLike")] port: JsValue,
 ) -> Result<JsValue, JsValue> {
@@ -68,7 +68,7 @@ fn exact_origin(v: Option<String>) -> Result<String, McpError> {
 /// `windowTransport(target, { targetOrigin })`: a transport to another window (an iframe's
 /// `contentWindow`, an opener, a popup); every message must come from `target` and
 /// `targetOrigin` (never `"*"`), others are dropped and reported to `messageHandler`.
-#[wasm_bindgen(js_name = windowTransport, unchecked_return_type = "McpTransport")]
+#[wasm_bindgen(js_name = windowTransport, unchecked_return_type = "PromiseTransport")]
 pub fn window_transport(
     #[wasm_bindgen(unchecked_param_type = "WindowLike")] target: JsValue,
     #[wasm_bindgen(unchecked_param_type = "{ targetOrigin: string }")] options: JsValue,
@@ -100,7 +100,7 @@ pub fn window_transport(
 }
 
 /// `inMemoryPair()`: two linked transports `[clientSide, serverSide]` (tests, same-page servers).
-#[wasm_bindgen(js_name = inMemoryPair, unchecked_return_type = "[McpTransport, McpTransport]")]
+#[wasm_bindgen(js_name = inMemoryPair, unchecked_return_type = "[PromiseTransport, PromiseTransport]")]
 pub fn in_memory_pair() -> JsValue {
     memory_pair()
 }
