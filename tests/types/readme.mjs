@@ -18,7 +18,7 @@
 //
 // Usage: node tests/types/readme.mjs   (after the build stage; exits 1 with README file:line errors)
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -137,9 +137,12 @@ function assemble(dir) {
     mkdirSync(path.dirname(path.join(pkg, to)), { recursive: true });
     cpSync(path.join(ROOT, from), path.join(pkg, to));
   }
-  for (const f of ["package.json", "index.d.ts", "core/index.d.ts", "elements/index.d.ts"]) {
+  // package.json and every declaration file of pkg-template (index.d.ts, core/, elements/, …)
+  const template = path.join(ROOT, "pkg-template");
+  const declarations = readdirSync(template, { recursive: true, encoding: "utf8" }).filter((f) => /\.d\.c?ts$/.test(f));
+  for (const f of ["package.json", ...declarations]) {
     mkdirSync(path.dirname(path.join(pkg, f)), { recursive: true });
-    cpSync(path.join(ROOT, "pkg-template", f), path.join(pkg, f));
+    cpSync(path.join(template, f), path.join(pkg, f));
   }
   mkdirSync(path.join(dir, "node_modules/@types"), { recursive: true });
   symlinkSync(path.join(ROOT, "tests/peers/node_modules/@modelcontextprotocol"), path.join(dir, "node_modules/@modelcontextprotocol"));
