@@ -11,11 +11,16 @@ use std::path::{Path, PathBuf};
 /// One fuzz target's check.
 type Check = fn(&[u8]);
 
-const TARGETS: [(&str, Check); 4] = [
+const TARGETS: [(&str, Check); 9] = [
     ("sse_parser", checks::check_sse),
     ("jsonrpc_decode", checks::check_jsonrpc),
     ("input_required", checks::check_input_required),
     ("elicitation_schema", checks::check_elicitation_schema),
+    ("www_authenticate", checks::check_www_authenticate),
+    ("auth_metadata", checks::check_auth_metadata),
+    ("token_response", checks::check_token_response),
+    ("jose", checks::check_jose),
+    ("dpop_nonce", checks::check_dpop_nonce),
 ];
 
 fn files(dir: &Path) -> Vec<PathBuf> {
@@ -66,6 +71,31 @@ fn input_required_corpus() {
 #[test]
 fn elicitation_schema_corpus() {
     assert!(replay(TARGETS[3].0, TARGETS[3].1) > 0, "empty corpus");
+}
+
+#[test]
+fn www_authenticate_corpus() {
+    assert!(replay(TARGETS[4].0, TARGETS[4].1) > 0, "empty corpus");
+}
+
+#[test]
+fn auth_metadata_corpus() {
+    assert!(replay(TARGETS[5].0, TARGETS[5].1) > 0, "empty corpus");
+}
+
+#[test]
+fn token_response_corpus() {
+    assert!(replay(TARGETS[6].0, TARGETS[6].1) > 0, "empty corpus");
+}
+
+#[test]
+fn jose_corpus() {
+    assert!(replay(TARGETS[7].0, TARGETS[7].1) > 0, "empty corpus");
+}
+
+#[test]
+fn dpop_nonce_corpus() {
+    assert!(replay(TARGETS[8].0, TARGETS[8].1) > 0, "empty corpus");
 }
 
 /// Runs `f` on a thread and fails if it takes longer than `secs` (the thread is left behind).
