@@ -1,57 +1,23 @@
 //! Replays every fuzz corpus file (`fuzz/corpus/<target>/*`) and every regression input
 //! (`fuzz/artifacts/regressions/<target>/*`) through the same checks the libFuzzer targets run
 //! (`fuzz/src/checks.rs`, included by path), on stable Rust. A panic here is a fuzz finding.
+//! The authorization targets' corpora: `tests/fuzz_auth_corpus.rs`.
 
 #[path = "../fuzz/src/checks.rs"]
 #[allow(dead_code)]
 mod checks;
 
-use std::path::{Path, PathBuf};
+#[path = "support/fuzz_replay.rs"]
+mod fuzz_replay;
 
-/// One fuzz target's check.
-type Check = fn(&[u8]);
+use fuzz_replay::{replay, Check};
 
-const TARGETS: [(&str, Check); 9] = [
+const TARGETS: [(&str, Check); 4] = [
     ("sse_parser", checks::check_sse),
     ("jsonrpc_decode", checks::check_jsonrpc),
     ("input_required", checks::check_input_required),
     ("elicitation_schema", checks::check_elicitation_schema),
-    ("www_authenticate", checks::check_www_authenticate),
-    ("auth_metadata", checks::check_auth_metadata),
-    ("token_response", checks::check_token_response),
-    ("jose", checks::check_jose),
-    ("dpop_nonce", checks::check_dpop_nonce),
 ];
-
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<PathBuf> = rd
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    out.sort();
-    out
-}
-
-fn replay(target: &str, check: fn(&[u8])) -> usize {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
-    let mut n = 0;
-    for dir in [
-        root.join("corpus").join(target),
-        root.join("artifacts").join("regressions").join(target),
-    ] {
-        for f in files(&dir) {
-            let data = std::fs::read(&f).unwrap();
-            let r = std::panic::catch_unwind(|| check(&data));
-            assert!(r.is_ok(), "{target}: {} panicked", f.display());
-            n += 1;
-        }
-    }
-    n
-}
 
 #[test]
 fn sse_parser_corpus() {
@@ -71,31 +37,6 @@ fn input_required_corpus() {
 #[test]
 fn elicitation_schema_corpus() {
     assert!(replay(TARGETS[3].0, TARGETS[3].1) > 0, "empty corpus");
-}
-
-#[test]
-fn www_authenticate_corpus() {
-    assert!(replay(TARGETS[4].0, TARGETS[4].1) > 0, "empty corpus");
-}
-
-#[test]
-fn auth_metadata_corpus() {
-    assert!(replay(TARGETS[5].0, TARGETS[5].1) > 0, "empty corpus");
-}
-
-#[test]
-fn token_response_corpus() {
-    assert!(replay(TARGETS[6].0, TARGETS[6].1) > 0, "empty corpus");
-}
-
-#[test]
-fn jose_corpus() {
-    assert!(replay(TARGETS[7].0, TARGETS[7].1) > 0, "empty corpus");
-}
-
-#[test]
-fn dpop_nonce_corpus() {
-    assert!(replay(TARGETS[8].0, TARGETS[8].1) > 0, "empty corpus");
 }
 
 /// Runs `f` on a thread and fails if it takes longer than `secs` (the thread is left behind).
