@@ -297,9 +297,9 @@ pub fn check_token_response(data: &[u8]) {
 /// unverified), as a JWK (JSON), and as a PEM / DER private key.
 ///
 /// Properties: a readable JWT's payload is an object and `cnf_jkt` is its `cnf.jkt`; any JSON
-/// object signed into a compact JWS reads back as itself; a JWK's public form keeps only the
-/// public members, is a fixed point, and its thumbprint input is sorted compact JSON; a PEM
-/// accepted is PKCS#8 and its algorithm readable.
+/// object signed into a compact JWS reads back as its JSON text reads; a JWK's public form
+/// keeps only the public members, is a fixed point, and its thumbprint input is sorted compact
+/// JSON; a PEM accepted is PKCS#8 and its algorithm readable.
 pub fn check_jose(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Some(payload) = jose::jwt_payload(&text) {
@@ -316,8 +316,12 @@ pub fn check_jose(data: &[u8]) {
         if v.is_object() {
             let header = jose::dpop_header(jose::Alg::Es256, &Value::Null);
             let jws = jose::compact(&jose::signing_input(&header, &v), &[7; 64]);
+            // The claims' JSON text is carried unchanged: what reading that text gives (not
+            // `v` itself: serde_json's default float parsing is not correctly rounded, so
+            // `5E82` reads as 4.999999999999999e82, whose text reads as …95e82).
+            let text: Value = mcp_wasm_client::json::from_str(&v.to_string()).expect("our JSON");
             if jws.len() <= jose::MAX_JWT_BYTES {
-                assert_eq!(jose::jwt_payload(&jws), Some(v.clone()), "claims changed");
+                assert_eq!(jose::jwt_payload(&jws), Some(text), "claims changed");
             }
         }
         let _ = jose::Alg::of_jwk(&v);
