@@ -74,3 +74,124 @@ schemas = [
 ]
 for i,m in enumerate(schemas):
     w("elicitation_schema", f"s{i}", json.dumps(m))
+# ---- authorization (issue 27 point 7): examples from RFC 6750, 9728, 8414, 6749, 8693, 7591,
+# 7638, 9449 and /work/shared/spec/mcp-auth-client.md, valid and hostile ----
+www = [
+ 'Bearer realm="example"',                                                   # RFC 6750 §3
+ 'Bearer realm="example", error="invalid_token", error_description="The access token expired"',
+ 'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="files:read files:write"',
+ 'Bearer error="insufficient_scope", scope="files:read files:write admin", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource"',
+ 'Bearer resource_metadata=https://mcp.example.com/.well-known/oauth-protected-resource',  # unquoted, sloppy
+ 'DPoP algs="ES256 PS256", error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof"',  # RFC 9449 §9
+ 'Bearer realm="api", DPoP algs="ES256", Basic YWxhZGRpbjpvcGVuc2VzYW1l',
+ 'Basic YWxhZGRpbjpvcGVuc2VzYW1l==, Bearer scope="a"',
+ 'Newauth realm="apps", type=1, title="Login to \\"apps\\"", Basic realm="simple"',  # RFC 9110 §11.6.1
+ 'Bearer scope="a\\"b c\\\\d \x01e caf\xc3\xa9", error=insufficient_scope',
+ 'Bearer scope="unterminated',
+ 'Bearer a="x" b="y" c=z,,, ,DPoP',
+ 'bearer SCOPE="x" Scope="y" RESOURCE_METADATA="http://127.0.0.1:9/prm"',
+ ', , Bearer',
+ '=Bearer x=y',
+ 'Bearer ' + ', '.join(f'p{i}="v{i}"' for i in range(70)),
+ ', '.join(f'S{i} t{i}' for i in range(70)),
+ 'Bearer resource_metadata="javascript:alert(1)"',
+ 'Bearer resource_metadata="https://user:pw@evil.example/prm"',
+]
+for i,h in enumerate(www):
+    w("www_authenticate", f"h{i}", h.encode("latin-1") if '\xc3' in h else h)
+prm = {"resource":"https://mcp.example.com/mcp","authorization_servers":["https://as.example.com"],"scopes_supported":["files:read","files:write"],"resource_name":"Example MCP","bearer_methods_supported":["header"]}
+asm = {"issuer":"https://mcp.example.com/mcp","authorization_endpoint":"https://as.example.com/authorize","token_endpoint":"https://as.example.com/token","registration_endpoint":"https://as.example.com/register","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token","client_credentials"],"code_challenge_methods_supported":["S256"],"token_endpoint_auth_methods_supported":["none","client_secret_basic","private_key_jwt"],"scopes_supported":["files:read","offline_access"],"client_id_metadata_document_supported":True,"authorization_response_iss_parameter_supported":True,"dpop_signing_alg_values_supported":["ES256"]}
+url = "https://mcp.example.com/mcp"
+meta = [
+ (url, prm), (url, asm),
+ ("https://mcp.example.com/mcp", {**prm, "resource":"https://mcp.example.com"}),     # bare origin covers
+ ("https://mcp.example.com/mcpx", prm),                                            # not a whole segment
+ ("https://mcp.example.com/mcp", {**prm, "resource":"https://evil.example/mcp"}),  # resource_mismatch
+ (url, {**prm, "authorization_servers":[]}),
+ (url, {**prm, "authorization_servers":["http://as.example.com"]}),
+ (url, {**prm, "authorization_servers":["http://127.0.0.1:9000/tenant1"]}),
+ (url, {**prm, "authorization_servers":["https://as.example.com?x=1", 5]}),
+ (url, {**prm, "resource":7}),
+ (url, {**asm, "issuer":"https://mcp.example.com/mcp/"}),                        # issuer_mismatch
+ (url, {**asm, "code_challenge_methods_supported":["plain"]}),
+ (url, {**asm, "token_endpoint":"http://as.example.com/token"}),
+ (url, {**asm, "authorization_endpoint":"https://as.example.com/a#frag"}),
+ (url, {**asm, "response_types_supported":["token"]}),
+ ("https://mcp.example.com", {**asm, "issuer":"https://mcp.example.com/oauth"}),  # legacy same origin
+ ("https://mcp.example.com", {**asm, "issuer":"https://evil.example"}),
+ ("http://localhost:3000/mcp", {"resource":"http://localhost:3000","authorization_servers":["http://localhost:3000"]}),
+ ("https://MCP.example.com:443/mcp", {**prm, "resource":"https://mcp.EXAMPLE.com/"}),
+ ("https://[::1]:8443/mcp?x=1", {**prm, "resource":"https://[::1]:8443"}),
+]
+for i,(u,d) in enumerate(meta):
+    w("auth_metadata", f"m{i}", u + "\n" + json.dumps(d))
+w("auth_metadata", "notjson", url + "\n<html>502 Bad Gateway</html>")
+w("auth_metadata", "array", url + "\n[1,2]")
+w("auth_metadata", "ctl", "https://mcp.example.com/\x00\r\n" + json.dumps({**prm, "resource":"https://mcp.example.com/\x00\r"}))
+def tok(status, body):
+    return status.to_bytes(2, "big") + (body if isinstance(body, bytes) else json.dumps(body).encode())
+tokens = [
+ (200, {"access_token":"2YotnFZFEjr1zCsicMWpAA","token_type":"Bearer","expires_in":3600,"refresh_token":"tGzv3JOkF0XG5Qx2TlKWIA","scope":"files:read"}),  # RFC 6749 §5.1
+ (200, {"access_token":"Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU","token_type":"DPoP","expires_in":"2677"}),  # RFC 9449 §5
+ (200, {"access_token":"eyJhbGciOiJFUzI1NiJ9.eyJjbmYiOnsiamt0IjoiMFpjT0NPUkNaNi1YQ29vQ2hZeFJCWkd1Wm1iUWVETVhmLUJIdWMyMERkVSJ9fQ.sig","token_type":"dpop"}),
+ (200, {"access_token":"", "token_type":"Bearer"}),
+ (200, {"access_token":"secret-access-12345","token_type":"mac"}),
+ (200, {"access_token":"secret-access-12345","token_type":"secret-access-12345"}),
+ (200, {"access_token":"secret-access-12345","expires_in":-5}),
+ (200, {"access_token":"secret-access-12345","expires_in":1e308}),
+ (200, {"access_token":"secret-access-12345","expires_in":"NaN"}),
+ (200, {"error":"invalid_request","access_token":"secret-access-12345"}),
+ (400, {"error":"invalid_grant","error_description":"The provided authorization grant is invalid\r\n\x1b[31m"}),  # RFC 6749 §5.2
+ (400, {"error":"use_dpop_nonce","error_description":"Authorization server requires nonce in DPoP proof"}),
+ (401, {"error":"invalid_client","error_description":"x"*1000}),
+ (200, {"access_token":"eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1In0.","issued_token_type":"urn:ietf:params:oauth:token-type:id-jag","token_type":"N_A","expires_in":300}),  # RFC 8693 §2.2.1
+ (201, {"client_id":"s6BhdRkqt3","client_secret":"cf136dc3c1fc93f31185e5885805d","client_id_issued_at":2893256800,"client_secret_expires_at":2893276800,"token_endpoint_auth_method":"client_secret_basic"}),  # RFC 7591 §3.2.1
+ (201, {"client_id":"","client_secret":"cf136dc3c1fc93f31185e5885805d"}),
+ (400, {"error":"invalid_redirect_uri","error_description":"The redirection URI http://sketchy.example.com is not allowed"}),
+ (500, b"<html>oops</html>"),
+ (200, b'{"access_token":"a","access_token":"secret-access-12345"}'),
+ (200, b'{"access_token":"secret\\u002daccess"}'),
+ (200, b'[]'),
+ (204, b''),
+]
+for i,(s,b) in enumerate(tokens):
+    w("token_response", f"t{i}", tok(s, b))
+import base64
+b64 = lambda d: base64.urlsafe_b64encode(d if isinstance(d, bytes) else json.dumps(d).encode()).rstrip(b"=").decode()
+jose = [
+ # RFC 7515 §A.1's JWS.
+ "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+ b64({"alg":"ES256","typ":"at+jwt"}) + "." + b64({"sub":"u","cnf":{"jkt":"0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"}}) + ".c2ln",  # RFC 9449 §6.1
+ b64({"alg":"ES256"}) + "." + b64({"cnf":{"jkt":5}}) + ".",
+ b64({"typ":"oauth-id-jag+jwt","alg":"RS256"}) + "." + b64({"iss":"https://idp.example.com","sub":"u","aud":"https://as.example.com","resource":"https://mcp.example.com/mcp","client_id":"c","jti":"j","exp":1,"iat":0,"scope":"a b"}) + ".c2ln",
+ b64({"typ":"JWT"}) + "." + b64({"a":1}) + ".x",            # no alg
+ b64([1]) + "." + b64({"a":1}) + ".x",
+ "a.b.c.d", "..", "opaque-access-token", b64({"alg":"none"}) + "." + b64(b"\xff\xfe") + ".", "e30=.e30=.e30=",
+ json.dumps({"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0","d":"jpsQnnGQmL-YBIffH1136cLVpZ8VcKm1MbnwYg9Lv9A"}),  # RFC 7517 §A.2
+ json.dumps({"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB","alg":"RS256","kid":"2011-04-29"}),  # RFC 7638 §3.1
+ json.dumps({"kty":"RSA","n":"AQAB","e":"AQAB"}),
+ json.dumps({"kty":"EC","crv":"P-384","x":"a","y":"b"}),
+ json.dumps({"kty":"oct","k":"AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"}),
+ json.dumps({"keys":[{"kty":"EC","crv":"P-256","x":"eA","y":"eQ","kid":"1"}]}),
+ json.dumps({"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":5}),
+]
+for i,j in enumerate(jose):
+    w("jose", f"j{i}", j)
+pk = base64.b64encode(bytes.fromhex("308187020100301306072a8648ce3d020106082a8648ce3d030107046d306b0201010420" + "11"*32 + "a144034200" + "04" + "22"*64)).decode()
+w("jose", "pem-ec", "-----BEGIN PRIVATE KEY-----\n" + "\n".join(pk[i:i+64] for i in range(0, len(pk), 64)) + "\n-----END PRIVATE KEY-----\n")
+w("jose", "pem-rsa1", "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----")
+w("jose", "pem-noend", "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49\n")
+w("jose", "der-long", bytes.fromhex("3084ffffffff020100"))
+w("jose", "der-ec", bytes.fromhex("308187020100301306072a8648ce3d020106082a8648ce3d030107046d306b0201010420" + "11"*32 + "a144034200" + "04" + "22"*64))
+nonce = [
+ ("eyJ7S_zG.eyJH0-Z.HX4w-7v", 'DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof"', {"error":"use_dpop_nonce","error_description":"Authorization server requires nonce in DPoP proof"}),  # RFC 9449 §8, §9
+ ("AS-NONCE-1", 'Bearer error="invalid_token"', {"error":"invalid_dpop_proof"}),
+ ("", 'DPoP error=use_dpop_nonce', {"error":"use_dpop_nonce"}),
+ ("has space", 'DPoP algs="ES256", error="use_dpop_nonce"', {"error":"use_dpop_nonce"}),
+ ('quo"te\\back', 'Basic error="use_dpop_nonce", DPoP error="invalid_token"', {"error":"use_\\u0064pop_nonce"}),
+ ("caf\u00e9\x01\x7f", 'DPoP ERROR="use_dpop_nonce"', "not json"),
+ ("!#$%&'()*+,-./0123456789:;<=>?@AZ[]^_`az{|}~", 'Bearer, DPoP error="use_dpop_nonce"', {"error":5}),
+ ("n"*1025, 'DPoP error="USE_DPOP_NONCE"', {}),
+]
+for i,(n,h,b) in enumerate(nonce):
+    w("dpop_nonce", f"n{i}", (n + "\n" + h + "\n" + (b if isinstance(b, str) else json.dumps(b))).encode())

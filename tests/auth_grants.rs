@@ -903,6 +903,48 @@ fn a_success_with_a_dpop_nonce_is_accepted_and_its_nonce_used_next() {
     assert_eq!(w.posts_to(AS1_TOKEN).len(), 1, "no new token request");
 }
 
+/// A `DPoP-Nonce` outside RFC 9449 §8.1's grammar (`1*NQCHAR`) is network data the client
+/// does not keep: the next proof carries no nonce (nor the previous valid one replaced by it).
+#[test]
+fn a_dpop_nonce_with_invalid_characters_is_not_echoed() {
+    let w = world();
+    let auth = dpop_cc(&w);
+    run(&w, &auth, challenge("s").as_deref()).unwrap();
+    for bad in [
+        "",
+        "has space",
+        "quo\"te",
+        "back\\slash",
+        "ctl\u{1}",
+        "caf\u{e9}",
+    ] {
+        call(&auth, &RefCell::default(), |_| {
+            Reply::OkWithNonce(bad.into())
+        })
+        .unwrap();
+        let sent = RefCell::default();
+        call(&auth, &sent, |_| Reply::Ok).unwrap();
+        let next = jws_part(sent.borrow()[0].dpop.as_deref().unwrap(), 1);
+        assert!(next.get("nonce").is_none(), "{bad:?} was echoed: {next}");
+    }
+    let long = "n".repeat(mcp_wasm_client::auth::jose::MAX_DPOP_NONCE_BYTES + 1);
+    call(&auth, &RefCell::default(), |_| {
+        Reply::OkWithNonce("GOOD-1".into())
+    })
+    .unwrap();
+    call(&auth, &RefCell::default(), |_| {
+        Reply::OkWithNonce(long.clone())
+    })
+    .unwrap();
+    let sent = RefCell::default();
+    call(&auth, &sent, |_| Reply::Ok).unwrap();
+    let next = jws_part(sent.borrow()[0].dpop.as_deref().unwrap(), 1);
+    assert_eq!(
+        next["nonce"], "GOOD-1",
+        "an over-long nonce replaced a valid one"
+    );
+}
+
 fn dpop_nonce_of_token_requests(w: &World) -> Vec<Option<String>> {
     w.posts_to(AS1_TOKEN)
         .iter()

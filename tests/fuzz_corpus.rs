@@ -1,15 +1,16 @@
 //! Replays every fuzz corpus file (`fuzz/corpus/<target>/*`) and every regression input
 //! (`fuzz/artifacts/regressions/<target>/*`) through the same checks the libFuzzer targets run
 //! (`fuzz/src/checks.rs`, included by path), on stable Rust. A panic here is a fuzz finding.
+//! The authorization targets' corpora: `tests/fuzz_auth_corpus.rs`.
 
 #[path = "../fuzz/src/checks.rs"]
 #[allow(dead_code)]
 mod checks;
 
-use std::path::{Path, PathBuf};
+#[path = "support/fuzz_replay.rs"]
+mod fuzz_replay;
 
-/// One fuzz target's check.
-type Check = fn(&[u8]);
+use fuzz_replay::{replay, Check};
 
 const TARGETS: [(&str, Check); 4] = [
     ("sse_parser", checks::check_sse),
@@ -17,36 +18,6 @@ const TARGETS: [(&str, Check); 4] = [
     ("input_required", checks::check_input_required),
     ("elicitation_schema", checks::check_elicitation_schema),
 ];
-
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<PathBuf> = rd
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    out.sort();
-    out
-}
-
-fn replay(target: &str, check: fn(&[u8])) -> usize {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
-    let mut n = 0;
-    for dir in [
-        root.join("corpus").join(target),
-        root.join("artifacts").join("regressions").join(target),
-    ] {
-        for f in files(&dir) {
-            let data = std::fs::read(&f).unwrap();
-            let r = std::panic::catch_unwind(|| check(&data));
-            assert!(r.is_ok(), "{target}: {} panicked", f.display());
-            n += 1;
-        }
-    }
-    n
-}
 
 #[test]
 fn sse_parser_corpus() {

@@ -38,11 +38,12 @@ impl<H: AuthHost> Authorizer<H> {
         Ok(Secret::new(jose::compact(&input, &signature)))
     }
 
-    /// Keeps a `DPoP-Nonce` the server at `url` sent (on any response) for the next proof.
+    /// Keeps a `DPoP-Nonce` the server at `url` sent (on any response) for the next proof;
+    /// a value that is not a valid nonce ([`jose::dpop_nonce`]) is ignored.
     pub fn remember_nonce(&self, url: &str, nonce: &str) {
-        if !self.config.dpop {
+        let Some(nonce) = jose::dpop_nonce(nonce).filter(|_| self.config.dpop) else {
             return;
-        }
+        };
         if let Some(origin) = url::split(url).map(|u| u.origin_key()) {
             self.state
                 .borrow_mut()

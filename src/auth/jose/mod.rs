@@ -238,6 +238,18 @@ pub fn dpop_claims(
     claims
 }
 
+/// Longest `DPoP-Nonce` kept, in bytes (RFC 9449 sets no limit; real nonces are < 100 bytes).
+pub const MAX_DPOP_NONCE_BYTES: usize = 1024;
+
+/// A `DPoP-Nonce` header value (RFC 9449 §8.1: `nonce = 1*NQCHAR`, `%x21 / %x23-5B / %x5D-7E`)
+/// as sent, or `None` when it is empty, too long or holds another byte (a space, `"`, `\`, a
+/// control or non-ASCII character): such a nonce is not kept, nor echoed in a proof.
+pub fn dpop_nonce(value: &str) -> Option<&str> {
+    let nqchar = |b: &u8| matches!(b, 0x21 | 0x23..=0x5b | 0x5d..=0x7e);
+    (!value.is_empty() && value.len() <= MAX_DPOP_NONCE_BYTES && value.bytes().all(|b| nqchar(&b)))
+        .then_some(value)
+}
+
 /// The DPoP `ath` claim: base64url of the host's SHA-256 of the ASCII access token
 /// (RFC 9449 §4.2).
 pub fn ath(sha256_of_access_token: &[u8; 32]) -> String {

@@ -490,3 +490,25 @@ fn der_lengths() {
     assert_eq!(der_tlv(&[0x04, 0x84, 0xff, 0xff, 0xff, 0xff]), None);
     assert_eq!(der_tlv(&[0x04]), None);
 }
+
+#[test]
+fn dpop_nonce_keeps_exactly_rfc_9449_nqchar_values() {
+    // RFC 9449 §8.1's example nonce, and every NQCHAR.
+    assert_eq!(
+        dpop_nonce("eyJ7S_zG.eyJH0-Z.HX4w-7v"),
+        Some("eyJ7S_zG.eyJH0-Z.HX4w-7v")
+    );
+    let all: String = (0x21u8..=0x7e)
+        .filter(|b| *b != b'"' && *b != b'\\')
+        .map(char::from)
+        .collect();
+    assert_eq!(dpop_nonce(&all), Some(all.as_str()));
+    for bad in [
+        "", " ", "a b", "a\"b", "a\\b", "a\tb", "a\u{7f}", "é", "a\r\nb",
+    ] {
+        assert_eq!(dpop_nonce(bad), None, "{bad:?}");
+    }
+    let max = "n".repeat(MAX_DPOP_NONCE_BYTES);
+    assert!(dpop_nonce(&max).is_some());
+    assert_eq!(dpop_nonce(&[max.as_str(), "n"].concat()), None);
+}
