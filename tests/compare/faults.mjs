@@ -7,7 +7,7 @@
 //   node tests/compare/faults.mjs
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -320,6 +320,12 @@ To rerun: start the peers (see \`tests/peers/README.md\`; the ports used here ar
 ${table}
 `;
 console.log(table);
-writeFileSync(path.join(root, 'docs/FAULTS.md'), md);
+// Rows written by hand (what a misbehaving peer here cannot show) follow HAND_WRITTEN in
+// docs/FAULTS.md: a rerun keeps them.
+const HAND_WRITTEN = '<!-- Written by hand below this line: tests/compare/faults.mjs keeps it. -->';
+const faultsPath = path.join(root, 'docs/FAULTS.md');
+const previous = existsSync(faultsPath) ? readFileSync(faultsPath, 'utf8') : '';
+const kept = previous.indexOf(HAND_WRITTEN);
+writeFileSync(faultsPath, kept < 0 ? md : `${md}\n${previous.slice(kept)}`);
 process.stderr.write(`total ${Math.round(performance.now() - tStart)} ms\n`);
 process.exit(0);
