@@ -56,9 +56,8 @@ fn within(secs: u64, what: &str, f: impl FnOnce() + Send + 'static) {
 /// Finding: a 67-byte outputSchema whose `anyOf` holds two `$ref`s to itself makes
 /// `OutputValidator::validate` branch twice per level down to MAX_DEPTH (64): 2^64 steps. A
 /// server sends it in `tools/list`; the next `callTool` with `structuredContent` blocks the JS
-/// event loop forever. Ignored until `src/protocol/output_schema.rs` bounds the work (a step
-/// budget per `validate`, e.g. 100 000 subschema visits, then an error "outputSchema too
-/// complex"); then drop the `#[ignore]`.
+/// event loop forever, until `src/validate/output_schema` bounded the work per `validate`;
+/// this test keeps it bounded.
 #[test]
 fn output_schema_exponential_anyof_ref_is_bounded() {
     within(
