@@ -2,20 +2,29 @@
 //! (the caps on step-ups are [`crate::auth::budget`]'s).
 //!
 //! Selection: the challenge's `scope`, else all of PRM `scopes_supported`, else the scope the
-//! application configured, else none (the parameter is omitted). `offline_access` is added
+//! application configured, else none (the parameter is omitted). Each counts by its valid
+//! RFC 6749 §3.3 scope-tokens only ([`is_token`]): a challenge whose scope holds none counts
+//! as one without a scope. `offline_access` is added
 //! (SEP-2207) only when refresh tokens are wanted, the AS lists it, and there is a scope to
 //! add it to.
 
 /// The OIDC scope that asks for a refresh token.
 pub const OFFLINE_ACCESS: &str = "offline_access";
 
-/// The scopes of a space-delimited list, duplicates dropped, order kept (borrowed).
+/// True when `s` is an RFC 6749 §3.3 scope-token: `1*( %x21 / %x23-5B / %x5D-7E )`
+/// (printable ASCII but space, `"` and `\`).
+pub fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E))
+}
+
+/// The scope-tokens of a space-separated list (RFC 6749 §3.3): invalid ones (control
+/// characters, non-ASCII, `"`, `\`) dropped, duplicates dropped, order kept (borrowed).
+/// Scopes from the network (a challenge, metadata) are data: only these are ever sent.
 pub(crate) fn words(scope: &str) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
-    for s in scope
-        .split([' ', '\t', '\n', '\r'])
-        .filter(|s| !s.is_empty())
-    {
+    for s in scope.split(' ').filter(|s| is_token(s)) {
         if !out.contains(&s) {
             out.push(s);
         }
@@ -33,6 +42,20 @@ pub fn join(scopes: &[String]) -> String {
     crate::util::quote::join(scopes, " ")
 }
 
+/// The valid scope-tokens of `scope` ([`words`]) space-separated, or `None` when none is
+/// valid (then the scope counts as absent: see [`select`]).
+pub fn valid(scope: &str) -> Option<String> {
+    let w = words(scope);
+    (!w.is_empty()).then(|| w.join(" "))
+}
+
+/// The entries of a metadata `scopes_supported` that are scope-tokens, space-separated (an
+/// entry that is not one, `"a b"` included, is dropped whole).
+fn listed(scopes: &[String]) -> String {
+    let valid: Vec<String> = scopes.iter().filter(|s| is_token(s)).cloned().collect();
+    join(&valid)
+}
+
 /// The scope for an authorization request (see the module doc for the order).
 pub fn select(
     challenge_scope: Option<&str>,
@@ -41,7 +64,7 @@ pub fn select(
     as_scopes: Option<&[String]>,
     want_refresh: bool,
 ) -> Option<String> {
-    let prm = prm_scopes.map(join);
+    let prm = prm_scopes.map(listed);
     let mut scopes = [challenge_scope, prm.as_deref(), configured]
         .into_iter()
         .flatten()
@@ -95,8 +118,60 @@ mod tests {
     }
 
     #[test]
+    fn scope_tokens_per_rfc_6749() {
+        for ok in [
+            "a",
+            "mcp:read",
+            "files:read/write",
+            "!#[]^~",
+            "x=1&y=2",
+            "offline_access",
+        ] {
+            assert!(is_token(ok), "{ok:?}");
+        }
+        for bad in [
+            "",
+            "a b",
+            "a\tb",
+            "a\u{0}",
+            "a\u{7f}",
+            "\"a\"",
+            "a\\b",
+            "caf\u{e9}",
+            "\u{2028}",
+        ] {
+            assert!(!is_token(bad), "{bad:?}");
+        }
+        assert_eq!(
+            words("read \"admin\" caf\u{e9} x\\y a\u{1}b write\tall ok read"),
+            ["read", "ok"]
+        );
+        assert_eq!(valid(" a  b ").as_deref(), Some("a b"));
+        assert_eq!(valid("\"\" \\ \u{0}"), None);
+    }
+
+    #[test]
+    fn invalid_tokens_never_reach_the_request() {
+        // A challenge with nothing valid counts as no challenge scope.
+        let prm = v(&["mcp:read", "bad scope", "caf\u{e9}", "mcp:write"]);
+        assert_eq!(
+            select(Some("\"x\" \u{7}"), Some(&prm), None, None, false).as_deref(),
+            Some("mcp:read mcp:write")
+        );
+        assert_eq!(
+            select(Some("a \"b\" c"), Some(&prm), None, None, false).as_deref(),
+            Some("a c")
+        );
+        assert_eq!(
+            select(Some("\\"), Some(&v(&["\u{0}"])), None, None, false),
+            None
+        );
+        assert_eq!(union("a b\u{0}", "c \"d\""), "a c");
+    }
+
+    #[test]
     fn split_and_join() {
-        assert_eq!(split("  a b\ta  c "), v(&["a", "b", "c"]));
+        assert_eq!(split("  a b a  c "), v(&["a", "b", "c"]));
         assert!(split("   ").is_empty());
         assert_eq!(join(&v(&["a", "b"])), "a b");
     }
