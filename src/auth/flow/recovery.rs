@@ -309,10 +309,8 @@ impl<H: AuthHost> Authorizer<H> {
                 tokens::after_rediscovery(&old, &new.issuer, has_refresh, refreshed)
                     == AfterRediscovery::Refresh
             });
-            if same_as && self.spend(op, Budget::refresh) {
-                if self.refresh().await.is_ok() {
-                    return Ok(());
-                }
+            if same_as && self.spend(op, Budget::refresh) && self.refresh().await.is_ok() {
+                return Ok(());
             }
         }
         if rediscover {
