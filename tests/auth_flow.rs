@@ -1042,6 +1042,27 @@ fn five_concurrent_requests_refused_forever_share_one_recovery() {
 }
 
 #[test]
+fn a_request_after_one_that_ended_without_acceptance_gets_its_own_budget() {
+    // Signed in, then the server answers 500 to the new token: no success, no refusal.
+    let w = world();
+    let auth = authorizer(&w, config());
+    let s = sends_of(&auth, |a| match a {
+        None => Reply::Refuse(401, challenge("a")),
+        Some(_) => Reply::Refuse(500, None),
+    });
+    s.result.unwrap();
+    assert_eq!((s.last, w.authorizations.borrow().len()), (Some(500), 1));
+    // The next request, refused: its own refresh and its own sign-in.
+    let s = sends_of(&auth, |_| Reply::Refuse(401, challenge("a")));
+    assert_eq!(kind(&s.result.unwrap_err()), ErrorKind::Unauthorized);
+    assert_eq!(w.authorizations.borrow().len(), 2);
+    assert_eq!(
+        grants(&w),
+        ["authorization_code", "refresh_token", "authorization_code"]
+    );
+}
+
+#[test]
 fn five_concurrent_requests_refused_then_accepted_share_one_refresh() {
     let (w, auth) = signed_in();
     w.yields.set(3);

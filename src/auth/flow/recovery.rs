@@ -4,8 +4,8 @@
 //! refresh, a (re)discovery, a step-up or new tokens by the configured grant, within the
 //! operation's [`Budget`] (`crate::auth::budget`), which the concurrent operations that met
 //! the same refusal share: the flow keeps the current [`Episode`] until a token is accepted;
-//! an operation refused meanwhile joins it, unless it started after the episode gave up (a
-//! request made after the failure gets a budget of its own).
+//! an operation refused meanwhile joins it, unless it started after an operation of the
+//! episode ended (a request made after the failure gets a budget of its own).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -45,9 +45,9 @@ pub struct Operation {
 #[derive(Debug)]
 pub(super) struct Episode {
     budget: SharedBudget,
-    /// Set when an operation failed out of it: the last operation started by then (later
-    /// ones start an episode of their own).
-    gave_up_after: Option<u64>,
+    /// Set when one of its operations ended: the last operation started by then (later ones
+    /// start an episode of their own).
+    closed_after: Option<u64>,
 }
 
 impl<H: AuthHost> Flow for Authorizer<H> {
@@ -86,13 +86,13 @@ impl<H: AuthHost> Flow for Authorizer<H> {
         url: &'a str,
         op: &'a mut Operation,
     ) -> LocalBoxFuture<'a, Result<(), McpError>> {
-        Box::pin(async move {
-            let result = self.recover_from(ticket, refusal, url, op).await;
-            if result.is_err() {
-                self.give_up();
-            }
-            result
-        })
+        Box::pin(self.recover_from(ticket, refusal, url, op))
+    }
+
+    fn finished(&self, op: &mut Operation) {
+        if op.budget.is_some() {
+            self.close_episode();
+        }
     }
 }
 
@@ -373,14 +373,14 @@ impl<H: AuthHost> Authorizer<H> {
         let current = st
             .episode
             .as_ref()
-            .filter(|e| e.gave_up_after.is_none_or(|last| op.number <= last));
+            .filter(|e| e.closed_after.is_none_or(|last| op.number <= last));
         let budget = match current {
             Some(e) => e.budget.clone(),
             None => {
                 let fresh = Rc::new(RefCell::new(Budget::new(self.config.max_step_up)));
                 st.episode = Some(Episode {
                     budget: fresh.clone(),
-                    gave_up_after: None,
+                    closed_after: None,
                 });
                 fresh
             }
@@ -389,13 +389,14 @@ impl<H: AuthHost> Authorizer<H> {
         budget
     }
 
-    /// An operation failed out of the current episode: operations started from now on get
-    /// a new one; those in flight still share it.
-    fn give_up(&self) {
+    /// An operation of the current episode ended (failed, or answered with a status the flow
+    /// does not recover from): operations started from now on get a new one; those in flight
+    /// still share it.
+    fn close_episode(&self) {
         let mut st = self.state.borrow_mut();
         let last = st.operations;
         if let Some(e) = st.episode.as_mut() {
-            e.gave_up_after.get_or_insert(last);
+            e.closed_after.get_or_insert(last);
         }
     }
 
