@@ -90,8 +90,8 @@ impl<H: AuthHost> Flow for Authorizer<H> {
     }
 
     fn finished(&self, op: &mut Operation) {
-        if op.budget.is_some() {
-            self.close_episode();
+        if let Some(b) = &op.budget {
+            self.close_episode(b);
         }
     }
 }
@@ -351,20 +351,22 @@ impl<H: AuthHost> Authorizer<H> {
         )
     }
 
-    /// Counts a token-endpoint request against the live budget (none outside a recovery:
-    /// a sign-in the application started, a redirect finished); `unauthorized` past its cap.
+    /// Counts a token-endpoint request against the budget of the episode under way (none
+    /// outside a recovery: a sign-in the application started, a redirect finished; none once
+    /// one of its operations ended); `unauthorized` past its cap.
     pub(super) fn count_token_request(&self) -> Result<(), McpError> {
         let live = self
             .state
             .borrow()
             .episode
             .as_ref()
+            .filter(|e| e.closed_after.is_none())
             .map(|e| e.budget.clone());
         live.map_or(Ok(()), |b| b.borrow_mut().token_request())
     }
 
     /// Gives the operation its budget, once: the current episode's when the episode goes on
-    /// or gave up after this operation started, else a new episode's.
+    /// or was closed after this operation started, else a new episode's.
     fn join(&self, op: &mut Operation) -> SharedBudget {
         if let Some(b) = &op.budget {
             return b.clone();
@@ -389,13 +391,17 @@ impl<H: AuthHost> Authorizer<H> {
         budget
     }
 
-    /// An operation of the current episode ended (failed, or answered with a status the flow
-    /// does not recover from): operations started from now on get a new one; those in flight
-    /// still share it.
-    fn close_episode(&self) {
+    /// An operation with `budget` ended (failed, or answered with a status the flow does
+    /// not recover from): when that is the current episode's, operations started from now on
+    /// get a new one; those in flight still share it.
+    fn close_episode(&self, budget: &SharedBudget) {
         let mut st = self.state.borrow_mut();
         let last = st.operations;
-        if let Some(e) = st.episode.as_mut() {
+        if let Some(e) = st
+            .episode
+            .as_mut()
+            .filter(|e| Rc::ptr_eq(&e.budget, budget))
+        {
             e.closed_after.get_or_insert(last);
         }
     }
