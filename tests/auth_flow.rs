@@ -994,7 +994,7 @@ fn a_token_the_server_refuses_forever_costs_one_refresh_and_one_sign_in() {
     let e = s.result.unwrap_err();
     assert_eq!(kind(&e), ErrorKind::Unauthorized, "{e:?}");
     assert!(
-        e.message.contains("a refresh and 1 sign-in"),
+        e.message.contains("one refresh and one new sign-in"),
         "{}",
         e.message
     );

@@ -83,10 +83,9 @@ impl Budget {
         if self.sign_ins >= MAX_SIGN_INS_PER_OPERATION
             || self.requests >= MAX_AUTHORIZATIONS_PER_OPERATION
         {
-            return Err(errors::unauthorized(format!(
-                "The server still refuses the token after {} (one refresh and one new sign-in per request at most)",
-                self.spent()
-            )));
+            return Err(errors::unauthorized(
+                "The server still refuses the token (a request gets one refresh and one new sign-in at most)",
+            ));
         }
         self.sign_ins += 1;
         self.requests += 1;
@@ -97,19 +96,12 @@ impl Budget {
     /// [`MAX_TOKEN_REQUESTS_PER_OPERATION`].
     pub fn token_request(&mut self) -> Result<(), McpError> {
         if self.token_requests >= MAX_TOKEN_REQUESTS_PER_OPERATION {
-            return Err(errors::unauthorized(format!(
-                "No more token requests for this request: {MAX_TOKEN_REQUESTS_PER_OPERATION} were made and the server still refuses"
-            )));
+            return Err(errors::unauthorized(
+                "The server still refuses the token (a request gets 3 token requests at most)",
+            ));
         }
         self.token_requests += 1;
         Ok(())
-    }
-
-    /// What was spent, in words ("a refresh and 1 sign-in").
-    fn spent(&self) -> String {
-        let refresh = if self.refreshed { "a refresh and " } else { "" };
-        let s = if self.sign_ins == 1 { "" } else { "s" };
-        format!("{refresh}{} sign-in{s}", self.sign_ins)
     }
 
     /// The scope to re-authorize with after `403 insufficient_scope` asking for
@@ -172,7 +164,7 @@ mod tests {
         let e = b.authorize().unwrap_err();
         assert_eq!(e.kind, Some(ErrorKind::Unauthorized));
         assert!(
-            e.message.contains("a refresh and 1 sign-in"),
+            e.message.contains("one refresh and one new sign-in"),
             "{}",
             e.message
         );
