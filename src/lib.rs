@@ -16,11 +16,13 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 #[cfg(feature = "auth")]
 pub mod auth;
 /// OAuth authorization without the `auth` feature: the `WWW-Authenticate` parser (a 401's
-/// `unauthorized` error still names the challenge's `resource_metadata` and `scope`) and the
-/// seam HTTP sends through (with no flow to implement it, no request ever takes that path).
+/// `unauthorized` error still names the challenge's `resource_metadata` and `scope`, its valid
+/// scope-tokens by `scopes`) and the seam HTTP sends through (with no flow to implement it, no
+/// request ever takes that path).
 #[cfg(not(feature = "auth"))]
 pub mod auth {
     pub mod challenge;
+    pub mod scopes;
     pub mod seam;
     pub mod secret;
 }

@@ -5,6 +5,8 @@
 //! are sloppy (an unquoted `resource_metadata=https://…`) and never panics: whatever cannot be
 //! parsed ends the header, and what was parsed before it is kept.
 
+use super::scopes;
+
 /// One challenge: its scheme as received and its token68 or parameters.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Challenge {
@@ -73,7 +75,8 @@ pub struct AuthHint {
     pub dpop: bool,
     /// `resource_metadata`: the PRM URL to fetch.
     pub resource_metadata: Option<String>,
-    /// `scope`: the scopes the server wants (space-delimited, as received).
+    /// `scope`: the scopes the server wants, its valid RFC 6749 scope-tokens only
+    /// (`crate::auth::scopes::valid`; `None` when it had none).
     pub scope: Option<String>,
     /// `error`.
     pub error: Option<ChallengeError>,
@@ -110,6 +113,7 @@ impl AuthHint {
                 hint.error = c.param("error").map(ChallengeError::from_code);
             }
         }
+        hint.scope = hint.scope.as_deref().and_then(scopes::valid);
         hint
     }
 
@@ -306,6 +310,22 @@ fn auth_params(c: &mut Cursor<'_>, challenge: &mut Challenge) -> After {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_challenge_scope_keeps_its_valid_scope_tokens_only() {
+        let h = AuthHint::from_header(Some(
+            "Bearer scope=\"read \\\"admin\\\" caf\u{e9} a\u{1}b x\\\\y write\"",
+        ));
+        assert_eq!(h.scope.as_deref(), Some("read write"));
+        // Quoted-pair leftovers and control characters only: no scope at all.
+        let h = AuthHint::from_header(Some(
+            "Bearer scope=\"\\\"\\\" \u{7f}\", error=\"insufficient_scope\"",
+        ));
+        assert_eq!(h.scope, None);
+        assert!(h.is_insufficient_scope());
+        let h = AuthHint::from_header(Some("Bearer scope=mcp:read"));
+        assert_eq!(h.scope.as_deref(), Some("mcp:read"));
+    }
 
     fn p(h: &str) -> Vec<Challenge> {
         parse(h)

@@ -8,6 +8,7 @@
 //! [`client`]) → which scopes ([`scopes`]) → the authorization URL ([`authorize`], [`pkce`])
 //! → its callback ([`callback`]) → tokens and what to do with them ([`tokens`]). Errors are
 //! `McpError`s with the auth kinds ([`errors`]); credentials are [`secret::Secret`]s.
+//! What one request may spend recovering from refusals is [`budget`]'s.
 //! [`flow`] sequences all of it over an `AuthHost` (fetch, storage, crypto, the page);
 //! [`seam`] is where the HTTP layer meets it: the loop that sends a request with credentials
 //! and recovers from a 401/403, between a `Request` the HTTP layer implements and the flow;
@@ -15,6 +16,7 @@
 //! lets one request at a time obtain or refresh tokens.
 
 pub mod authorize;
+pub mod budget;
 pub mod callback;
 pub mod challenge;
 pub mod client;

@@ -1,28 +1,30 @@
-//! Scopes: which to ask for, the step-up union after `403 insufficient_scope` (SEP-2350), and
-//! the caps on authorization requests within one operation ([`Budget`]).
+//! Scopes: which to ask for, and the step-up union after `403 insufficient_scope` (SEP-2350)
+//! (the caps on step-ups are [`crate::auth::budget`]'s).
 //!
 //! Selection: the challenge's `scope`, else all of PRM `scopes_supported`, else the scope the
-//! application configured, else none (the parameter is omitted). `offline_access` is added
+//! application configured, else none (the parameter is omitted). Each counts by its valid
+//! RFC 6749 §3.3 scope-tokens only ([`is_token`]): a challenge whose scope holds none counts
+//! as one without a scope. `offline_access` is added
 //! (SEP-2207) only when refresh tokens are wanted, the AS lists it, and there is a scope to
 //! add it to.
-
-use crate::protocol::error::McpError;
-
-use super::errors;
 
 /// The OIDC scope that asks for a refresh token.
 pub const OFFLINE_ACCESS: &str = "offline_access";
 
-/// Authorization requests allowed within one operation, whatever `maxStepUp` says.
-pub const MAX_AUTHORIZATIONS_PER_OPERATION: u32 = 3;
+/// True when `s` is an RFC 6749 §3.3 scope-token: `1*( %x21 / %x23-5B / %x5D-7E )`
+/// (printable ASCII but space, `"` and `\`).
+pub fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E))
+}
 
-/// The scopes of a space-delimited list, duplicates dropped, order kept (borrowed).
-fn words(scope: &str) -> Vec<&str> {
+/// The scope-tokens of a space-separated list (RFC 6749 §3.3): invalid ones (control
+/// characters, non-ASCII, `"`, `\`) dropped, duplicates dropped, order kept (borrowed).
+/// Scopes from the network (a challenge, metadata) are data: only these are ever sent.
+pub(crate) fn words(scope: &str) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
-    for s in scope
-        .split([' ', '\t', '\n', '\r'])
-        .filter(|s| !s.is_empty())
-    {
+    for s in scope.split(' ').filter(|s| is_token(s)) {
         if !out.contains(&s) {
             out.push(s);
         }
@@ -40,6 +42,20 @@ pub fn join(scopes: &[String]) -> String {
     crate::util::quote::join(scopes, " ")
 }
 
+/// The valid scope-tokens of `scope` ([`words`]) space-separated, or `None` when none is
+/// valid (then the scope counts as absent: see [`select`]).
+pub fn valid(scope: &str) -> Option<String> {
+    let w = words(scope);
+    (!w.is_empty()).then(|| w.join(" "))
+}
+
+/// The entries of a metadata `scopes_supported` that are scope-tokens, space-separated (an
+/// entry that is not one, `"a b"` included, is dropped whole).
+fn listed(scopes: &[String]) -> String {
+    let valid: Vec<String> = scopes.iter().filter(|s| is_token(s)).cloned().collect();
+    join(&valid)
+}
+
 /// The scope for an authorization request (see the module doc for the order).
 pub fn select(
     challenge_scope: Option<&str>,
@@ -48,7 +64,7 @@ pub fn select(
     as_scopes: Option<&[String]>,
     want_refresh: bool,
 ) -> Option<String> {
-    let prm = prm_scopes.map(join);
+    let prm = prm_scopes.map(listed);
     let mut scopes = [challenge_scope, prm.as_deref(), configured]
         .into_iter()
         .flatten()
@@ -93,103 +109,69 @@ impl StepUpPolicy {
     }
 }
 
-/// The authorization attempts of one operation: at most `max_step_up` step-ups and never
-/// more than [`MAX_AUTHORIZATIONS_PER_OPERATION`] authorization requests in all.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Budget {
-    max_step_up: u32,
-    step_ups: u32,
-    requests: u32,
-}
-
-impl Budget {
-    /// A fresh budget for one operation.
-    pub fn new(max_step_up: u32) -> Self {
-        Budget {
-            max_step_up,
-            step_ups: 0,
-            requests: 0,
-        }
-    }
-
-    /// Authorization requests made so far.
-    pub fn requests(&self) -> u32 {
-        self.requests
-    }
-
-    /// Step-ups made so far.
-    pub fn step_ups(&self) -> u32 {
-        self.step_ups
-    }
-
-    /// Counts one authorization request (after a 401), or refuses when the cap is reached.
-    pub fn authorize(&mut self) -> Result<(), McpError> {
-        if self.requests >= MAX_AUTHORIZATIONS_PER_OPERATION {
-            return Err(errors::unauthorized(format!(
-                "The server still refuses after {} authorization attempts",
-                self.requests
-            )));
-        }
-        self.requests += 1;
-        Ok(())
-    }
-
-    /// The scope to re-authorize with after `403 insufficient_scope` asking for
-    /// `challenged`, when `granted` is held: the union; or the `insufficient_scope` error
-    /// (policy `throw`, no scope asked for, nothing new asked for, caps reached).
-    pub fn step_up(
-        &mut self,
-        policy: StepUpPolicy,
-        granted: &str,
-        challenged: Option<&str>,
-    ) -> Result<String, McpError> {
-        let challenged = challenged.filter(|c| !words(c).is_empty());
-        let fail = |why: &str| {
-            Err(errors::insufficient_scope(
-                format!("The server needs more scopes: {why}"),
-                challenged,
-            ))
-        };
-        if policy == StepUpPolicy::Throw {
-            return fail(&errors::clean_text(challenged.unwrap_or("(none named)")));
-        }
-        let Some(challenged) = challenged else {
-            return fail("it did not say which");
-        };
-        if covers(granted, challenged) {
-            return fail("it asks for scopes already granted");
-        }
-        if self.step_ups >= self.max_step_up {
-            return fail(&format!(
-                "{} (step-up limit of {} reached)",
-                errors::clean_text(challenged),
-                self.max_step_up
-            ));
-        }
-        if self.requests >= MAX_AUTHORIZATIONS_PER_OPERATION {
-            return fail(&format!(
-                "{} (authorization attempts exhausted)",
-                errors::clean_text(challenged)
-            ));
-        }
-        self.step_ups += 1;
-        self.requests += 1;
-        Ok(union(granted, challenged))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::error::ErrorKind;
 
     fn v(s: &[&str]) -> Vec<String> {
         s.iter().map(|x| x.to_string()).collect()
     }
 
     #[test]
+    fn scope_tokens_per_rfc_6749() {
+        for ok in [
+            "a",
+            "mcp:read",
+            "files:read/write",
+            "!#[]^~",
+            "x=1&y=2",
+            "offline_access",
+        ] {
+            assert!(is_token(ok), "{ok:?}");
+        }
+        for bad in [
+            "",
+            "a b",
+            "a\tb",
+            "a\u{0}",
+            "a\u{7f}",
+            "\"a\"",
+            "a\\b",
+            "caf\u{e9}",
+            "\u{2028}",
+        ] {
+            assert!(!is_token(bad), "{bad:?}");
+        }
+        assert_eq!(
+            words("read \"admin\" caf\u{e9} x\\y a\u{1}b write\tall ok read"),
+            ["read", "ok"]
+        );
+        assert_eq!(valid(" a  b ").as_deref(), Some("a b"));
+        assert_eq!(valid("\"\" \\ \u{0}"), None);
+    }
+
+    #[test]
+    fn invalid_tokens_never_reach_the_request() {
+        // A challenge with nothing valid counts as no challenge scope.
+        let prm = v(&["mcp:read", "bad scope", "caf\u{e9}", "mcp:write"]);
+        assert_eq!(
+            select(Some("\"x\" \u{7}"), Some(&prm), None, None, false).as_deref(),
+            Some("mcp:read mcp:write")
+        );
+        assert_eq!(
+            select(Some("a \"b\" c"), Some(&prm), None, None, false).as_deref(),
+            Some("a c")
+        );
+        assert_eq!(
+            select(Some("\\"), Some(&v(&["\u{0}"])), None, None, false),
+            None
+        );
+        assert_eq!(union("a b\u{0}", "c \"d\""), "a c");
+    }
+
+    #[test]
     fn split_and_join() {
-        assert_eq!(split("  a b\ta  c "), v(&["a", "b", "c"]));
+        assert_eq!(split("  a b a  c "), v(&["a", "b", "c"]));
         assert!(split("   ").is_empty());
         assert_eq!(join(&v(&["a", "b"])), "a b");
     }
@@ -248,65 +230,5 @@ mod tests {
         );
         assert_eq!(StepUpPolicy::parse("Throw"), None);
         assert_eq!(StepUpPolicy::default(), StepUpPolicy::Reauthorize);
-    }
-
-    #[test]
-    fn one_step_up_by_default() {
-        let mut b = Budget::new(1);
-        b.authorize().unwrap();
-        assert_eq!(
-            b.step_up(StepUpPolicy::Reauthorize, "a", Some("a b"))
-                .unwrap(),
-            "a b"
-        );
-        let e = b
-            .step_up(StepUpPolicy::Reauthorize, "a b", Some("c"))
-            .unwrap_err();
-        assert_eq!(e.kind, Some(ErrorKind::InsufficientScope));
-        assert_eq!(e.data_json().unwrap()["scope"], "c");
-        assert!(e.message.contains("step-up limit"));
-        assert_eq!((b.requests(), b.step_ups()), (2, 1));
-    }
-
-    #[test]
-    fn never_more_than_three_authorization_requests() {
-        let mut b = Budget::new(10);
-        b.authorize().unwrap();
-        b.step_up(StepUpPolicy::Reauthorize, "a", Some("b"))
-            .unwrap();
-        b.step_up(StepUpPolicy::Reauthorize, "a b", Some("c"))
-            .unwrap();
-        let e = b
-            .step_up(StepUpPolicy::Reauthorize, "a b c", Some("d"))
-            .unwrap_err();
-        assert!(e.message.contains("exhausted"));
-        let e = b.authorize().unwrap_err();
-        assert_eq!(e.kind, Some(ErrorKind::Unauthorized));
-        let mut b = Budget::new(0);
-        for _ in 0..3 {
-            b.authorize().unwrap();
-        }
-        assert!(b.authorize().is_err());
-    }
-
-    #[test]
-    fn step_up_refusals() {
-        let mut b = Budget::new(1);
-        let e = b.step_up(StepUpPolicy::Throw, "a", Some("b")).unwrap_err();
-        assert_eq!(e.kind, Some(ErrorKind::InsufficientScope));
-        assert!(e.message.contains('b'));
-        assert!(b.step_up(StepUpPolicy::Reauthorize, "a", None).is_err());
-        assert!(b
-            .step_up(StepUpPolicy::Reauthorize, "a", Some("  "))
-            .is_err());
-        let e = b
-            .step_up(StepUpPolicy::Reauthorize, "a b", Some("b"))
-            .unwrap_err();
-        assert!(e.message.contains("already granted"));
-        assert_eq!(b.requests(), 0);
-        let mut b = Budget::new(0);
-        assert!(b
-            .step_up(StepUpPolicy::Reauthorize, "a", Some("b"))
-            .is_err());
     }
 }

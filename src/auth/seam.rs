@@ -130,6 +130,9 @@ pub trait Flow {
         url: &'a str,
         op: &'a mut Self::Operation,
     ) -> LocalBoxFuture<'a, Result<(), McpError>>;
+
+    /// The operation is over, whatever its outcome (the flow's bookkeeping may end with it).
+    fn finished(&self, _op: &mut Self::Operation) {}
 }
 
 /// What the HTTP layer holds (`Rc<dyn Authorize>`): sends a request with credentials.
@@ -163,9 +166,21 @@ pub async fn send<F: Flow>(
     what: &str,
 ) -> Result<(), McpError> {
     let mut op = F::Operation::default();
+    let result = attempts(flow, request, what, &mut op).await;
+    flow.finished(&mut op);
+    result
+}
+
+/// [`send`]'s loop, within the operation `op`.
+async fn attempts<F: Flow>(
+    flow: &F,
+    request: &mut dyn Request,
+    what: &str,
+    op: &mut F::Operation,
+) -> Result<(), McpError> {
     loop {
         let ticket = flow
-            .before_request(&mut op, request.method(), request.url())
+            .before_request(op, request.method(), request.url())
             .await?;
         let status = request.send(&ticket.credentials).await?;
         if (200..300).contains(&status) {
@@ -179,7 +194,7 @@ pub async fn send<F: Flow>(
             return Ok(());
         };
         request.release();
-        flow.recover(&ticket, &refusal, request.url(), &mut op)
+        flow.recover(&ticket, &refusal, request.url(), op)
             .await
             .map_err(|e| e.with_context(what))?;
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the hostile-server suite: starts tests/hostile/server.mjs (127.0.0.1 only), runs
-# hostile.test.mjs against the built Node package, and stops the server by its PID.
+# hostile.test.mjs against the built Node package, and stops the server by its PID; then
+# auth.test.mjs (hostile authorization: its own OAuth world on an OS-assigned port).
 #   MCP_PKG_NODE   the built `wasm-pack --target nodejs` package (default /work/main/pkg/nodejs,
 #                  i.e. <repo>/pkg/nodejs)
 #   HOSTILE_PORT   main server port (default 18801); HOSTILE_PORT2 the "other origin" (18802)
@@ -33,4 +34,4 @@ for _ in $(seq 1 50); do
   sleep 0.1
 done
 
-node --test --expose-gc --test-timeout=120000 "$@" "$here/hostile.test.mjs"
+node --test --expose-gc --test-timeout=120000 "$@" "$here/hostile.test.mjs" "$here/auth.test.mjs"

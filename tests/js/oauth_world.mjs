@@ -81,7 +81,8 @@ const DEFAULTS = {
   refreshExpiresIn: 3600,
   /** Required scopes per tool name. */
   toolScopes: { write: "mcp:write" },
-  /** Every tools/call answers 403 insufficient_scope, whatever the token. */
+  /** Every tools/call answers 403 insufficient_scope, whatever the token (a function of the
+   *  world: the scope each 403 asks for). */
   alwaysInsufficient: false,
 
   // ---- grants without a user, DPoP (auth-grants.test.mjs) ----
@@ -113,7 +114,8 @@ const DEFAULTS = {
    * { path, totalBytes, chunkBytes, intervalMs }: every request to `path` (e.g. "/as/token") is
    * answered 200 with a JSON body of `totalBytes` (default 100 MiB), written `chunkBytes` (16 KiB)
    * at a time every `intervalMs` (2) while the socket takes it, until the client goes away.
-   * Each such answer is recorded in `world.streams`.
+   * Each such answer is recorded in `world.streams`. `after: n`: the first n requests to `path`
+   * are answered as usual.
    */
   oversized: null,
 };
@@ -705,7 +707,12 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
         const need = w.opts.toolScopes[name];
         const granted = (auth?.info.scope ?? "").split(" ").filter(Boolean);
         if (w.opts.alwaysInsufficient || (need && !granted.includes(need))) {
-          const scope = w.opts.alwaysInsufficient ? "mcp:read mcp:admin" : [...new Set([...granted, need])].join(" ");
+          const always = w.opts.alwaysInsufficient;
+          const scope = always
+            ? typeof always === "function"
+              ? always(w)
+              : "mcp:read mcp:admin"
+            : [...new Set([...granted, need])].join(" ");
           res.writeHead(403, {
             "content-type": "application/json",
             "www-authenticate": `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${w.prmUrl}"`,
@@ -748,7 +755,8 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
       return orig(status, ...rest);
     };
     const p = url.pathname;
-    if (w.opts.oversized?.path === p) {
+    const big = w.opts.oversized;
+    if (big?.path === p && w.log.filter((r) => r.path === p).length > (big.after ?? 0)) {
       w.streams.push(streamOversized(res, w.opts.oversized));
       return;
     }

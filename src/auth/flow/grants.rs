@@ -238,6 +238,7 @@ impl<H: AuthHost> Authorizer<H> {
         let endpoint = call.endpoint.as_str();
         let mut nonce_retried = false;
         let fresh = loop {
+            self.count_token_request()?;
             let dpop = self.dpop_proof_if_on("POST", endpoint).await?;
             let post =
                 AuthRequest::post(endpoint, tokens::CONTENT_TYPE, call.request.clone(), dpop);

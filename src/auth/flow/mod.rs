@@ -65,6 +65,10 @@ struct State {
     dpop_nonces: SmallMap<String, String>,
     /// The DPoP key's public JWK and its RFC 7638 thumbprint.
     dpop_key: Option<(Value, String)>,
+    /// The recovery of the operations refused since a token was last accepted.
+    episode: Option<recovery::Episode>,
+    /// Operations started so far (each takes the next number).
+    operations: u64,
 }
 
 /// The authorization flow of one client.

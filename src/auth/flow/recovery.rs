@@ -2,28 +2,52 @@
 //! (a token about to expire refreshed, or renewed for a grant without a user), a success
 //! noted, and a 401 or `403 insufficient_scope` recovered from: a DPoP nonce retry, a
 //! refresh, a (re)discovery, a step-up or new tokens by the configured grant, within the
-//! operation's budget.
+//! operation's [`Budget`] (`crate::auth::budget`), which the concurrent operations that met
+//! the same refusal share: the flow keeps the current [`Episode`] until a token is accepted;
+//! an operation refused meanwhile joins it, unless it started after an operation of the
+//! episode ended (a request made after the failure gets a budget of its own).
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use super::{AuthHost, Authorizer, GrantConfig};
+use crate::auth::budget::Budget;
 use crate::auth::challenge::{AuthHint, ChallengeError};
 use crate::auth::errors;
-use crate::auth::scopes::{self, Budget};
+use crate::auth::scopes;
 use crate::auth::seam::{Flow, Refusal, Ticket};
 use crate::auth::tokens::{self, AfterRediscovery, BeforeRequest, Recovery, SentToken};
 use crate::json::{json, Value};
 use crate::protocol::error::{ErrorKind, McpError};
 use futures::future::LocalBoxFuture;
 
-/// Recoveries (401/403 handled) allowed within one operation before it fails.
+/// Recoveries (401/403 handled) allowed within one operation before it fails: a backstop
+/// behind the [`Budget`] (a retry because another request changed the tokens counts too).
 pub const MAX_RECOVERIES: u32 = 4;
+
+/// A budget shared by the operations that met the same refusal.
+pub(super) type SharedBudget = Rc<RefCell<Budget>>;
 
 /// The authorization attempts of one operation (an MCP request and its retries).
 #[derive(Debug, Default)]
 pub struct Operation {
-    budget: Option<Budget>,
-    refreshed: bool,
+    /// Its number among the flow's operations (from its first ticket).
+    number: u64,
+    budget: Option<SharedBudget>,
+    /// Tokens were refreshed (or renewed) before a request of this operation, not after a
+    /// refusal: no refresh after a 401 then.
+    refreshed_before: bool,
     recoveries: u32,
     nonce_retried: bool,
+}
+
+/// The recovery the operations refused since a token was last accepted share.
+#[derive(Debug)]
+pub(super) struct Episode {
+    budget: SharedBudget,
+    /// Set when one of its operations ended: the last operation started by then (later ones
+    /// start an episode of their own).
+    closed_after: Option<u64>,
 }
 
 impl<H: AuthHost> Flow for Authorizer<H> {
@@ -45,6 +69,8 @@ impl<H: AuthHost> Flow for Authorizer<H> {
             let mut st = self.state.borrow_mut();
             if ticket.generation == st.generation && ticket.credentials.authorization.is_some() {
                 st.accepted = true;
+                // The refusals are over: the next one starts a new budget.
+                st.episode = None;
             }
         }
         if let Some(nonce) = dpop_nonce {
@@ -62,6 +88,12 @@ impl<H: AuthHost> Flow for Authorizer<H> {
     ) -> LocalBoxFuture<'a, Result<(), McpError>> {
         Box::pin(self.recover_from(ticket, refusal, url, op))
     }
+
+    fn finished(&self, op: &mut Operation) {
+        if let Some(b) = &op.budget {
+            self.close_episode(b);
+        }
+    }
 }
 
 impl<H: AuthHost> Authorizer<H> {
@@ -73,6 +105,11 @@ impl<H: AuthHost> Authorizer<H> {
         url: &str,
     ) -> Result<Ticket, McpError> {
         self.load().await?;
+        if op.number == 0 {
+            let mut st = self.state.borrow_mut();
+            st.operations += 1;
+            op.number = st.operations;
+        }
         self.prepare_tokens(op).await?;
         let mut ticket = self.ticket();
         let bound = {
@@ -94,7 +131,7 @@ impl<H: AuthHost> Authorizer<H> {
     /// refreshed; an expired one that cannot be is dropped.
     async fn prepare_tokens(&self, op: &mut Operation) -> Result<(), McpError> {
         let static_grant = !matches!(self.config.grant, GrantConfig::AuthorizationCode);
-        if static_grant && !op.refreshed && self.renewal_due() {
+        if static_grant && !op.refreshed_before && self.renewal_due() {
             return self.renew(op).await;
         }
         if matches!(
@@ -105,8 +142,8 @@ impl<H: AuthHost> Authorizer<H> {
         }
         let _busy = self.busy.lock().await;
         match self.token_state() {
-            BeforeRequest::Refresh if !op.refreshed => {
-                op.refreshed = true;
+            BeforeRequest::Refresh if !self.refreshed(op) => {
+                op.refreshed_before = true;
                 if let Err(e) = self.refresh().await {
                     // A dead refresh token leaves no grant: the server's 401 starts a sign-in.
                     if self.state.borrow().stored.grant.is_some() {
@@ -139,8 +176,7 @@ impl<H: AuthHost> Authorizer<H> {
     async fn renew(&self, op: &mut Operation) -> Result<(), McpError> {
         let _busy = self.busy.lock().await;
         if self.renewal_due() {
-            op.refreshed = true;
-            self.budget(op).authorize()?;
+            op.refreshed_before = true;
             let scope = self.status().and_then(|s| s.scope);
             self.obtain_by_grant(scope.as_deref()).await?;
         }
@@ -174,6 +210,7 @@ impl<H: AuthHost> Authorizer<H> {
         if self.nonce_retry(&hint, refusal.dpop_nonce.as_deref(), url, op)? {
             return Ok(());
         }
+        self.join(op);
         op.recoveries += 1;
         if op.recoveries > MAX_RECOVERIES {
             return Err(self.still_refused(refusal.status, &hint));
@@ -220,9 +257,8 @@ impl<H: AuthHost> Authorizer<H> {
     /// and the challenge's, within `maxStepUp` (the AS discovered first if none is known).
     async fn step_up(&self, hint: &AuthHint, op: &mut Operation) -> Result<(), McpError> {
         let granted = self.status().and_then(|s| s.scope).unwrap_or_default();
-        let scope =
-            self.budget(op)
-                .step_up(self.config.step_up, &granted, hint.scope.as_deref())?;
+        let (policy, challenged) = (self.config.step_up, hint.scope.as_deref());
+        let scope = self.spend(op, |b| b.step_up(policy, &granted, challenged))?;
         if self.state.borrow().meta.is_none() {
             Box::pin(self.discover(hint)).await?;
         }
@@ -250,9 +286,8 @@ impl<H: AuthHost> Authorizer<H> {
                 grant.is_some_and(|g| g.tokens.refresh_token.is_some()),
             )
         };
-        let recovery = tokens::on_unauthorized(sent, has_refresh, op.refreshed);
-        if recovery == Recovery::Refresh {
-            op.refreshed = true;
+        let recovery = tokens::on_unauthorized(sent, has_refresh, self.refreshed(op));
+        if recovery == Recovery::Refresh && self.spend(op, Budget::refresh) {
             match self.refresh().await {
                 Ok(()) => return Ok(()),
                 // A dead refresh token leaves no grant: discover and obtain new tokens.
@@ -269,15 +304,13 @@ impl<H: AuthHost> Authorizer<H> {
         };
         Box::pin(self.discover(hint)).await?;
         if let Some(old) = old_issuer {
+            let refreshed = self.refreshed(op);
             let same_as = self.state.borrow().meta.as_ref().is_some_and(|new| {
-                tokens::after_rediscovery(&old, &new.issuer, has_refresh, op.refreshed)
+                tokens::after_rediscovery(&old, &new.issuer, has_refresh, refreshed)
                     == AfterRediscovery::Refresh
             });
-            if same_as {
-                op.refreshed = true;
-                if self.refresh().await.is_ok() {
-                    return Ok(());
-                }
+            if same_as && self.spend(op, Budget::refresh) && self.refresh().await.is_ok() {
+                return Ok(());
             }
         }
         if rediscover {
@@ -291,7 +324,7 @@ impl<H: AuthHost> Authorizer<H> {
     /// New tokens by the configured grant, counted against the per-operation budget: a
     /// sign-in, or a grant without a user.
     async fn new_tokens(&self, hint: &AuthHint, op: &mut Operation) -> Result<(), McpError> {
-        self.budget(op).authorize()?;
+        self.spend(op, Budget::authorize)?;
         match &self.config.grant {
             GrantConfig::AuthorizationCode => {
                 let scope = self.select_scope(hint.scope.as_deref(), self.config.wants_refresh());
@@ -300,7 +333,7 @@ impl<H: AuthHost> Authorizer<H> {
             _ => {
                 // A token just obtained is not renewed again within this operation, however
                 // short its life.
-                op.refreshed = true;
+                op.refreshed_before = true;
                 self.obtain_by_grant(hint.scope.as_deref()).await
             }
         }
@@ -318,10 +351,72 @@ impl<H: AuthHost> Authorizer<H> {
         )
     }
 
-    /// The operation's authorization budget (`maxStepUp`, and the per-operation cap).
-    fn budget<'o>(&self, op: &'o mut Operation) -> &'o mut Budget {
-        op.budget
-            .get_or_insert_with(|| Budget::new(self.config.max_step_up))
+    /// Counts a token-endpoint request against the budget of the episode under way (none
+    /// outside a recovery: a sign-in the application started, a redirect finished; none once
+    /// one of its operations ended); `unauthorized` past its cap.
+    pub(super) fn count_token_request(&self) -> Result<(), McpError> {
+        let live = self
+            .state
+            .borrow()
+            .episode
+            .as_ref()
+            .filter(|e| e.closed_after.is_none())
+            .map(|e| e.budget.clone());
+        live.map_or(Ok(()), |b| b.borrow_mut().token_request())
+    }
+
+    /// Gives the operation its budget, once: the current episode's when the episode goes on
+    /// or was closed after this operation started, else a new episode's.
+    fn join(&self, op: &mut Operation) -> SharedBudget {
+        if let Some(b) = &op.budget {
+            return b.clone();
+        }
+        let mut st = self.state.borrow_mut();
+        let current = st
+            .episode
+            .as_ref()
+            .filter(|e| e.closed_after.is_none_or(|last| op.number <= last));
+        let budget = match current {
+            Some(e) => e.budget.clone(),
+            None => {
+                let fresh = Rc::new(RefCell::new(Budget::new(self.config.max_step_up)));
+                st.episode = Some(Episode {
+                    budget: fresh.clone(),
+                    closed_after: None,
+                });
+                fresh
+            }
+        };
+        op.budget = Some(budget.clone());
+        budget
+    }
+
+    /// An operation with `budget` ended (failed, or answered with a status the flow does
+    /// not recover from): when that is the current episode's, operations started from now on
+    /// get a new one; those in flight still share it.
+    fn close_episode(&self, budget: &SharedBudget) {
+        let mut st = self.state.borrow_mut();
+        let last = st.operations;
+        if let Some(e) = st
+            .episode
+            .as_mut()
+            .filter(|e| Rc::ptr_eq(&e.budget, budget))
+        {
+            e.closed_after.get_or_insert(last);
+        }
+    }
+
+    /// True when the operation refreshed its tokens, before a request or after a refusal
+    /// (its one refresh).
+    fn refreshed(&self, op: &Operation) -> bool {
+        op.refreshed_before || op.budget.as_ref().is_some_and(|b| b.borrow().refreshed())
+    }
+
+    /// Runs `f` on the operation's budget ([`Self::join`]).
+    fn spend<T>(&self, op: &mut Operation, f: impl FnOnce(&mut Budget) -> T) -> T {
+        let budget = self.join(op);
+        let mut b = budget.borrow_mut();
+        f(&mut b)
     }
 
     /// The error when the server still refuses after [`MAX_RECOVERIES`].
