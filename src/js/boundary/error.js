@@ -113,3 +113,78 @@ export function makeError(code, message, data, site) {
   relocate(e, site ?? callSite());
   return e;
 }
+
+// A Rust panic is a WebAssembly trap (release builds: -Cpanic=immediate-abort), and a trap, or any
+// exception thrown through the wasm, leaves the instance inconsistent (a RefCell borrowed, a future
+// half done). Every entry into the wasm that does real work passes `guard` (each export's body,
+// each poll of a method's or a background task's future), so the first one poisons the instance:
+// the call it happened in and every call in flight (`track`) reject with kind "internal", and every
+// later entry refuses at once, never entering the wasm again (no hang, no second trap).
+let poisoned = false;
+let trap;
+const calls = new Set(); // [reject, site] of each method's promise not yet settled
+
+/** The operation a call site went through: the package's last frame before the caller's. */
+function opOf(site) {
+  let op = "a client task";
+  for (const frame of String(site?.stack).split("\n").slice(1)) {
+    if (!inside(frame)) break;
+    const name = /(?:at |^)(?:[\w$]+\.)*([\w$]+)(?: \[.*\])? ?[(@]/.exec(frame.trim());
+    if (name) op = name[1];
+  }
+  return op;
+}
+
+/** An `internal` McpError at `site`, its `cause` the trap. */
+function internal(site, text) {
+  const e = makeError(-32603, text, { kind: "internal" }, site);
+  Object.defineProperty(e, "cause", { value: trap, writable: true, configurable: true });
+  return e;
+}
+
+const what = () => {
+  try {
+    return `${trap instanceof WebAssembly.RuntimeError ? "WebAssembly trap" : trap?.name} '${trap?.message ?? trap}'`;
+  } catch {
+    return "an exception";
+  }
+};
+const failed = (site) => internal(site, `${opOf(site)} failed inside the client (a bug: ${what()})`);
+const unusable = (site) =>
+  internal(
+    site,
+    `${opOf(site)} failed: the client's WebAssembly instance stopped at a bug (${what()}) and cannot be used any more; ` +
+      "create the clients again in a new instance of the package (reload the page, or a new process or worker)",
+  );
+
+/**
+ * Runs `f` (a wasm closure) unless the instance is poisoned; whatever it throws poisons it.
+ * Returns undefined when `f` returned, else the McpError of the call begun at `site` (undefined:
+ * here, a synchronous call), which is rejected with every other call in flight.
+ */
+export function guard(f, site) {
+  if (poisoned) return unusable(site ?? callSite());
+  try {
+    f();
+    return undefined;
+  } catch (e) {
+    poisoned = true;
+    trap = e;
+    for (const [reject, s] of calls) reject(s === site ? failed(s) : unusable(s));
+    calls.clear();
+    return failed(site ?? callSite());
+  }
+}
+
+/** A method's promise `p` (begun at `site`), rejected at once should the instance be poisoned. */
+export function track(p, site) {
+  return new Promise((resolve, reject) => {
+    const call = [reject, site];
+    calls.add(call);
+    const settle = (to) => (v) => {
+      calls.delete(call);
+      to(v);
+    };
+    p.then(settle(resolve), settle(reject));
+  });
+}
