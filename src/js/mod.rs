@@ -20,9 +20,10 @@ use wasm_bindgen::prelude::*;
 
 /// A method's future as a JS promise. Every method boxes its future into this one
 /// `future_to_promise` instantiation (each distinct future type would otherwise get its own copy
-/// of the promise machinery).
+/// of the promise machinery). Tracked, so a trap elsewhere settles it too (see [`promise_at`]).
 pub(crate) fn promise(f: LocalFuture<Result<JsValue, JsValue>>) -> js_sys::Promise {
-    promise_at(f, JsValue::UNDEFINED)
+    let none = JsValue::UNDEFINED;
+    boundary::error::track(&promise_at(f, none.clone()), &none)
 }
 
 /// [`promise`] of a call begun at `site` (a `boundary::error::call_site`): a trap while polling

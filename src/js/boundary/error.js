@@ -78,7 +78,7 @@ let ownCount = -1; // -1: not counted yet
 export function callSite() {
   const limit = Error.stackTraceLimit;
   if (typeof limit !== "number") return new Error();
-  Error.stackTraceLimit = limit + (ownCount >= 0 ? ownCount + 4 : 30);
+  Error.stackTraceLimit = limit + (ownCount >= 0 ? ownCount + 8 : 30);
   const site = new Error();
   Error.stackTraceLimit = limit;
   if (ownCount < 0) ownCount = ownFrames(frames(site));
@@ -119,7 +119,7 @@ function relocate(e, site) {
   const start = ownFrames(lines);
   if (start < 0) {
     // only the package's own frames: if the capture cut the caller off, count them again
-    if (lines.length >= ownCount + 4) ownCount = -1;
+    if (lines.length >= ownCount + 8) ownCount = -1;
     return;
   }
   const kept = lines.slice(start, start + (typeof Error.stackTraceLimit === "number" ? Error.stackTraceLimit : 10));
@@ -190,7 +190,7 @@ export function guard(f, site) {
   } catch (e) {
     poisoned = true;
     trap = e;
-    for (const [reject, s] of calls) reject(s === site ? failed(s) : unusable(s));
+    for (const [reject, s] of calls) reject(s && s === site ? failed(s) : unusable(s));
     calls.clear();
     return failed(site ?? callSite());
   }
