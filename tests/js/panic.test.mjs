@@ -109,13 +109,4 @@ describe("a Rust panic becomes an McpError; the instance is poisoned after it", 
     assertInternal(mod, later, unusable("connect"));
     assert.deepEqual(uncaught, []);
   });
-
-  test("in the synchronous part of an async method: its promise rejects", async () => {
-    const mod = fresh();
-    const [e] = await rejectionOf(mod.testPanic("call"));
-    assertInternal(mod, e, FAILED);
-    const [later] = await rejectionOf(mod.testPanic("ok"));
-    assertInternal(mod, later, unusable("testPanic"));
-    assert.deepEqual(uncaught, []);
-  });
 });

@@ -17,18 +17,18 @@ pub type Call = (RequestOptions, Option<SignalLink>);
 
 /// A method's promise: `ready`'s error (its arguments) rejects at once, so the future holds only
 /// a valid call; otherwise `run`'s future settles it, an `McpError` becoming the rejection. A
-/// panic in `run` or in the future (a trap), or an instance an earlier one poisoned, rejects it
-/// with kind `internal` (`boundary::error::guarded`).
+/// panic in the future (a trap), or an instance an earlier one poisoned, rejects it with kind
+/// `internal` (`boundary::error::guarded`).
 pub fn promise_for<A, F>(ready: Result<A, McpError>, run: impl FnOnce(A) -> F) -> Promise
 where
     F: Future<Output = Result<JsValue, McpError>> + 'static,
 {
     // taken now, while the caller is on the stack: the rejection's stack shows it
     let site = jserr::call_site();
-    let done = match jserr::guarded(&site, || ready.map(run)) {
-        Err(failed) => return Promise::reject(&failed),
+    let done = match jserr::usable(&site).map(|()| ready) {
+        Err(refused) => return Promise::reject(&refused),
         Ok(Err(e)) => return Promise::reject(&jserr::to_js_at(e, &site)),
-        Ok(Ok(done)) => done,
+        Ok(Ok(args)) => run(args),
     };
     let at = site.clone();
     let p = promise_at(

@@ -7,19 +7,12 @@ use crate::js::boundary::error as jserr;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-/// Panics in the call (`"sync"`: a synchronous export, which throws), in the synchronous part of
-/// an async method (`"call"`) or inside its future after a turn of the event loop (`"async"`);
-/// any other mode resolves to `mode` (a call that works).
+/// Panics in the call (`"sync"`: a synchronous export, which throws) or inside its future after a
+/// turn of the event loop (`"async"`); any other mode resolves to `mode` (a call that works).
 #[wasm_bindgen(js_name = testPanic, skip_typescript)]
 pub fn test_panic(mode: String) -> Result<Promise, JsValue> {
     match mode.as_str() {
         "sync" => jserr::guarded(&JsValue::UNDEFINED, || panic!("testPanic")),
-        "call" => Ok(promise_for(
-            Ok(()),
-            |()| -> std::future::Ready<Result<JsValue, crate::protocol::error::McpError>> {
-                panic!("testPanic")
-            },
-        )),
         _ => Ok(promise_for(Ok(mode), |mode| async move {
             let tick = Promise::resolve(&JsValue::UNDEFINED);
             let _ = wasm_bindgen_futures::JsFuture::from(tick).await;

@@ -89,6 +89,16 @@ pub fn guarded<T>(site: &JsValue, f: impl FnOnce() -> T) -> Result<T, JsValue> {
     }
 }
 
+/// `Err`: the `internal` McpError refusing a call begun at `site`, a trap having poisoned the
+/// instance (one check, not a guard: a method's synchronous part only builds its future).
+pub fn usable(site: &JsValue) -> Result<(), JsValue> {
+    if poisoned() {
+        guarded(site, || ())
+    } else {
+        Ok(())
+    }
+}
+
 /// Whether a trap poisoned the instance (then nothing more runs or is dropped: see [`guarded`]).
 pub fn poisoned() -> bool {
     POISONED.with(|p| p.get())
