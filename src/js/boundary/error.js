@@ -136,10 +136,11 @@ export function makeError(code, message, data, site) {
 
 // A Rust panic is a WebAssembly trap (release builds: -Cpanic=immediate-abort), and a trap, or any
 // exception thrown through the wasm, leaves the instance inconsistent (a RefCell borrowed, a future
-// half done). Every entry into the wasm that does real work passes `guard` (each export's body,
-// each poll of a method's or a background task's future), so the first one poisons the instance:
-// the call it happened in and every call in flight (`track`) reject with kind "internal", and every
-// later entry refuses at once, never entering the wasm again (no hang, no second trap).
+// half done). Every poll of a method's or a background task's future, every message a JS
+// transport delivers and a synchronous export that asks for it run inside `guard`, so the first
+// trap poisons the instance: the call it happened in and every call in flight (`track`) reject
+// with kind "internal", and every later call is refused at once (methods check before they build
+// their future), never entering the wasm again (no hang, no second trap).
 let poisoned = false;
 let trap;
 const calls = new Set(); // [reject, site] of each method's promise not yet settled
