@@ -29,7 +29,10 @@
 # Both share one target dir: switching recompiles only this crate (its dependencies and std are
 # built once), which a changed source recompiles anyway.
 #
-# Usage: bash scripts/build-wasm.sh TARGET OUT_DIR [ENTRY]
+# FEATURES (optional) are more Cargo features, comma-separated: test builds only (scripts/test.sh
+# builds pkg/nodejs-panic with `test-panic`); the package never has any.
+#
+# Usage: bash scripts/build-wasm.sh TARGET OUT_DIR [ENTRY] [FEATURES]
 #        (TARGET: nodejs | web | bundler; ENTRY: full | core, default full)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -42,6 +45,7 @@ case "$entry" in
   core) features=(--no-default-features) ;;
   *) echo "build-wasm.sh: ENTRY must be full or core, not '$entry'" >&2; exit 2 ;;
 esac
+[ -n "${4:-}" ] && features+=(--features "$4")
 cd "$ROOT"
 # wasm-pack overwrites the files it emits but leaves the others: a snippet a source change removed
 # would stay in the package (and in its measured size)

@@ -20,7 +20,8 @@
 #                of README.md and pkg-template/README.md (tests/types/readme.mjs)       (pkg)
 #   wasm-node    tests/wasm.rs in Node (wasm-pack test --node)                       (peers)
 #   wasm-chrome  tests/wasm.rs in headless Chromium                                  (peers)
-#   js           node --test tests/js/ against pkg/nodejs (core.test.mjs: pkg/core-nodejs) (peers, pkg)
+#   js           node --test tests/js/ against pkg/nodejs (core.test.mjs: pkg/core-nodejs,
+#                panic.test.mjs: pkg/nodejs-panic)                                 (peers, pkg)
 #   conformance  the official MCP conformance suite's client scenarios (0.1.16 and
 #                0.2.0-alpha.12) against pkg/nodejs (tests/conformance/run.sh)       (pkg)
 #   hostile      tests/hostile/run.sh against pkg/nodejs (starts its own server)     (pkg)
@@ -165,16 +166,18 @@ need_peers() {
 }
 
 build_status=""   # "", ok or failed: the outcome of building the packages in this run
-# The packages the build stage makes: DIR:TARGET:ENTRY (scripts/build-wasm.sh's ENTRY). The core
-# entry is built only for the targets the tests use: nodejs (tests/js/core.test.mjs) and web (its
-# size); scripts/package.sh builds its own.
-PACKAGES=(nodejs:nodejs:full web:web:full bundler:bundler:full core-nodejs:nodejs:core core-web:web:core)
+# The packages the build stage makes: DIR:TARGET:ENTRY[:FEATURES] (scripts/build-wasm.sh's ENTRY
+# and FEATURES). The core entry is built only for the targets the tests use: nodejs
+# (tests/js/core.test.mjs) and web (its size); scripts/package.sh builds its own. nodejs-panic has
+# the test-panic feature (tests/js/panic.test.mjs; never packaged).
+PACKAGES=(nodejs:nodejs:full web:web:full bundler:bundler:full core-nodejs:nodejs:core core-web:web:core
+  nodejs-panic:nodejs:full:test-panic)
 build_packages() {
-  local sizes=() package dir target entry wasm
+  local sizes=() package dir target entry features wasm
   for package in "${PACKAGES[@]}"; do
-    IFS=: read -r dir target entry <<<"$package"
-    echo "wasm-pack build --target $target, $entry entry (log: $LOG_DIR/build-$dir.log)"
-    if ! bash scripts/build-wasm.sh "$target" "pkg/$dir" "$entry" \
+    IFS=: read -r dir target entry features <<<"$package"
+    echo "wasm-pack build --target $target, $entry entry${features:+, features $features} (log: $LOG_DIR/build-$dir.log)"
+    if ! bash scripts/build-wasm.sh "$target" "pkg/$dir" "$entry" "$features" \
         >"$LOG_DIR/build-$dir.log" 2>&1; then
       cat "$LOG_DIR/build-$dir.log"
       build_status=failed

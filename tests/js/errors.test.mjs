@@ -92,6 +92,15 @@ describe("McpError is a real Error", () => {
     assertStackHere(thrown);
   });
 
+  test("a deep caller: the stack starts at the caller and keeps Error.stackTraceLimit frames", async () => {
+    // a call site holds the package's own frames and the caller's (not 30 more, which cost per frame)
+    const deep = (n, f) => (n === 0 ? f() : deep(n - 1, f));
+    const e = await rejection(deep(40, () => new Client("http://127.0.0.1:1/mcp").connect()));
+    assertStackHere(e);
+    const frames = e.stack.split("\n").filter((l) => /^\s+at /.test(l));
+    assert.equal(frames.length, Error.stackTraceLimit, e.stack);
+  });
+
   test("structuredClone keeps message; McpError.from rebuilds it (and code, data from a plain copy)", () => {
     const e = new McpError(-32001, "timed out", { local: true, kind: "timeout" });
     const cloned = structuredClone(e);

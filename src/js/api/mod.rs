@@ -14,6 +14,8 @@ pub mod sign_in;
 #[cfg(feature = "skills")]
 pub mod skills;
 pub mod tasks;
+#[cfg(feature = "test-panic")]
+pub mod test_panic;
 pub mod types;
 #[cfg(not(feature = "auth"))]
 pub mod without_auth;

@@ -65,12 +65,23 @@ export function adopt(Exported) {
 }
 const ADOPTED = Symbol("mcp-wasm-client:adopted");
 
-/** Where a call was made: taken when a method starts, so its later rejection can point there. */
+// How many frames of the package itself (this file's, the wasm's, the glue's) a call site holds
+// above the caller's: counted once on the first site taken from a caller (see `callSite`).
+let ownCount = -1; // -1: not counted yet
+
+/**
+ * Where a call was made: taken when a method starts, so its later rejection can point there. It
+ * holds the package's own frames and then the caller's `Error.stackTraceLimit`: a capture costs
+ * per frame (30 extra frames were ~55 µs a call more at a 40-frame-deep caller), so once the own
+ * frames were counted only those and a margin are taken.
+ */
 export function callSite() {
   const limit = Error.stackTraceLimit;
-  if (typeof limit === "number") Error.stackTraceLimit = limit + 30; // wasm frames come first
+  if (typeof limit !== "number") return new Error();
+  Error.stackTraceLimit = limit + (ownCount >= 0 ? ownCount + 8 : 30);
   const site = new Error();
-  if (typeof limit === "number") Error.stackTraceLimit = limit;
+  Error.stackTraceLimit = limit;
+  if (ownCount < 0) ownCount = ownFrames(frames(site));
   return site;
 }
 
@@ -93,16 +104,25 @@ const inside = (frame) =>
   (base !== null && frame.includes(base)) ||
   (basePath !== null && frame.includes(basePath));
 
+/** The frame lines of `site`'s stack (V8 writes a header line first, other engines only frames). */
+function frames(site) {
+  const lines = (typeof site?.stack === "string" ? site.stack : "").split("\n");
+  return lines[0] && !/^\s+at /.test(lines[0]) && !lines[0].includes("@") ? lines.slice(1) : lines;
+}
+
+/** How many frames come before the first outside the package; -1 when all are inside. */
+const ownFrames = (lines) => lines.findIndex((frame) => !inside(frame));
+
 /** The stack `e` gets: its header, then the frames of `site` from the first outside the package. */
 function relocate(e, site) {
-  const stack = typeof site?.stack === "string" ? site.stack : "";
-  const lines = stack.split("\n");
-  // V8 writes a header line ("Error"), then "    at ..." lines; other engines only frames
-  const frames = lines[0] && !/^\s+at /.test(lines[0]) && !lines[0].includes("@") ? lines.slice(1) : lines;
-  let start = 0;
-  while (start < frames.length && inside(frames[start])) start++;
-  if (start === frames.length) return;
-  const kept = frames.slice(start, start + (typeof Error.stackTraceLimit === "number" ? Error.stackTraceLimit : 10));
+  const lines = frames(site);
+  const start = ownFrames(lines);
+  if (start < 0) {
+    // only the package's own frames: if the capture cut the caller off, count them again
+    if (lines.length >= ownCount + 8) ownCount = -1;
+    return;
+  }
+  const kept = lines.slice(start, start + (typeof Error.stackTraceLimit === "number" ? Error.stackTraceLimit : 10));
   const v8 = /^\s+at /.test(kept[0]);
   e.stack = v8 ? `${e.name}: ${e.message}\n${kept.join("\n")}` : kept.join("\n");
 }
@@ -112,4 +132,80 @@ export function makeError(code, message, data, site) {
   const e = new McpError(code, message, data);
   relocate(e, site ?? callSite());
   return e;
+}
+
+// A Rust panic is a WebAssembly trap (release builds: -Cpanic=immediate-abort), and a trap, or any
+// exception thrown through the wasm, leaves the instance inconsistent (a RefCell borrowed, a future
+// half done). Every poll of a method's or a background task's future, every message a JS
+// transport delivers and a synchronous export that asks for it run inside `guard`, so the first
+// trap poisons the instance: the call it happened in and every call in flight (`track`) reject
+// with kind "internal", and every later call is refused at once (methods check before they build
+// their future), never entering the wasm again (no hang, no second trap).
+let poisoned = false;
+let trap;
+const calls = new Set(); // [reject, site] of each method's promise not yet settled
+
+/** The operation a call site went through: the package's last frame before the caller's. */
+function opOf(site) {
+  let op = "a client task";
+  for (const frame of frames(site)) {
+    if (!inside(frame)) break;
+    const name = /(?:at |^)(?:[\w$]+\.)*([\w$]+)(?: \[.*\])? ?[(@]/.exec(frame.trim());
+    if (name) op = name[1];
+  }
+  return op;
+}
+
+/** An `internal` McpError at `site`, its `cause` the trap. */
+function internal(site, text) {
+  const e = makeError(-32603, text, { local: true, kind: "internal" }, site);
+  Object.defineProperty(e, "cause", { value: trap, writable: true, configurable: true });
+  return e;
+}
+
+const what = () => {
+  try {
+    return `${trap instanceof WebAssembly.RuntimeError ? "WebAssembly trap" : trap?.name} '${trap?.message ?? trap}'`;
+  } catch {
+    return "an exception";
+  }
+};
+const failed = (site) => internal(site, `${opOf(site)} failed inside the client (a bug: ${what()})`);
+const unusable = (site) =>
+  internal(
+    site,
+    `${opOf(site)} failed: the client's WebAssembly instance stopped at a bug (${what()}) and cannot be used any more; ` +
+      "create the clients again in a new instance of the package (reload the page, or a new process or worker)",
+  );
+
+/**
+ * Runs `f` (a wasm closure) unless the instance is poisoned; whatever it throws poisons it.
+ * Returns undefined when `f` returned, else the McpError of the call begun at `site` (undefined:
+ * here, a synchronous call), which is rejected with every other call in flight.
+ */
+export function guard(f, site) {
+  if (poisoned) return unusable(site ?? callSite());
+  try {
+    f();
+    return undefined;
+  } catch (e) {
+    poisoned = true;
+    trap = e;
+    for (const [reject, s] of calls) reject(s && s === site ? failed(s) : unusable(s));
+    calls.clear();
+    return failed(site ?? callSite());
+  }
+}
+
+/** A method's promise `p` (begun at `site`), rejected at once should the instance be poisoned. */
+export function track(p, site) {
+  return new Promise((resolve, reject) => {
+    const call = [reject, site];
+    calls.add(call);
+    const settle = (to) => (v) => {
+      calls.delete(call);
+      to(v);
+    };
+    p.then(settle(resolve), settle(reject));
+  });
 }

@@ -15,6 +15,10 @@ extern "C" {
     #[wasm_bindgen(js_name = callSite)]
     fn js_call_site() -> JsValue;
     fn adopt(exported: &JsValue);
+    #[wasm_bindgen(js_name = guard)]
+    fn js_guard(f: &mut dyn FnMut(), site: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = track)]
+    fn js_track(p: &js_sys::Promise, site: &JsValue) -> js_sys::Promise;
 }
 
 /// The exported name `McpError`: `error.js` gives it the JS class's `instanceof`, `from` and
@@ -42,6 +46,7 @@ impl McpError {
 
 thread_local! {
     static PROTOTYPE_INSTALLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static POISONED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Makes the exported `McpError` stand for the JS class (`error.js`'s `adopt`), once; also run
@@ -59,6 +64,50 @@ pub fn install_error_prototype() {
 /// shows the caller's frames, not only the wasm's and the glue's.
 pub fn call_site() -> JsValue {
     js_call_site()
+}
+
+/// Runs `f` through `error.js`'s `guard`, the one place a trap (a panic) is caught: `Err` is the
+/// `internal` McpError of the call begun at `site` (`undefined`: a synchronous call, here) when
+/// `f` trapped, or when an earlier trap poisoned the instance (then `f` does not run). A
+/// synchronous export returns it as its error (the glue throws it).
+pub fn guarded<T>(site: &JsValue, f: impl FnOnce() -> T) -> Result<T, JsValue> {
+    let (mut f, mut out) = (Some(f), None);
+    let failed = js_guard(
+        &mut || {
+            if let Some(f) = f.take() {
+                out = Some(f());
+            }
+        },
+        site,
+    );
+    match out {
+        Some(v) if failed.is_undefined() => Ok(v),
+        _ => {
+            POISONED.with(|p| p.set(true));
+            Err(failed)
+        }
+    }
+}
+
+/// `Err`: the `internal` McpError refusing a call begun at `site`, a trap having poisoned the
+/// instance (one check, not a guard: a method's synchronous part only builds its future).
+pub fn usable(site: &JsValue) -> Result<(), JsValue> {
+    if poisoned() {
+        guarded(site, || ())
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether a trap poisoned the instance (then nothing more runs or is dropped: see [`guarded`]).
+pub fn poisoned() -> bool {
+    POISONED.with(|p| p.get())
+}
+
+/// A method's promise `p` (begun at `site`) as the caller gets it: rejected at once, with the
+/// others in flight, should a trap poison the instance before it settles.
+pub fn track(p: &js_sys::Promise, site: &JsValue) -> js_sys::Promise {
+    js_track(p, site)
 }
 
 /// Converts a core error into the JS `McpError` rejection value.

@@ -132,9 +132,12 @@ impl JsTransport {
                 routes: RefCell::new(SmallMap::new()),
                 started: RefCell::new(Start::Idle),
                 closed: RefCell::new(None),
+                // a message is decoded and delivered here, outside any method's future: a
+                // panic in it poisons the instance as one in a future does (its error reaches
+                // the calls through the poison, so it is dropped here)
                 on_message: Closure::new(move |v: JsValue| {
                     if let Some(i) = m.upgrade() {
-                        i.receive(&v);
+                        let _ = jserr::guarded(&JsValue::UNDEFINED, || i.receive(&v));
                     }
                 }),
                 on_close: Closure::new(move || {
