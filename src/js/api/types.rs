@@ -425,6 +425,9 @@ export interface McpErrorKinds {
   unknown_tool: { tool: string };
   /** `<mcp-app-frame>`: the call was aborted before its app was shown. */
   cancelled: {};
+  /** A bug inside the client (a WebAssembly trap): this package instance cannot be used any more;
+   *  `cause` is the trap. Create the clients again in a new instance (reload, a new process or worker). */
+  internal: {};
 }
 /** Every `data.kind` of an error the client makes itself. */
 export type McpErrorKind = keyof McpErrorKinds;
