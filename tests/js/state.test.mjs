@@ -221,7 +221,6 @@ test("the Client surface: methods forwarded, detached use is a TypeError, not a 
   for (const name of ["connect", "callTool", "listTools", "close", "listen"]) assert.equal(typeof proto[name], "function");
   for (const name of ["state", "tools", "era", "tasks"]) assert.equal(typeof Object.getOwnPropertyDescriptor(proto, name).get, "function");
   assert.equal(typeof proto[Symbol.asyncDispose], "function");
-  assert.equal(proto.free, undefined);
   assert.throws(() => proto.connect.call({}), TypeError);
   assert.throws(() => Object.getOwnPropertyDescriptor(proto, "state").get.call({}), TypeError);
   assert.equal(Object.keys(pkg).includes("ClientCore"), true, "the raw glue has the core (the npm entries do not)");

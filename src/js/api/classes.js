@@ -330,7 +330,7 @@ class ClientFacade extends EventTarget {
   /** Forwards every method and getter of the core's prototype from the facades'. */
   static forward(proto, coreProto) {
     for (const key of Reflect.ownKeys(coreProto)) {
-      if (key === "constructor" || key === "free" || key === Symbol.dispose || String(key).startsWith("__")) continue;
+      if (key === "constructor" || String(key).startsWith("__")) continue;
       const d = Object.getOwnPropertyDescriptor(coreProto, key);
       if (d.get) {
         const get = function () {
