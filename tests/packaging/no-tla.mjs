@@ -3,15 +3,20 @@
 // (construct, read the state, add listeners, connect() to a refused port; an option error rejects
 // connect()), then after init() uses them as usual. The page's files are served by Playwright's
 // request routing from pkg/npm (no server is started). Usage: node tests/packaging/no-tla.mjs
-// [PKG_DIR] (default pkg/npm, as scripts/package.sh leaves it); prints one line per check and
-// `no-tla: N passed, M failed`; exits non-zero on a failure.
-import { readFile } from "node:fs/promises";
+// [PKG_DIR | TARBALL] (default pkg/npm, as scripts/package.sh leaves it; a .tgz is unpacked into a
+// temp dir); prints one line per check and `no-tla: N passed, M failed`; exits non-zero on a failure.
+import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const pkgDir = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));
+const given = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));
+const unpacked = given.endsWith(".tgz") ? await mkdtemp(path.join(os.tmpdir(), "no-tla-")) : null;
+if (unpacked) execFileSync("tar", ["-xzf", given, "-C", unpacked]);
+const pkgDir = unpacked ? path.join(unpacked, "package") : given;
 const require = createRequire(path.join(here, "package.json"));
 const { chromium } = require("playwright-core");
 const ORIGIN = "http://pkg.test";
@@ -92,6 +97,7 @@ try {
   if (result.error || problems.length || failed) console.log(JSON.stringify({ result, problems }, null, 1));
 } finally {
   await browser.close();
+  if (unpacked) await rm(unpacked, { recursive: true, force: true });
 }
 console.log(`no-tla: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
