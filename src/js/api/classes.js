@@ -106,6 +106,8 @@ class ClientGroup {
     const base = { ...this.#options };
     if (config.transport != null) for (const k of HTTP_ONLY) delete base[k];
     const merged = { ...base, ...config };
+    // The group lists a server's tools again when asked after its list_changed, not before.
+    merged.listChanged ??= { autoRefresh: false };
     for (const k of CALLBACKS) {
       const f = merged[k];
       if (typeof f === "function") merged[k] = (ctx, ...rest) => f({ ...ctx, server: name }, ...rest);
