@@ -24,6 +24,7 @@ const BROWSER = [
   { name: "webpack", tool: "webpack", label: (v) => `webpack ${v}, defaults + entry/output/mode, no experiments` },
   { name: "rollup", tool: "rollup", label: (v) => `rollup ${v} + node-resolve only, .wasm copied`, control: true },
   { name: "esbuild", tool: "esbuild", label: (v) => `esbuild ${v} --bundle --format=esm, .wasm copied` },
+  { name: "esbuild-wasm-file", tool: "esbuild", label: (v) => `esbuild ${v} --bundle --format=esm --loader:.wasm=file, init from "mcp-wasm-client/wasm"` },
 ];
 const NODE = [
   { script: "build:esm", out: "dist/main.mjs", label: (v) => `esbuild ${v} --platform=node --format=esm --external:mcp-wasm-client` },
@@ -84,10 +85,12 @@ async function readmeMatches(readme, version, record) {
   const section = (await readFile(readme, "utf8")).split(/^## /m).find((s) => s.startsWith("Bundlers\n")) ?? "";
   const lines = new Set((section.match(/```sh\n([\s\S]*?)```/)?.[1] ?? "").split("\n").map((l) => l.trim()));
   const missing = [];
-  for (const name of ["rollup", "esbuild", "esbuild-node"]) {
+  for (const name of ["rollup", "esbuild", "esbuild-wasm-file", "esbuild-node"]) {
     const { scripts } = JSON.parse(await readFile(path.join(FIXTURES, name, "package.json"), "utf8"));
     for (const command of Object.values(scripts)) if (!lines.has(command)) missing.push(`${name}: ${command}`);
   }
+  const wasmJs = (await readFile(path.join(FIXTURES, "esbuild-wasm-file", "src", "wasm.js"), "utf8")).replace(/^\/\/ .*\n/gm, "").trim();
+  if (!section.includes(`\`\`\`js\n// wasm.js\n${wasmJs}\n\`\`\``)) missing.push("esbuild-wasm-file/src/wasm.js as the wasm.js block");
   for (const [tool, shown] of [["vite", "Vite"], ["webpack", "webpack"], ["rollup", "Rollup"], ["esbuild", "esbuild"]]) {
     const v = await version(tool);
     if (!section.includes(`${shown} ${v}`)) missing.push(`"${shown} ${v}"`);
