@@ -34,6 +34,7 @@ const NODE = [
 
 /** Copies, installs and builds every bundler consumer, then runs each build; records one line each. */
 export async function consumerBuilds({ tmp, tarball, pyUrl, pyDown, record, run, brief, lastJson, chromium }) {
+  const started = Date.now();
   const root = path.join(tmp, "bundlers");
   await mkdir(root, { recursive: true });
   await symlink(path.join(HERE, "node_modules"), path.join(root, "node_modules"), "dir");
@@ -76,6 +77,7 @@ export async function consumerBuilds({ tmp, tarball, pyUrl, pyDown, record, run,
     if (r.code === 0 && res?.ok) record(label, "pass", `${process.version}: era ${res.era}, ${res.tools.length} tools, "${res.text}"`);
     else record(label, "fail", res ? JSON.stringify(res).slice(0, 400) : brief(r));
   }
+  console.log(`(consumer builds: ${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
 // The package README's "Bundlers" section (as packed) shows every fixture's build command as a
