@@ -18,7 +18,8 @@ const FIXTURES = path.join(HERE, "fixtures", "bundlers");
 const WASM = "mcp_wasm_client_bg.wasm";
 const MIME = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
 
-// name: fixture folder; browser: a page, else Node scripts; label: what the line says
+// The page builds (fixture folder, the npm package whose version the line names; control: also
+// served without the .wasm) and the Node builds (scripts of fixtures/bundlers/esbuild-node).
 const BROWSER = [
   { name: "vite", tool: "vite", label: (v) => `vite ${v} build, its default target, no config` },
   { name: "webpack", tool: "webpack", label: (v) => `webpack ${v}, defaults + entry/output/mode, no experiments` },
