@@ -162,8 +162,15 @@ cp "$STAGE/web/$STEM.js" "$STAGE/web/$STEM.d.ts" "$STAGE/web/${STEM}_bg.wasm" "$
 [ -f "$STAGE/web/${STEM}_bg.wasm.d.ts" ] && cp "$STAGE/web/${STEM}_bg.wasm.d.ts" "$OUT/dist/"
 [ -d "$STAGE/web/snippets" ] && cp -r "$STAGE/web/snippets" "$OUT/dist/"
 # the nodejs glue as .cjs beside the web glue: it reads `${__dirname}/${STEM}_bg.wasm` (the shared
-# file) and require()s the ESM snippets (require(esm): Node >= 20.19 / 22.12, Deno 2).
-cp "$STAGE/nodejs/$STEM.js" "$OUT/dist/$STEM.cjs"
+# file) and require()s the ESM snippets (require(esm): Node >= 20.19 / 22.12, Deno 2). wasm-bindgen
+# writes some of those as require(String.raw`./snippets/…`), which bundlers leave to run time
+# (esbuild --platform=node: "Cannot find module './snippets/…'" in a one-file bundle): node_glue
+# makes them require("./snippets/…"), which they bundle.
+node_glue() { # node_glue SRC DEST
+  sed -E 's#require\(String\.raw`(\./snippets/[^`"\\$]*)`\)#require("\1")#g' "$1" >"$2"
+  ! grep -q 'require(String\.raw' "$2" || die "$2 still requires a String.raw path, which bundlers cannot follow"
+}
+node_glue "$STAGE/nodejs/$STEM.js" "$OUT/dist/$STEM.cjs"
 
 # The wrappers are pkg-template/ files, copied as they are except for one thing: the line
 # `// {{exports}}` in node.cjs, node.mjs and manual.js becomes one line per export of the crate
@@ -221,7 +228,7 @@ mkdir -p "$OUT/dist/core" "$OUT/core"
 cp "$STAGE/core-web/$STEM.js" "$STAGE/core-web/$STEM.d.ts" "$STAGE/core-web/${STEM}_bg.wasm" "$OUT/dist/core/"
 [ -f "$STAGE/core-web/${STEM}_bg.wasm.d.ts" ] && cp "$STAGE/core-web/${STEM}_bg.wasm.d.ts" "$OUT/dist/core/"
 [ -d "$STAGE/core-web/snippets" ] && cp -r "$STAGE/core-web/snippets" "$OUT/dist/core/"
-cp "$STAGE/core-nodejs/$STEM.js" "$OUT/dist/core/$STEM.cjs"
+node_glue "$STAGE/core-nodejs/$STEM.js" "$OUT/dist/core/$STEM.cjs"
 CORE=1 fill_exports "$TEMPLATE/core/node.cjs" "$OUT/core/node.cjs" 'exports.{} = glue.{};' "exports.{} = absent(glue.McpError, '{}');"
 CORE=1 fill_exports "$TEMPLATE/core/node.mjs" "$OUT/core/node.mjs" '  {},' '  {},'
 # core/manual.js: pkg-template/manual.js reading the core glue, with the stand-ins (guarded too:

@@ -34,7 +34,8 @@
 #                official ext-apps server helpers, on ELEMENTS_APPS_PORTS 18940-18959; form.mjs,
 #                <mcp-elicitation-form> against the Python peer, on ELEMENTS_FORM_PORTS 18930-18939) (pkg)
 #   packaging    the packed npm tarball in Node, Deno, Bun, workerd, Vite, webpack, workers, a
-#                strict-CSP page, and its core entry in Node ESM/CJS, deno check and webpack
+#                strict-CSP page, and its core entry in Node ESM/CJS, deno check and webpack; consumer
+#                builds with Vite, webpack, Rollup, esbuild (a page, Node) calling the python peer
 #                (tests/packaging; starts its own peers on 18920-18925)
 #
 # Every selected stage runs even if an earlier one failed. Each prints one summary line; the last
@@ -410,7 +411,7 @@ stage_elements() {
 }
 
 stage_packaging() {
-  step "packaging: the packed tarball in Node ESM/CJS, Deno, Bun, workerd, Vite, webpack, workers, plain modules, a strict-CSP page"
+  step "packaging: the packed tarball in Node ESM/CJS, Deno, Bun, workerd, Vite, webpack, workers, plain modules, a strict-CSP page; Vite, webpack, Rollup, esbuild consumer builds"
   local log="$LOG_DIR/packaging.log" status=0
   run "$log" bash tests/packaging/run.sh || status=$?
   local line; line="$(grep -E '^packaging: ' "$log" | tail -1 || true)"

@@ -439,6 +439,17 @@ if (pages.length) {
   }
 }
 
+// ---- consumer builds with real bundlers (bundlers.mjs): a real call from each bundle -------------
+{
+  const { consumerBuilds } = await import("./bundlers.mjs");
+  const chromium = async () => (await import("playwright-core")).chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-quic", "--no-first-run"],
+  });
+  await consumerBuilds({ tmp, tarball, pyUrl: PY_URL, pyDown: pyPeer.error, record, run, brief, lastJson, chromium });
+}
+
 // ---- a page under a strict Content-Security-Policy (no 'unsafe-eval') ----------------------------
 // fixtures/csp/serve.mjs serves the page with the header; main.js runs elicitation and outputSchema
 // validation against the peers. Any CSP violation fails the check, except the negative control's

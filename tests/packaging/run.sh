@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The packaging matrix: packs mcp-wasm-client (scripts/package.sh) unless PKG_TARBALL names a
-# tarball, installs this folder's tooling (vite, webpack, playwright-core, and the pinned bun and
-# workerd binaries from npm) if missing or stale, then installs the TARBALL into tiny consumer
-# projects in a temp dir and checks each environment: Node ESM, Node CJS, Deno, Bun (import,
+# tarball, installs this folder's tooling (vite, webpack, rollup, esbuild, playwright-core, and the
+# pinned bun and workerd binaries from npm) if missing or stale, then installs the TARBALL into
+# tiny consumer projects in a temp dir and checks each environment: Node ESM, Node CJS, Deno, Bun (import,
 # require, a real peer), workerd (a worker that calls a tool on a real peer; eval refused), Vite
 # (build + dev server, page + module worker), webpack 5 (page + worker), a plain
 # <script type=module> with an import map + a plain module worker, the explicit-init entry, and a
 # page under `Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'` (elicitation and
-# outputSchema validation against real peers, with eval and wasm controls). The peers (python and
-# misbehave from tests/peers; Python `mcp` 2.x, see scripts/setup.sh) are started by matrix.mjs on
-# their own ports and stopped at the end. Ends with `packaging: N passed, M failed`; exits
+# outputSchema validation against real peers, with eval and wasm controls), and consumer builds
+# with real bundlers (bundlers.mjs: Vite, webpack, Rollup, esbuild for a page and for Node, each
+# calling a tool on the python peer from the bundle, set up as the package README's "Bundlers"
+# section says). The peers (python and misbehave from tests/peers; Python `mcp` 2.x, see
+# scripts/setup.sh) are started by matrix.mjs on their own ports and stopped at the end. Ends with `packaging: N passed, M failed`; exits
 # non-zero on failure.
 # Env: PKG_TARBALL=path.tgz, PACKAGING_KEEP=1 (keep the temp projects), CHROMIUM=/usr/bin/chromium,
 #      PACKAGING_PORT_BASE=18920 (the CSP page's server, the python and misbehave peers and three
