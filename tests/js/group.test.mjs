@@ -8,6 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { pkg, PY, TS, EVERYTHING, rejection, text } from "./peers.mjs";
 import { buildServer } from "../peers/ts_transport_server.mjs";
+import { ResourceTemplate } from "../peers/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js";
+import { z } from "../peers/node_modules/zod/index.js";
 import { nameTools } from "../../src/js/api/classes.js";
 
 const { ClientGroup, McpError, inMemoryPair } = pkg;
@@ -17,15 +19,30 @@ const DOWN_PORT = Number(process.env.GROUP_TEST_PORT ?? 18940);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const names = (tools) => tools.map((t) => t.name);
 
-/** A fetch that counts the tools/list requests it carries. */
+/** A fetch that counts the tools/list requests it carries (`lists`) and every method (`by`). */
 function counting() {
-  const count = { lists: 0 };
+  const count = { lists: 0, by: {} };
   count.fetch = (input, init) => {
     if (typeof init?.body === "string" && init.body.includes('"tools/list"')) count.lists++;
+    const method = typeof init?.body === "string" ? /"method":"([^"]+)"/.exec(init.body)?.[1] : undefined;
+    if (method) count.by[method] = (count.by[method] ?? 0) + 1;
     return fetch(input, init);
   };
   return count;
 }
+
+/** Records a group's events: [type, detail] in order. */
+function record(group, types = ["statuschange", "toolschange", "promptschange", "resourceschange", "close"]) {
+  const seen = [];
+  for (const type of types)
+    group.addEventListener(type, (e) => {
+      assert.equal(e.target, group);
+      seen.push([type, e.detail]);
+    });
+  return seen;
+}
+const statuses = (seen, server) =>
+  seen.filter(([t, d]) => t === "statuschange" && d.server === server).map(([, d]) => `${d.previous}>${d.status}`);
 
 /** Polls `check` (async) until it returns truthy, or fails after `ms`. */
 async function eventually(check, ms = 5000) {
@@ -311,4 +328,191 @@ test("close() while connecting leaves every server closed; connect() again recon
   assert.deepEqual(group.status, { py: "connected", ts: "connected" });
   assert.equal(text(await group.callTool("ts__echo", { text: "again" })), "again");
   await group.close();
+});
+
+test("observable state: an EventTarget; statuschange on connect, a refusing server and close; one frozen status until a change", async (t) => {
+  const refused = `http://127.0.0.1:${DOWN_PORT + 1}/mcp`; // nothing listens there
+  const group = new ClientGroup({ servers: { py: { url: PY }, ts: { url: TS }, down: { url: refused } } });
+  t.after(() => group.close());
+  assert.ok(group instanceof EventTarget);
+  const seen = record(group);
+  const before = group.status;
+  assert.ok(Object.isFrozen(before));
+  assert.equal(group.status, before, "the same object until something changes");
+  assert.throws(() => {
+    before.py = "connected";
+  }, TypeError);
+
+  const connecting = group.connect();
+  const during = group.status;
+  assert.notEqual(during, before);
+  assert.deepEqual(during, { py: "connecting", ts: "connecting", down: "connecting" });
+  await connecting;
+  const after = group.status;
+  assert.deepEqual(after, { py: "connected", ts: "connected", down: "failed" });
+  assert.equal(group.status, after);
+  assert.ok(Object.isFrozen(after));
+  assert.deepEqual(statuses(seen, "py"), ["closed>connecting", "connecting>connected"]);
+  assert.deepEqual(statuses(seen, "ts"), ["closed>connecting", "connecting>connected"]);
+  assert.deepEqual(statuses(seen, "down"), ["closed>connecting", "connecting>failed"]);
+  const failed = seen.find(([t, d]) => t === "statuschange" && d.status === "failed")[1];
+  assert.ok(failed.error instanceof McpError);
+  assert.equal(failed.error.data.server, "down");
+  assert.equal(failed.error.data.kind, "network");
+  assert.equal(group.errors.down, failed.error);
+  assert.ok(!seen.some(([t, d]) => t === "statuschange" && d.status === "connected" && "error" in d));
+  // joining the connected ones changes the merged lists of what the server declares
+  for (const kind of ["toolschange", "promptschange", "resourceschange"])
+    assert.deepEqual(seen.filter(([t]) => t === kind).map(([, d]) => d.server).sort(), ["py", "ts"], kind);
+
+  // calls and listings change no status: the same object
+  await group.listTools();
+  assert.equal(text(await group.callTool("ts__echo", { text: "x" })), "x");
+  assert.equal(group.status, after);
+
+  // a listener removed hears nothing more
+  let heard = 0;
+  const listener = () => heard++;
+  group.addEventListener("statuschange", listener);
+  group.removeEventListener("statuschange", listener);
+  const n = seen.length;
+  await group.close();
+  assert.equal(heard, 0);
+  const closing = seen.slice(n);
+  assert.deepEqual(statuses(closing, "py"), ["connected>closed"]);
+  assert.deepEqual(statuses(closing, "down"), ["failed>closed"]);
+  assert.deepEqual(closing.at(-1), ["close", null]);
+  assert.deepEqual(group.status, { py: "closed", ts: "closed", down: "closed" });
+  assert.notEqual(group.status, after);
+  assert.equal(group.errors.down, failed.error, "closing keeps the last connection error");
+});
+
+test("observable state: addServer and removeServer change status and say so", async () => {
+  const group = new ClientGroup({ servers: { py: { url: PY } } });
+  const seen = record(group, ["statuschange"]);
+  await group.connect();
+  const s1 = group.status;
+  await group.addServer("ts", { url: TS });
+  assert.deepEqual(statuses(seen, "ts"), ["undefined>closed", "closed>connecting", "connecting>connected"]);
+  assert.notEqual(group.status, s1);
+  const s2 = group.status;
+  await group.removeServer("ts");
+  assert.deepEqual(seen.at(-1)[1], { server: "ts", status: "closed", previous: "connected", removed: true });
+  assert.notEqual(group.status, s2);
+  assert.deepEqual(group.status, { py: "connected" });
+  await group.close();
+});
+
+test("toolschange and promptschange when a server's list changes (legacy in memory, 2026 over HTTP)", async () => {
+  const [clientSide, serverSide] = inMemoryPair();
+  const peer = buildServer();
+  peer.server.registerPrompt("first", { description: "one" }, () => ({ messages: [] }));
+  await peer.server.connect(serverSide);
+  const group = new ClientGroup({ servers: { mem: { transport: clientSide }, py: { url: PY } } });
+  await group.connect();
+  const seen = record(group, ["toolschange", "promptschange"]);
+  assert.ok(!names((await group.listPrompts()).prompts).includes("mem__second"));
+
+  peer.server.registerTool("added", { description: "new" }, async () => ({ content: [{ type: "text", text: "added!" }] }));
+  await eventually(() => seen.some(([t, d]) => t === "toolschange" && d.server === "mem"));
+  assert.ok(names((await group.listTools()).tools).includes("mem__added"));
+
+  peer.server.registerPrompt("second", { description: "two" }, () => ({ messages: [] }));
+  await eventually(() => seen.some(([t, d]) => t === "promptschange" && d.server === "mem"));
+  assert.ok(names((await group.listPrompts()).prompts).includes("mem__second"));
+
+  await group.callTool("py__poke", { kind: "tools" });
+  await eventually(() => seen.some(([t, d]) => t === "toolschange" && d.server === "py"));
+  await group.close();
+});
+
+test("merged prompts and resources from four servers: collisions, routing, templates, unknown names", async (t) => {
+  const [clientSide, serverSide] = inMemoryPair();
+  const peer = buildServer();
+  const reads = [];
+  peer.server.registerPrompt("summarize", { argsSchema: { topic: z.string() } }, ({ topic }) => ({
+    messages: [{ role: "user", content: { type: "text", text: `Summarize ${topic} from memory.` } }],
+  }));
+  peer.server.registerResource("notes", "mem://notes", { mimeType: "text/plain" }, async (uri) => (reads.push(uri.href), {
+    contents: [{ uri: uri.href, text: "the mem notes" }],
+  }));
+  peer.server.registerResource("hello", "demo://hello", {}, async (uri) => (reads.push(uri.href), {
+    contents: [{ uri: uri.href, text: "Hello from memory!" }],
+  }));
+  peer.server.registerResource("note", new ResourceTemplate("mem://notes/{id}", { list: undefined }), {}, async (uri, { id }) => (
+    reads.push(uri.href), { contents: [{ uri: uri.href, text: `note ${id}` }] }
+  ));
+  await peer.server.connect(serverSide);
+  const py = counting();
+  const ts = counting();
+  const legacy = counting();
+  const group = new ClientGroup({
+    servers: {
+      py: { url: PY, fetch: py.fetch },
+      legacy: { url: PY, mode: "legacy", fetch: legacy.fetch },
+      ts: { url: TS, fetch: ts.fetch },
+      mem: { transport: clientSide },
+    },
+  });
+  t.after(() => group.close());
+  await group.connect();
+
+  const { prompts } = await group.listPrompts();
+  assert.deepEqual(names(prompts).sort(), ["legacy__greet", "mem__summarize", "py__greet", "ts__greet"]);
+  const greet = prompts.find((p) => p.name === "ts__greet");
+  assert.equal(greet.server, "ts");
+  assert.equal(greet.originalName, "greet");
+  assert.equal(greet.arguments[0].name, "name");
+
+  const got = await group.getPrompt("ts__greet", { name: "Ada" });
+  assert.match(JSON.stringify(got.messages), /Please greet Ada warmly/);
+  assert.deepEqual([py.by["prompts/get"], legacy.by["prompts/get"], ts.by["prompts/get"]], [undefined, undefined, 1]);
+  await group.getPrompt("legacy__greet", { name: "Bo" });
+  assert.deepEqual([py.by["prompts/get"], legacy.by["prompts/get"], ts.by["prompts/get"]], [undefined, 1, 1]);
+  assert.match(JSON.stringify((await group.getPrompt("mem__summarize", { topic: "rust" })).messages), /Summarize rust from memory/);
+
+  const unknown = await rejection(group.getPrompt("greet", { name: "x" }));
+  assert.equal(unknown.code, -32602);
+  assert.equal(unknown.data.kind, "input");
+  assert.equal(unknown.data.prompt, "greet");
+  assert.match(unknown.message, /greet/);
+  // a server's own refusal carries data.server
+  const refused = await rejection(group.getPrompt("py__greet", {}));
+  assert.equal(refused.data.server, "py");
+
+  const { resources } = await group.listResources();
+  const hello = resources.filter((r) => r.uri === "demo://hello").map((r) => r.server);
+  assert.deepEqual(hello, ["py", "legacy", "ts", "mem"], "a URI every server lists is there once per server, in group order");
+  assert.deepEqual(resources.filter((r) => r.uri === "mem://notes").map((r) => r.server), ["mem"]);
+
+  // the first server listing a URI reads it; { server } picks another
+  assert.equal((await group.readResource("demo://hello")).contents[0].text, "Hello from the python peer!");
+  assert.deepEqual([py.by["resources/read"], legacy.by["resources/read"], ts.by["resources/read"]], [1, undefined, undefined]);
+  assert.equal((await group.readResource("demo://hello", { server: "ts" })).contents[0].text, "Hello from the ts peer!");
+  assert.equal((await group.readResource("demo://hello", { server: "mem" })).contents[0].text, "Hello from memory!");
+  assert.equal((await group.readResource("mem://notes")).contents[0].text, "the mem notes");
+  assert.deepEqual(reads, ["demo://hello", "mem://notes"]);
+
+  const { resourceTemplates } = await group.listResourceTemplates();
+  const note = resourceTemplates.find((r) => r.uriTemplate === "mem://notes/{id}");
+  assert.equal(note.server, "mem");
+  assert.equal((await group.readResource("mem://notes/7", { server: note.server })).contents[0].text, "note 7");
+
+  const nowhere = await rejection(group.readResource("mem://notes/8"));
+  assert.equal(nowhere.data.kind, "input");
+  assert.equal(nowhere.data.uri, "mem://notes/8");
+  assert.match(nowhere.message, /mem:\/\/notes\/8/);
+  const nobody = await rejection(group.readResource("demo://hello", { server: "nobody" }));
+  assert.equal(nobody.data.kind, "input");
+  assert.match(nobody.message, /nobody/);
+  const missing = await rejection(group.readResource("demo://missing", { server: "legacy" }));
+  assert.equal(missing.data.server, "legacy");
+
+  // bare names: the shared prompt name is prefixed, the others keep their own
+  const bare = new ClientGroup({ servers: { py: { url: PY }, ts: { url: TS } }, toolNames: "bare" });
+  await bare.connect();
+  assert.deepEqual(names((await bare.listPrompts()).prompts), ["py__greet", "ts__greet"]);
+  assert.match(JSON.stringify(await bare.getPrompt("py__greet", { name: "Cy" })), /Please greet Cy warmly/);
+  await bare.close();
+  assert.deepEqual(reads, ["demo://hello", "mem://notes", "mem://notes/7"]);
 });

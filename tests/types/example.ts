@@ -37,6 +37,9 @@ import {
   ClientGroup,
   type GroupTool,
   type GroupServerStatus,
+  type GroupPrompt,
+  type GroupResource,
+  type GroupStatusChange,
   type Task,
   type TaskStatus,
   type Tasks,
@@ -308,6 +311,26 @@ async function group(): Promise<void> {
   }
   const result: CallToolResult = await g.callTool("github__create_issue", { title: "t" }, { timeoutMs: 1_000, signal: new AbortController().signal });
   void result;
+  // observable state: an EventTarget with typed events; status is one frozen object until a change
+  const target: EventTarget = g;
+  void target;
+  g.addEventListener("statuschange", (e) => {
+    const change: GroupStatusChange = e.detail;
+    const status: GroupServerStatus = e.detail.status;
+    void [change.server, change.previous, change.error?.data, status];
+  });
+  g.addEventListener("toolschange", (e) => void e.detail.server);
+  g.addEventListener("close", (e) => void e.type);
+  // @ts-expect-error: status is read-only
+  g.status["github"] = "closed";
+  // prompts and resources merged, routed by server
+  const { prompts } = await g.listPrompts();
+  const p: GroupPrompt | undefined = prompts[0];
+  if (p) void (await g.getPrompt(p.name, { name: "Ada" })).messages;
+  const { resources } = await g.listResources();
+  const r: GroupResource | undefined = resources[0];
+  if (r) void (await g.readResource(r.uri, { server: r.server, timeoutMs: 1_000 })).contents;
+  for (const t of (await g.listResourceTemplates()).resourceTemplates) void [t.uriTemplate, t.server];
   await g.addServer("more", { url: "https://more.example/mcp" });
   await g.removeServer("more");
   const c: Client | undefined = g.client("docs");

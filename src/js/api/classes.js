@@ -6,12 +6,19 @@
 const SEP = "__";
 const CALLBACKS = ["elicitationCallback", "samplingCallback", "listRootsCallback"];
 const HTTP_ONLY = ["headers", "fetch", "auth"];
-const LIST_CHANGED = "notifications/tools/list_changed";
+// A server's list_changed notification -> the listing it makes stale (and the group event it fires).
+const LIST_CHANGED = {
+  "notifications/tools/list_changed": "tools",
+  "notifications/prompts/list_changed": "prompts",
+  "notifications/resources/list_changed": "resources",
+};
+const LISTEN = { tools: "toolsListChanged", prompts: "promptsListChanged", resources: "resourcesListChanged" };
 
 /**
  * The merged tool list: `lists` is [[server, tools], ...] in server order; `rule` is "prefix"
  * (`server__tool`), "bare" (the tool's own name; every name two or more servers share gets the
  * prefix) or (server, toolName) => name. A name made twice is kept for the first tool only.
+ * (Prompts are named by the same rule.)
  */
 export function nameTools(lists, rule = "prefix") {
   const shared = new Map();
@@ -35,6 +42,14 @@ export function nameTools(lists, rule = "prefix") {
   return out;
 }
 
+// A CustomEvent (an Event with `detail` where a runtime has no CustomEvent).
+function event(type, detail) {
+  if (typeof CustomEvent === "function") return new CustomEvent(type, { detail });
+  const e = new Event(type);
+  Object.defineProperty(e, "detail", { value: detail ?? null, enumerable: true });
+  return e;
+}
+
 // The exported class (group.rs) answers instanceof for the objects built here.
 let exported;
 export function makeGroup(options, newClient, McpError, Exported) {
@@ -45,16 +60,23 @@ export function makeGroup(options, newClient, McpError, Exported) {
   return new ClientGroup(options, newClient, McpError);
 }
 
-class ClientGroup {
+// ClientGroup: an EventTarget. `statuschange` ({ server, status, previous, error? }) whenever a
+// server's status changes, `status` one frozen object until then; `toolschange` / `promptschange` /
+// `resourceschange` ({ server }) when a server's part of a merged list may have changed (its
+// list_changed, or it connected or left); `close` after close(). Prompts are merged under the
+// toolNames rule; resources keep their URIs and are read from the first server that listed one.
+class ClientGroup extends EventTarget {
   #options;
   #newClient;
   #Err;
   #rule;
-  #servers = new Map(); // name -> { name, config, client, status, tools, sub, gone }
-  #routes = new Map(); // merged name -> [entry, originalName]
+  #servers = new Map(); // name -> { name, config, client, status, error, lists, version, sub, gone }
+  #routes = { tools: new Map(), prompts: new Map(), resources: new Map() }; // merged name or URI -> [entry, own name]
   #connected = false;
+  #status; // the frozen object `status` returns until a server's status changes
 
   constructor(options, newClient, McpError) {
+    super();
     this.#Err = McpError;
     this.#newClient = newClient;
     if (!options || typeof options !== "object") throw this.#input("ClientGroup: options must be an object");
@@ -67,8 +89,8 @@ class ClientGroup {
     for (const [name, config] of Object.entries(servers)) this.#add(name, config);
   }
 
-  #input(message, server) {
-    return new this.#Err(-32602, message, { local: true, kind: "input", ...(server ? { server } : {}) });
+  #input(message, data) {
+    return new this.#Err(-32602, message, { local: true, kind: "input", ...data });
   }
 
   // An McpError of one server, with data.server added (a new McpError when data is no object).
@@ -84,12 +106,14 @@ class ClientGroup {
 
   #add(name, config) {
     if (typeof name !== "string" || !name) throw this.#input("ClientGroup: a server name must be a non-empty string");
-    if (this.#servers.has(name)) throw this.#input(`ClientGroup: a server named "${name}" is already in the group`, name);
+    if (this.#servers.has(name))
+      throw this.#input(`ClientGroup: a server named "${name}" is already in the group`, { server: name });
     if (!config || typeof config !== "object" || (config.url == null) === (config.transport == null))
-      throw this.#input(`ClientGroup: server "${name}" needs either { url } or { transport }`, name);
-    const e = { name, config, client: undefined, status: "closed", tools: undefined, sub: undefined, gone: false };
+      throw this.#input(`ClientGroup: server "${name}" needs either { url } or { transport }`, { server: name });
+    const e = { name, config, client: undefined, status: "closed", lists: {}, version: 0, sub: undefined, gone: false };
     e.client = this.#make(e); // throws the Client's own error for a bad option
     this.#servers.set(name, e);
+    this.#status = undefined;
     return e;
   }
 
@@ -106,7 +130,8 @@ class ClientGroup {
     if (typeof log === "function") merged.loggingCallback = (params) => log(params, { server: name });
     const handler = merged.messageHandler;
     merged.messageHandler = (message) => {
-      if (message?.method === LIST_CHANGED && !e.gone) this.#changed(e);
+      const kind = LIST_CHANGED[message?.method];
+      if (kind && !e.gone && e.status === "connected") this.#changed(e, kind);
       if (typeof handler === "function") return handler(message, { server: name });
     };
     try {
@@ -118,43 +143,71 @@ class ClientGroup {
     }
   }
 
-  #changed(e) {
-    e.tools = undefined;
+  // A server's `kind` listing is stale: fetched again by the next list call.
+  #changed(e, kind) {
+    e.lists[kind] = undefined;
+    e.version++;
+    this.dispatchEvent(event(`${kind}change`, { server: e.name }));
+  }
+
+  // Sets a server's status; a change makes a new `status` object and fires statuschange (and a
+  // list event for each listing the server declares when it joins or leaves the connected ones).
+  #set(e, status, error) {
+    const previous = e.status;
+    e.status = status;
+    if (status !== "closed") e.error = error; // closing keeps the last connection error
+    if (previous === status || e.gone) return;
+    this.#status = undefined;
+    this.dispatchEvent(event("statuschange", { server: e.name, status, previous, ...(error ? { error } : {}) }));
+    if ((previous === "connected") !== (status === "connected")) this.#listsChanged(e);
+  }
+
+  #listsChanged(e) {
+    const caps = e.client?.serverCapabilities;
+    for (const kind of ["tools", "prompts", "resources"])
+      if (caps?.[kind]) this.dispatchEvent(event(`${kind}change`, { server: e.name }));
   }
 
   async #connect(e) {
     if (e.status === "connected" || e.status === "connecting") return e.settled;
     if (e.status !== "closed" || e.used) {
       await this.#stop(e);
+      if (e.gone || e.status === "connected" || e.status === "connecting") return e.settled; // removed or connected meanwhile
       e.client = this.#make(e);
     }
     e.used = true;
-    e.status = "connecting";
-    e.error = undefined;
     const client = e.client;
+    // `settled` is in place before statuschange fires: a listener may close the group at once
     e.settled = (async () => {
       try {
         await client.connect();
       } catch (err) {
         if (e.client !== client || e.status !== "connecting") return; // closed or removed meanwhile
-        e.error = this.#tag(err, e.name);
-        e.status = err?.data?.kind === "unauthorized" ? "unauthorized" : "failed";
+        this.#set(e, err?.data?.kind === "unauthorized" ? "unauthorized" : "failed", this.#tag(err, e.name));
         return;
       }
       if (e.client !== client || e.status !== "connecting") return void client.close().catch(() => {}); // closed meanwhile
-      e.status = "connected";
-      if (client.era === "modern" && client.serverCapabilities?.tools?.listChanged) this.#listen(e, client);
+      this.#set(e, "connected");
+      if (client.era === "modern" && e.status === "connected") this.#listen(e, client);
     })();
-    return e.settled;
+    const settled = e.settled;
+    this.#set(e, "connecting");
+    return settled;
   }
-
   // 2026 sessions announce list changes only through subscriptions/listen.
   async #listen(e, client) {
+    const caps = client.serverCapabilities;
+    const filter = {};
+    for (const [kind, key] of Object.entries(LISTEN)) if (caps?.[kind]?.listChanged) filter[key] = true;
+    if (!Object.keys(filter).length) return;
     try {
-      const sub = await client.listen({ toolsListChanged: true });
+      const sub = await client.listen(filter);
       if (e.client !== client || e.status !== "connected") return sub.close(); // closed meanwhile
       e.sub = sub;
-      for await (const n of sub) if (n?.method === LIST_CHANGED) this.#changed(e);
+      for await (const n of sub) {
+        const kind = LIST_CHANGED[n?.method];
+        if (kind && e.client === client && e.status === "connected") this.#changed(e, kind);
+      }
     } catch {
       // the session ended or the server refused: nothing to watch
     }
@@ -163,7 +216,7 @@ class ClientGroup {
   // Closes a server: a connect under way settles first (a client is not closed mid-handshake).
   async #settle(e) {
     const pending = e.status === "connecting" ? e.settled : undefined;
-    e.status = "closed";
+    this.#set(e, "closed");
     await pending;
     await this.#stop(e);
   }
@@ -171,7 +224,8 @@ class ClientGroup {
   async #stop(e) {
     const { client, sub } = e;
     e.sub = undefined;
-    e.tools = undefined;
+    e.lists = {};
+    e.version++;
     try {
       await sub?.close();
     } catch {}
@@ -183,13 +237,12 @@ class ClientGroup {
   // A call's failure: a broken connection marks the server failed (connect() tries again).
   #failed(e, err) {
     const kind = err?.data?.kind;
+    const tagged = this.#tag(err, e.name);
     if ((kind === "network" || kind === "transport_closed") && e.status === "connected" && !e.gone) {
-      e.status = "failed";
-      e.error = err;
-      e.tools = undefined;
+      this.#set(e, "failed", tagged);
       this.#stop(e);
     }
-    return this.#tag(err, e.name);
+    return tagged;
   }
 
   /** Connects every server not yet connected, concurrently; resolves when all have settled. */
@@ -198,9 +251,9 @@ class ClientGroup {
     await Promise.all([...this.#servers.values()].map((e) => this.#connect(e)));
   }
 
-  /** { name: "connecting" | "connected" | "unauthorized" | "failed" | "closed" } */
+  /** { name: "connecting" | "connected" | "unauthorized" | "failed" | "closed" }: one frozen object until a status changes. */
   get status() {
-    return Object.fromEntries([...this.#servers].map(([n, e]) => [n, e.status]));
+    return (this.#status ??= Object.freeze(Object.fromEntries([...this.#servers].map(([n, e]) => [n, e.status]))));
   }
 
   /** The last connection error of each server that has one (an McpError with data.server). */
@@ -217,22 +270,31 @@ class ClientGroup {
     return this.#servers.get(name)?.client;
   }
 
+  /** Adds a server (statuschange with `previous: undefined`); connects it when the group is connected. */
   async addServer(name, config) {
     const e = this.#add(name, config);
+    this.dispatchEvent(event("statuschange", { server: name, status: e.status, previous: undefined }));
     if (this.#connected) await this.#connect(e);
   }
 
+  /** Closes and removes a server (statuschange with `removed: true`). */
   async removeServer(name) {
     const e = this.#servers.get(name);
     if (!e) return;
     this.#servers.delete(name);
+    this.#status = undefined;
+    const previous = e.status;
     e.gone = true;
+    this.dispatchEvent(event("statuschange", { server: name, status: "closed", previous, removed: true }));
+    if (previous === "connected") this.#listsChanged(e);
     await this.#settle(e);
   }
 
+  /** Closes every server, then fires `close`. */
   async close() {
     this.#connected = false;
     await Promise.all([...this.#servers.values()].map((e) => this.#settle(e)));
+    this.dispatchEvent(event("close"));
   }
 
   /** `await using group = new ClientGroup(…)`: close(). */
@@ -240,31 +302,53 @@ class ClientGroup {
     return this.close();
   }
 
+  // Each connected server's `kind` listing by `method` ([entry, items] in server order), from the
+  // cache unless `fresh` or stale; servers that do not declare `cap` list nothing.
+  async #gather(kind, method, options, cap = kind, fresh = false) {
+    const live = [...this.#servers.values()].filter((e) => e.status === "connected");
+    const got = new Map();
+    const fetchOne = async (e) => {
+      const { client, version } = e;
+      const caps = client.serverCapabilities;
+      let items = fresh ? undefined : e.lists[kind];
+      if (!items && (!caps || caps[cap])) {
+        try {
+          items = (await client[method]({ ...options, all: true }))[kind];
+        } catch (err) {
+          return void this.#failed(e, err);
+        }
+        if (!fresh && e.client === client && e.version === version) e.lists[kind] = items;
+      }
+      if (Array.isArray(items)) got.set(e, items);
+    };
+    await Promise.all(live.map(fetchOne));
+    return live.filter((e) => got.has(e) && e.status === "connected").map((e) => [e, got.get(e)]);
+  }
+
+  // Merged names (the toolNames rule) over gathered lists, remembered for routing.
+  #named(kind, lists) {
+    const merged = nameTools(lists.map(([e, items]) => [e.name, items]), this.#rule);
+    const byName = new Map(lists.map(([e]) => [e.name, e]));
+    this.#routes[kind] = new Map(merged.map((x) => [x.name, [byName.get(x.server), x.originalName]]));
+    return merged;
+  }
+
+  // The route of a merged name (or URI), listing once more when it is unknown or its server left.
+  async #route(kind, key, list) {
+    const route = this.#routes[kind].get(key);
+    if (route && !route[0].gone) return route;
+    await list();
+    return this.#routes[kind].get(key);
+  }
+
   /** Every connected server's tools (each listing refetched only after its list_changed). */
   async listTools(options) {
-    const live = [...this.#servers.values()].filter((e) => e.status === "connected");
-    await Promise.all(
-      live.map(async (e) => {
-        if (e.tools) return;
-        const client = e.client;
-        try {
-          const { tools } = await client.listTools({ ...options, all: true });
-          if (e.client === client) e.tools = tools;
-        } catch (err) {
-          this.#failed(e, err);
-        }
-      }),
-    );
-    const lists = live.filter((e) => e.tools && e.status === "connected").map((e) => [e.name, e.tools]);
-    const tools = nameTools(lists, this.#rule);
-    this.#routes = new Map(tools.map((t) => [t.name, [this.#servers.get(t.server), t.originalName]]));
-    return { tools };
+    return { tools: this.#named("tools", await this.#gather("tools", "listTools", options)) };
   }
 
   /** Calls a tool by its merged name on the server that listed it; options pass through. */
   async callTool(name, args, options) {
-    let route = this.#routes.get(name);
-    if (!route || route[0].gone) route = (await this.listTools(), this.#routes.get(name));
+    const route = await this.#route("tools", name, () => this.listTools());
     if (!route)
       throw new this.#Err(-32602, `Unknown tool: ${name} (no server of the group lists it)`, {
         local: true,
@@ -274,6 +358,61 @@ class ClientGroup {
     const [e, tool] = route;
     try {
       return await e.client.callTool(tool, args, options);
+    } catch (err) {
+      throw this.#failed(e, err);
+    }
+  }
+
+  /** Every connected server's prompts, named by the toolNames rule (refetched after a list_changed). */
+  async listPrompts(options) {
+    return { prompts: this.#named("prompts", await this.#gather("prompts", "listPrompts", options)) };
+  }
+
+  /** Gets a prompt by its merged name from the server that listed it. */
+  async getPrompt(name, args, options) {
+    const route = await this.#route("prompts", name, () => this.listPrompts());
+    if (!route) throw this.#input(`Unknown prompt: ${name} (no server of the group lists it)`, { prompt: name });
+    const [e, prompt] = route;
+    try {
+      return await e.client.getPrompt(prompt, args, options);
+    } catch (err) {
+      throw this.#failed(e, err);
+    }
+  }
+
+  /** Every connected server's resources with `server` added; a URI two servers list is there twice. */
+  async listResources(options) {
+    const lists = await this.#gather("resources", "listResources", options);
+    const routes = new Map();
+    const resources = [];
+    for (const [e, items] of lists)
+      for (const r of items) {
+        if (!routes.has(r?.uri)) routes.set(r?.uri, [e, r?.uri]); // the first server listing a URI reads it
+        resources.push({ ...r, server: e.name });
+      }
+    this.#routes.resources = routes;
+    return { resources };
+  }
+
+  /** Every connected server's resource templates with `server` added (read one with `{ server }`). */
+  async listResourceTemplates(options) {
+    const lists = await this.#gather("resourceTemplates", "listResourceTemplates", options, "resources", true);
+    return { resourceTemplates: lists.flatMap(([e, items]) => items.map((t) => ({ ...t, server: e.name }))) };
+  }
+
+  /** Reads a URI from the first server that listed it, or from `options.server`. */
+  async readResource(uri, options) {
+    const { server, ...callOptions } = options ?? {};
+    let e;
+    if (server !== undefined) {
+      e = this.#servers.get(server);
+      if (!e) throw this.#input(`readResource: no server named ${JSON.stringify(server)} in the group`, { server: String(server) });
+    } else {
+      e = (await this.#route("resources", uri, () => this.listResources()))?.[0];
+      if (!e) throw this.#input(`Unknown resource: ${uri} (no server of the group lists it; pass { server } to read it from one)`, { uri: String(uri) });
+    }
+    try {
+      return await e.client.readResource(uri, callOptions);
     } catch (err) {
       throw this.#failed(e, err);
     }
