@@ -9,6 +9,9 @@ import type {
   ClientGroupOptions,
   ClientOptions,
   GetPromptResult,
+  GroupPrompt,
+  GroupReadOptions,
+  GroupResource,
   GroupServerConfig,
   GroupServerStatus,
   GroupTool,
@@ -23,12 +26,12 @@ import type {
 export type McpState = "idle" | "connecting" | "connected" | "closed" | "failed";
 
 /** What both hooks return: one object, the same until one of its fields changes; the functions never change. */
-export interface McpHookResult<TTool = Tool, TAuthorization = AuthorizationStatus | null> {
+export interface McpHookResult<TTool = Tool, TPrompt = Prompt, TResource = Resource, TAuthorization = AuthorizationStatus | null> {
   readonly state: McpState;
   /** The server's lists, fetched after connecting (the kinds its capabilities advertise) and again on each change. */
   readonly tools: TTool[] | undefined;
-  readonly prompts: Prompt[] | undefined;
-  readonly resources: Resource[] | undefined;
+  readonly prompts: TPrompt[] | undefined;
+  readonly resources: TResource[] | undefined;
   /** The last connection or listing error (`error.data.kind === "popup_blocked"`: call `signIn()` from a click). */
   readonly error: McpError | undefined;
   readonly authorization: TAuthorization;
@@ -52,8 +55,10 @@ export interface UseMcpResult extends McpHookResult {
   readonly client: Client | undefined;
 }
 
-export interface UseMcpGroupResult extends McpHookResult<GroupTool, { readonly [server: string]: AuthorizationStatus }> {
+export interface UseMcpGroupResult extends McpHookResult<GroupTool, GroupPrompt, GroupResource, { readonly [server: string]: AuthorizationStatus }> {
   readonly client: ClientGroup | undefined;
+  /** From the first server listing `uri`, or `options.server`. */
+  readResource(uri: string, options?: GroupReadOptions): Promise<ReadResourceResult>;
   /** `group.status`: the same object until a server's status changes. */
   readonly status: { readonly [server: string]: GroupServerStatus };
 }

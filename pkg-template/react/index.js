@@ -192,30 +192,17 @@ class Session {
       this.detach.push(() => target.removeEventListener(type, f));
     };
     if (this.group) {
+      // a server's part of a merged list changed (its list_changed, or it connected or left)
       on("statuschange", () => this.groupChanged(target, generation));
-      this.watchMembers(target, generation);
+      for (const [field, , method, , event] of KINDS) on(event, () => this.list(target, field, method, generation));
       return;
     }
     on("statechange", (e) => this.stateChanged(target, e?.detail?.state ?? target.state, generation));
     for (const [field, , , , event] of KINDS) on(event, () => this.emit({ [field]: target[field] }));
   }
 
-  /** A group's clients' list changes: the merged lists are fetched again. */
-  watchMembers(group, generation) {
-    for (const client of group.clients?.values?.() ?? []) {
-      if (typeof client?.addEventListener !== "function" || this.watched?.has(client)) continue;
-      (this.watched ??= new WeakSet()).add(client);
-      for (const [field, , method, , event] of KINDS) {
-        const f = () => this.list(group, field, method, generation);
-        client.addEventListener(event, f);
-        this.detach.push(() => client.removeEventListener(event, f));
-      }
-    }
-  }
-
   unwatch() {
     for (const f of this.detach.splice(0)) safely(f);
-    this.watched = undefined;
   }
 
   stateChanged(client, state, generation) {
@@ -226,10 +213,8 @@ class Session {
 
   groupChanged(group, generation) {
     if (generation !== this.generation || this.disposed) return;
-    this.watchMembers(group, generation);
     const status = group.status;
     this.emit({ status, state: groupState(status, this.fields.state), authorization: authorizationOf(group, true) });
-    if (Object.values(status ?? {}).includes("connected")) this.listAll(group, generation);
   }
 
   /** connect(), then the lists (not awaited); the state follows (from the target's own events when it has them). */

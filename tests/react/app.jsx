@@ -6,6 +6,7 @@ import { createRoot } from "react-dom/client";
 import { flushSync } from "react-dom";
 import { Client } from "mcp-wasm-client";
 import { useMcp, useMcpGroup } from "mcp-wasm-client/react";
+import { Tools as Readme } from "readme:example"; // the package README's example (run.mjs)
 
 // Every object a hook returned, in render order (identity checks), and the states rendered.
 window.seen = [];
@@ -15,7 +16,7 @@ window.states = [];
 function useElicitation() {
   const [asking, setAsking] = useState(null);
   const elicitationCallback = (ctx, params) =>
-    new Promise((resolve) => setAsking({ params, resolve: (answer) => { setAsking(null); resolve(answer); } }));
+    new Promise((resolve) => setAsking({ params, server: ctx.server, resolve: (answer) => { setAsking(null); resolve(answer); } }));
   return [asking, elicitationCallback];
 }
 
@@ -24,12 +25,16 @@ function ElicitationForm({ asking }) {
   return (
     <form data-test="elicitation" onSubmit={(e) => { e.preventDefault(); asking.resolve({ action: "accept", content: { name } }); }}>
       <p data-test="elicitation-message">{asking.params.message}</p>
+      {asking.server && <p data-test="elicitation-server">{asking.server}</p>}
       <input data-test="elicitation-name" value={name} onChange={(e) => setName(e.target.value)} />
       <button type="submit" data-test="elicitation-accept">Accept</button>
       <button type="button" data-test="elicitation-decline" onClick={() => asking.resolve({ action: "decline" })}>Decline</button>
     </form>
   );
 }
+
+/** The name of the first listed tool that is `tool` (a group's merged list: `server__tool`). */
+const named = (mcp, tool) => mcp.tools?.find((t) => t.name === tool || t.originalName === tool)?.name ?? tool;
 
 /** What every scenario shows of a hook's result. */
 function View({ mcp, children }) {
@@ -48,10 +53,10 @@ function View({ mcp, children }) {
       <p data-test="error">{mcp.error ? `${mcp.error.data?.kind ?? mcp.error.code}: ${mcp.error.message}` : ""}</p>
       <ul data-test="tools">{(mcp.tools ?? []).map((t) => <li key={t.name} data-test="tool">{t.name}</li>)}</ul>
       <ul data-test="prompts">{(mcp.prompts ?? []).map((p) => <li key={p.name} data-test="prompt">{p.name}</li>)}</ul>
-      <ul data-test="resources">{(mcp.resources ?? []).map((r) => <li key={r.uri} data-test="resource">{r.uri}</li>)}</ul>
-      <button data-test="call-echo" onClick={() => call(mcp.tools?.find((t) => t.name.endsWith("echo"))?.name, { text: "hello from React" })}>echo</button>
-      <button data-test="call-card" onClick={() => call("issue_card", {})}>issue card</button>
-      <button data-test="toggle-bonus" onClick={() => call("toggle_bonus", {})}>toggle bonus</button>
+      <ul data-test="resources">{(mcp.resources ?? []).map((r) => <li key={`${r.server ?? ""} ${r.uri}`} data-test="resource">{r.uri}</li>)}</ul>
+      <button data-test="call-echo" onClick={() => call(named(mcp, "echo"), { text: "hello from React" })}>echo</button>
+      <button data-test="call-card" onClick={() => call(named(mcp, "issue_card"), {})}>issue card</button>
+      <button data-test="toggle-bonus" onClick={() => call(named(mcp, "toggle_bonus"), {})}>toggle bonus</button>
       <button data-test="tick" onClick={() => setTick(tick + 1)}>re-render ({tick})</button>
       <button data-test="retry" onClick={() => mcp.retry()}>retry</button>
       <p data-test="result">{result}</p>
@@ -71,15 +76,17 @@ function Given({ client }) {
 }
 
 function Group({ servers }) {
-  const mcp = useMcpGroup(servers, { toolNames: "prefix" });
+  const [asking, elicitationCallback] = useElicitation();
+  const mcp = useMcpGroup(servers, { toolNames: "prefix", elicitationCallback });
   return (
     <View mcp={mcp}>
       <p data-test="status">{Object.entries(mcp.status).map(([n, s]) => `${n}=${s}`).join(" ")}</p>
+      {asking && <ElicitationForm asking={asking} />}
     </View>
   );
 }
 
-const SCENARIOS = { One, Given, Group };
+const SCENARIOS = { One, Given, Group, Readme };
 let root = null;
 let host = null;
 

@@ -26,23 +26,39 @@ const servers = [];
 
 // ------------------------------------------------------------------------------ the page
 
+/**
+ * The package README's React example (the js block of "## React" in pkg-template/README.md), as
+ * the module "readme:example", its server URL's port swapped for the peer's.
+ */
+async function readmeExample(port) {
+  const readme = await readFile(path.join(ROOT, "pkg-template/README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## React"));
+  const block = section.match(/```js\n([\s\S]*?)```/)?.[1];
+  if (!block || !block.includes("mcp-wasm-client/react")) throw new Error("pkg-template/README.md has no js block in its React section");
+  const source = block.replace(":18101/", `:${port}/`);
+  if (source === block) throw new Error("the README's React example does not use http://127.0.0.1:18101/mcp");
+  return source;
+}
+
 /** esbuild: the package names mapped to this checkout, React from tests/react/node_modules. */
-const mapPackages = {
+const mapPackages = (readmeSource) => ({
   name: "map-packages",
   setup(build) {
+    build.onResolve({ filter: /^readme:example$/ }, () => ({ path: "example.js", namespace: "readme" }));
+    build.onLoad({ filter: /.*/, namespace: "readme" }, () => ({ contents: readmeSource, loader: "js", resolveDir: HERE }));
     build.onResolve({ filter: /^mcp-wasm-client$/ }, () => ({ path: path.join(HERE, "pkg.js") }));
     build.onResolve({ filter: /^mcp-wasm-client\/react$/ }, () => ({ path: path.join(ROOT, "pkg-template/react/index.js") }));
     build.onResolve({ filter: /^(react|react-dom|scheduler)(\/.*)?$/ }, (args) =>
       args.pluginData?.mapped ? undefined : build.resolve(args.path, { kind: args.kind, resolveDir: HERE, pluginData: { mapped: true } }));
   },
-};
+});
 
 /** The bundle, in memory: path → { type, body } (code-split, as an app's bundler would split the hooks' import()). */
-async function bundle() {
+async function bundle(peerPort) {
   const out = await esbuild.build({
     entryPoints: { app: path.join(HERE, "app.jsx") },
     bundle: true, format: "esm", splitting: true, write: false, outdir: "/out", target: "es2022",
-    jsx: "automatic", define: { "process.env.NODE_ENV": '"development"' }, plugins: [mapPackages], logLevel: "error",
+    jsx: "automatic", define: { "process.env.NODE_ENV": '"development"' }, plugins: [mapPackages(await readmeExample(peerPort))], logLevel: "error",
   });
   const files = new Map();
   for (const f of out.outputFiles) files.set(f.path.slice("/out".length), { type: "text/javascript", body: Buffer.from(f.contents) });
@@ -239,6 +255,19 @@ async function lifecycleSteps(page, $, a, latePort) {
   });
 }
 
+async function readmeSteps(page, $) {
+  await step("the package README's React example renders the tools, calls echo, answers issue_card's elicitation", async () => {
+    await page.evaluate(() => window.mount("Readme", {}));
+    const button = (name) => page.getByRole("button", { name, exact: true });
+    await button("echo").click();
+    await page.waitForFunction(() => document.querySelector("output")?.textContent === "hi");
+    await button("issue_card").click();
+    await button("Send my name").click();
+    await page.waitForFunction(() => document.querySelector("output")?.textContent === "Card issued to Ada Lovelace.");
+    await page.evaluate(() => window.unmount());
+  });
+}
+
 async function groupSteps(page, $, a, b) {
   await step("useMcpGroup: two servers connected, status per server, merged tools, a routed call", async () => {
     await page.evaluate(([a, b]) => window.mount("Group", { servers: { a: { url: a }, b: { url: b } } }, true), [a.url, b.url]);
@@ -249,6 +278,34 @@ async function groupSteps(page, $, a, b) {
     await waitText(page, '[data-test="result"]', "hello from React");
     const keys = await page.evaluate(() => Object.keys(window.current).sort().join(","));
     expect(keys === "authorization,callTool,client,error,getPrompt,prompts,readResource,resources,retry,signIn,signOut,state,status,tools", `fields: ${keys}`);
+  });
+
+  await step("useMcpGroup: merged prompts and resources; status is the group's own frozen object", async () => {
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="prompt"]').length === 2 && document.querySelectorAll('[data-test="resource"]').length === 2);
+    expect(JSON.stringify(await texts(page, '[data-test="prompt"]')) === '["a__greet","b__greet"]', `prompts: ${await texts(page, '[data-test="prompt"]')}`);
+    const got = await page.evaluate(async () => {
+      const { current } = window;
+      const read = await current.readResource("demo://hello", { server: "b" });
+      const prompt = await current.getPrompt("b__greet", { name: "Grace" });
+      return { same: current.status === current.client.status, frozen: Object.isFrozen(current.status), read: read.contents[0].text, prompt: prompt.messages[0].content.text };
+    });
+    expect(got.same && got.frozen, `status: ${JSON.stringify(got)}`);
+    expect(got.read === "Hello from the react peer!" && /greet Grace warmly/.test(got.prompt), `routed: ${JSON.stringify(got)}`);
+  });
+
+  await step("useMcpGroup: an elicitation answered from a component (it names the server); a tool list change re-renders the merged list", async () => {
+    await $('[data-test="call-card"]').click();
+    await waitText(page, '[data-test="elicitation-server"]', "a");
+    await $('[data-test="elicitation-name"]').fill("Grace Hopper");
+    await $('[data-test="elicitation-accept"]').click();
+    await waitText(page, '[data-test="result"]', "Card issued to Grace Hopper.");
+    const all = PEER_TOOLS.flatMap((t) => [`a__${t}`, `b__${t}`]);
+    await $('[data-test="toggle-bonus"]').click();
+    await waitText(page, '[data-test="result"]', "bonus added");
+    await waitTools(page, [...all, "a__bonus"]);
+    await $('[data-test="toggle-bonus"]').click();
+    await waitText(page, '[data-test="result"]', "bonus removed");
+    await waitTools(page, all);
   });
 
   await step("useMcpGroup: unmount closes the group's clients", async () => {
@@ -267,7 +324,7 @@ async function groupSteps(page, $, a, b) {
 async function main() {
   needWebPackage();
   const [webPort, portA, portB, latePort] = await freePorts(4, PORTS);
-  const files = await bundle();
+  const files = await bundle(portA);
   await serve(webPort, files);
   const [a, b] = await Promise.all([peer(portA), peer(portB)]);
   console.log(`# page http://127.0.0.1:${webPort}/, peers ${a.url} ${b.url}`);
@@ -284,6 +341,7 @@ async function main() {
     const $ = (sel) => page.locator(sel);
     await oneSteps(page, $, a);
     await lifecycleSteps(page, $, a, latePort);
+    await readmeSteps(page, $);
     await groupSteps(page, $, a, b);
     await step("no page errors", async () => expect(pageErrors.length === 0, pageErrors.join("\n")));
   } finally {
