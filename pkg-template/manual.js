@@ -11,8 +11,8 @@ let pending = null;
 function notInitialised(name) {
   const error = new Error(
     `mcp-wasm-client: ${name} was used before the WebAssembly module was initialised. ` +
-      'Call `await init()` (or `initSync({ module })`) from "mcp-wasm-client/manual" first, ' +
-      'or import "mcp-wasm-client", which initialises itself.',
+      'Call `await init()` (or `initSync({ module })`) first; "mcp-wasm-client" starts init() on ' +
+      'import (await it before using this), and its Client and ClientGroup wait for it by themselves.',
   );
   error.code = 'ERR_MCP_WASM_NOT_INITIALISED';
   return error;

@@ -8,7 +8,8 @@
 #   dist/mcp_wasm_client_bg.wasm   one .wasm, shared: both targets emit the same bytes (checked)
 #   dist/snippets/              the inline JS snippets (identical in both targets, checked)
 #   dist/*.d.ts                 wasm-bindgen's declarations, as the build emits them
-#   index.js                    browsers, bundlers, workers, Deno-web: initialises itself (TLA)
+#   index.js                    browsers, bundlers, workers, Deno-web: starts init() on import, no
+#                               top-level await; Client and ClientGroup usable at once (classes.js)
 #   manual.js                   the same exports without auto-initialisation: call init() first
 #   workerd.js                  Cloudflare Workers / workerd ("workerd" condition): initSync from the
 #                               .wasm imported as a module (no fetch by URL, no code generation)
@@ -104,15 +105,17 @@ grep -Eq "new URL\\([\"']${STEM}_bg\\.wasm[\"'], ?import\\.meta\\.url\\)" "$STAG
   || die "web glue no longer locates its wasm with new URL('${STEM}_bg.wasm', import.meta.url)"
 
 # 2. the export names (the same in both glues) ---------------------------------------------------
+# ClientCore (the Rust client behind the exported Client, classes.js's facade) is the glue's but
+# not the package's: no entry exports it, and it has no declaration (skip_typescript).
 export_names() { # export_names STAGE_PREFIX: the names both glues of one entry export
   local names_node names_web
   names_node="$(node -e '
     const m = require(process.argv[1]);
-    console.log(Object.keys(m).filter((k) => !k.startsWith("__")).sort().join(" "));
+    console.log(Object.keys(m).filter((k) => !k.startsWith("__") && k !== "ClientCore").sort().join(" "));
   ' "$STAGE/${1}nodejs/$STEM.js")"
   names_web="$(node --input-type=module -e '
     const m = await import(process.argv[1]);
-    console.log(Object.keys(m).filter((k) => k !== "default" && k !== "initSync" && !k.startsWith("__")).sort().join(" "));
+    console.log(Object.keys(m).filter((k) => k !== "default" && k !== "initSync" && !k.startsWith("__") && k !== "ClientCore").sort().join(" "));
   ' "file://$STAGE/${1}web/$STEM.js")"
   [ "$names_node" = "$names_web" ] || die "export names differ: ${1}nodejs [$names_node] ${1}web [$names_web]"
   echo "$names_node"
@@ -171,7 +174,17 @@ fill_exports() {
 fill_exports "$TEMPLATE/node.cjs" "$OUT/node.cjs" 'exports.{} = glue.{};'
 fill_exports "$TEMPLATE/node.mjs" "$OUT/node.mjs" '  {},'
 fill_exports "$TEMPLATE/manual.js" "$OUT/manual.js" "export const {} = guard(glue.{}, '{}');"
-cp "$TEMPLATE/index.js" "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/README.md" "$OUT/"
+cp "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/README.md" "$OUT/"
+# index.js imports the facade classes (classes.js) and McpError (error.js) from the snippets
+# directory, whose name has a hash: `{{snippets}}` becomes its path.
+fill_snippets() { # fill_snippets FILE OUT_FILE DIST (under $OUT) DIST_AS_FILE_SEES_IT
+  local dirs
+  dirs=("$OUT/$3"/snippets/*/)
+  [ "${#dirs[@]}" = 1 ] && [ -f "${dirs[0]}src/js/api/classes.js" ] || die "expected one snippets directory with src/js/api/classes.js in $3"
+  [ "$(grep -c '{{snippets}}' "$1")" -ge 1 ] || die "$1 has no {{snippets}}"
+  sed "s#{{snippets}}#$4/snippets/$(basename "${dirs[0]}")#g" "$1" >"$2"
+}
+fill_snippets "$TEMPLATE/index.js" "$OUT/index.js" dist ./dist
 # the custom elements (plain JS, shared by both entries) and the MCP Apps sandbox proxy page, which
 # an app serves as a static file from another origin
 elements_import="import { defineElements } from './elements/index.js';"
@@ -213,7 +226,8 @@ glue_import="import * as glue from './dist/$STEM.js';"
 CORE=1 fill_exports "$OUT/core/manual.template.js" "$OUT/core/manual.js" \
   "export const {} = guard(glue.{}, '{}');" "export const {} = guard(absent(glue.McpError, '{}'), '{}');"
 rm "$OUT/core/manual.template.js"
-cp "$TEMPLATE/core/index.js" "$TEMPLATE/core/workerd.js" "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/index.d.cts" "$TEMPLATE/core/absent.js" "$OUT/core/"
+fill_snippets "$TEMPLATE/core/index.js" "$OUT/core/index.js" dist/core ../dist/core
+cp "$TEMPLATE/core/workerd.js" "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/index.d.cts" "$TEMPLATE/core/absent.js" "$OUT/core/"
 for f in "$ROOT"/LICENSE*; do [ -f "$f" ] && cp "$f" "$OUT/"; done
 
 # package.json: pkg-template/package.json with the "{{version}}", "{{description}}", "{{license}}"

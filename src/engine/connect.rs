@@ -9,6 +9,7 @@ use crate::json::json;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::{Era, Mode, LATEST_LEGACY, LATEST_MODERN};
+use crate::session::lists::Phase;
 use crate::session::negotiate::{
     adopt_discover, adopt_initialize, classify_probe_network_error, classify_probe_reply,
     classify_probe_unanswered, stored_discover_version, suggests_http_sse, Adopted, ProbeVerdict,
@@ -45,6 +46,7 @@ impl Engine {
         if self.connecting.replace(true) {
             return Err(McpError::closed("connect() is already in progress"));
         }
+        self.set_phase(Phase::Connecting, None);
         let result = match self.cfg.mode.clone() {
             Mode::Pinned(v) => {
                 let mut st = self.state.borrow_mut();
@@ -57,6 +59,10 @@ impl Engine {
             Mode::Auto => self.negotiate_auto().await,
         };
         self.connecting.set(false);
+        match &result {
+            Ok(()) => self.set_phase(Phase::Connected, None),
+            Err(e) => self.set_phase(Phase::Failed, Some(e)),
+        }
         result
     }
 
@@ -246,6 +252,9 @@ impl Engine {
         self.connecting.set(true);
         let r = self.initialize().await;
         self.connecting.set(false);
+        if let Err(e) = &r {
+            self.gone(e);
+        }
         r
     }
 }

@@ -9,6 +9,7 @@ use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::Era;
 use crate::session::cache::ResponseCache;
 use crate::session::inflight::InFlight;
+use crate::session::lists::Phase;
 use crate::session::subscriptions::ListenQueue;
 use crate::session::tools::ToolRegistry;
 use crate::session::{ClientConfig, SessionState};
@@ -70,6 +71,11 @@ pub struct Engine {
     pub(super) connecting: Cell<bool>,
     /// Tasks being polled, by id: a task notification fires the token to poll at once.
     pub(super) task_wakers: RefCell<Vec<(String, Cancel)>>,
+    /// `client.state`, and the error that made it `failed` (`engine::observe`).
+    pub(super) phase: Cell<Phase>,
+    pub(super) failure: RefCell<Option<McpError>>,
+    /// The last complete tools, prompts and resources lists (`ListKind::index`).
+    pub(super) lists: RefCell<[Option<Value>; 3]>,
     pub(super) me: Weak<Engine>,
 }
 
@@ -117,6 +123,9 @@ impl Engine {
             next_progress_token: Cell::new(0),
             connecting: Cell::new(false),
             task_wakers: RefCell::new(Vec::new()),
+            phase: Cell::new(Phase::Idle),
+            failure: RefCell::new(None),
+            lists: RefCell::new([None, None, None]),
             me: me.clone(),
         });
         let weak: Weak<Engine> = Rc::downgrade(&engine);
@@ -203,6 +212,7 @@ impl Engine {
             (st.era == Some(Era::Legacy) && st.session_id.is_some())
                 .then(|| crate::session::stamp::legacy_headers(&st))
         };
+        self.set_phase(Phase::Closed, None);
         self.inflight
             .borrow_mut()
             .fail_all(&McpError::closed_while("the request was in flight"));

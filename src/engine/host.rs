@@ -4,6 +4,7 @@
 
 use crate::json::Value;
 use crate::protocol::error::McpError;
+use crate::session::lists::{ListKind, Phase};
 use crate::session::server_requests::Answerer;
 use crate::validate::output_schema::PatternMatcher;
 use futures::future::LocalBoxFuture;
@@ -41,6 +42,10 @@ pub trait Host {
     fn surface_error(&self, error: McpError);
     /// The `pattern` matcher for output schemas (the host's regular expressions), if any.
     fn pattern_matcher(&self) -> Option<PatternMatcher>;
+    /// `client.state` moved from `from` to `to` (`error`: why it is `failed`).
+    fn phase_changed(&self, _to: Phase, _from: Phase, _error: Option<&McpError>) {}
+    /// The complete `kind` list is now `items` (a refetch after `list_changed`, or a listing).
+    fn list_changed(&self, _kind: ListKind, _items: &Value) {}
 }
 
 /// A cancellation token: fired once, with an optional reason; futures wait for it, hooks run

@@ -27,8 +27,14 @@ impl Inbox for Engine {
     fn lost(&self, error: McpError) {
         if !self.state.borrow().closed {
             self.inflight.borrow_mut().fail_all(&error);
+            self.gone(&error);
             self.host.surface_error(error);
         }
+    }
+
+    fn gave_up(&self, error: McpError) {
+        self.gone(&error);
+        self.host.surface_error(error);
     }
 }
 
@@ -105,6 +111,7 @@ impl Engine {
         if method == "notifications/tools/list_changed" {
             self.tools.borrow_mut().clear();
         }
+        self.list_announced(method);
         if self.era() == Some(Era::Legacy) {
             let listeners: Vec<_> = self
                 .legacy_listeners

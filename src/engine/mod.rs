@@ -8,6 +8,7 @@ pub mod core;
 pub mod host;
 pub mod inbound;
 pub mod listen;
+pub mod observe;
 pub mod request;
 pub mod tasks;
 pub mod transport;

@@ -156,14 +156,20 @@ impl Engine {
         opts: &RequestOptions,
     ) -> Result<Value, McpError> {
         let mut acc = Pages::default();
+        let first = params.clone();
         loop {
             let page = self.request(method, params, opts).await?;
             let Some((key, max_pages)) = pages else {
+                self.keep_listing(method, first.as_ref(), &page);
                 return Ok(page);
             };
             match acc.add(method, key, &page, max_pages)? {
                 Some(c) => params = Some(json!({ "cursor": c })),
-                None => return Ok(acc.finish(key, page)),
+                None => {
+                    let all = acc.finish(key, page);
+                    self.keep_listing(method, first.as_ref(), &all);
+                    return Ok(all);
+                }
             }
         }
     }

@@ -19,6 +19,11 @@ pub trait Inbox {
     fn surface_error(&self, error: McpError);
     /// The stream that carried every response closed: fail what is waiting.
     fn lost(&self, error: McpError);
+    /// The stream of what the server sends outside requests could not be resumed (its
+    /// reconnect schedule ran out): the connection is gone for good.
+    fn gave_up(&self, error: McpError) {
+        self.surface_error(error);
+    }
 }
 
 /// How a request's exchange ended on the transport.

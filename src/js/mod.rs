@@ -38,6 +38,7 @@ pub fn start() {
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
     boundary::error::install_error_prototype();
+    api::group::install_client();
 }
 
 /// Bytes of linear memory the wasm instance holds (for memory checks and benchmarks).

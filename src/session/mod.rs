@@ -3,6 +3,7 @@
 
 pub mod cache;
 pub mod inflight;
+pub mod lists;
 pub mod mrtr;
 pub mod negotiate;
 pub mod reconnect;

@@ -20,6 +20,8 @@ pub struct ClientConfig {
     pub log_level: Option<String>,
     /// The `mode` option.
     pub mode: Mode,
+    /// Refetch a list after its `list_changed` (`listChanged: { autoRefresh }`, default true).
+    pub refresh_lists: bool,
 }
 
 impl Default for ClientConfig {
@@ -31,6 +33,7 @@ impl Default for ClientConfig {
             stored_discover: None,
             log_level: None,
             mode: Mode::Auto,
+            refresh_lists: true,
         }
     }
 }

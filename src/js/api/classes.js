@@ -1,7 +1,15 @@
-// The JS classes over the wasm. ClientGroup: several MCP servers behind one object, built on the exported Client (group.rs hands
-// makeGroup a Client factory and the McpError class). Tools are merged under names made by
-// nameTools(); calls are routed to the server that listed the tool; callbacks learn which server
-// asked (ctx.server, or { server } as a second argument).
+// The JS classes over the wasm (group.rs hands them what they cannot import from the glue).
+//
+// Client: an EventTarget over a ClientCore (the Rust client). The exported Client's prototype is
+// made the facade's (adoptClient): every method and getter of the core is forwarded by one loop,
+// and the core tells the facade what happened through an observer(type, detail), dispatched as
+// events (statechange, notification, toolschange, promptschange, resourceschange, close). A
+// facade made before the wasm is initialised (the default entry's index.js) makes its core once
+// the module is ready: methods wait for it, getters answer their not-connected values.
+//
+// ClientGroup: several MCP servers behind one object, built on such clients. Tools are merged
+// under names made by nameTools(); calls are routed to the server that listed the tool; callbacks
+// learn which server asked (ctx.server, or { server } as a second argument).
 
 const SEP = "__";
 const CALLBACKS = ["elicitationCallback", "samplingCallback", "listRootsCallback"];
@@ -417,4 +425,138 @@ class ClientGroup extends EventTarget {
       throw this.#failed(e, err);
     }
   }
+}
+
+// ---- Client ----------------------------------------------------------------------------------
+
+/** The list events: which state getter each refreshes, and the listen() filter key (2026). */
+const LIST_EVENTS = {
+  toolschange: ["tools", "toolsListChanged"],
+  promptschange: ["prompts", "promptsListChanged"],
+  resourceschange: ["resources", "resourcesListChanged"],
+};
+/** What a getter answers before the core exists (every other getter: undefined). */
+const BEFORE_CORE = { state: "idle", pendingRequests: 0, discoverResult: null };
+
+let Exported; // the exported Client (its prototype is the facades')
+let newCore; // (first, second, observer) => ClientCore
+let whenReady = null; // before the wasm is ready (index.js): resolves once it is
+
+class ClientFacade extends EventTarget {
+  #core;
+  #ready; // before init: the core's promise
+  #failed; // before init: the error the core's construction threw
+  #loggingCallback;
+  #watching = false;
+  #wanted = new Set(); // the list events someone listens for
+
+  constructor(first, second) {
+    super();
+    const observe = (type, detail) => this.#observe(type, detail);
+    if (!whenReady) {
+      this.#core = newCore(first, second, observe);
+      return;
+    }
+    this.#loggingCallback = [first, second].find((o) => typeof o?.loggingCallback === "function")?.loggingCallback;
+    this.#ready = whenReady.then(() => (this.#core = newCore(first, second, observe)));
+    this.#ready.catch((error) => {
+      this.#failed = error;
+      this.#observe("statechange", { state: "failed", previous: "idle", error });
+    });
+  }
+
+  /** Forwards every method and getter of the core's prototype from the facades'. */
+  static forward(proto, coreProto) {
+    for (const key of Reflect.ownKeys(coreProto)) {
+      if (key === "constructor" || key === "free" || key === Symbol.dispose || String(key).startsWith("__")) continue;
+      const d = Object.getOwnPropertyDescriptor(coreProto, key);
+      if (d.get) {
+        const get = function () {
+          return ClientFacade.#read(this, key);
+        };
+        Object.defineProperty(proto, key, { get, configurable: true });
+      } else if (typeof d.value === "function") {
+        const name = typeof key === "symbol" ? `[${key.description}]` : key;
+        const method = {
+          [name](...args) {
+            return ClientFacade.#call(this, key, args);
+          },
+        }[name];
+        Object.defineProperty(proto, key, { value: method, writable: true, configurable: true });
+      }
+    }
+  }
+
+  static #of(self) {
+    if (self === null || typeof self !== "object" || !(#core in self))
+      throw new TypeError("Client method or getter used on an object that is not a Client");
+    return self;
+  }
+
+  static #read(self, key) {
+    const c = ClientFacade.#of(self);
+    if (c.#core) return c.#core[key];
+    if (key === "state") return c.#failed ? "failed" : "idle";
+    if (key === "error") return c.#failed;
+    if (key === "loggingCallback") return c.#loggingCallback;
+    return BEFORE_CORE[key];
+  }
+
+  static #call(self, key, args) {
+    const c = ClientFacade.#of(self);
+    if (c.#core) return c.#core[key](...args);
+    return c.#ready.then((core) => core[key](...args));
+  }
+
+  #observe(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+    if (type !== "statechange") return;
+    if (detail.state === "closed") this.dispatchEvent(new Event("close"));
+    if (detail.state === "connected") this.#watch();
+  }
+
+  addEventListener(type, listener, options) {
+    super.addEventListener(type, listener, options);
+    if (!Object.hasOwn(LIST_EVENTS, type)) return;
+    this.#wanted.add(type);
+    if (this.#core?.state === "connected") this.#watch();
+  }
+
+  // 2026 servers announce list changes only on a subscriptions/listen stream: one is opened
+  // once someone listens for a list event (never by itself: connecting adds no request).
+  async #watch() {
+    const core = this.#core;
+    const caps = core.serverCapabilities;
+    if (this.#watching || this.#wanted.size === 0 || core.era !== "modern" || !caps) return;
+    const filter = {};
+    for (const [type, [kind, flag]] of Object.entries(LIST_EVENTS))
+      if (this.#wanted.has(type) && caps[kind]?.listChanged) filter[flag] = true;
+    if (!Object.keys(filter).length) return;
+    this.#watching = true;
+    try {
+      const sub = await core.listen(filter);
+      // The core applies each notification (events, refetch); the loop only drains the queue.
+      for await (const n of sub) void n;
+    } catch {
+      // closed, or the server refused: nothing to watch
+    }
+  }
+}
+
+/** Makes `exported` (the glue's Client) the facades' class; `ready` (index.js) defers cores. */
+export function adoptClient(exported, coreProto, ready) {
+  whenReady = ready ? ready.then(() => (whenReady = null)) : null;
+  whenReady?.catch(() => {}); // each facade's methods reject with the error instead
+  newCore = (first, second, observe) => new coreProto.constructor(first, second, observe);
+  if (Exported === exported) return;
+  Exported = exported;
+  const proto = exported.prototype;
+  for (const key of Reflect.ownKeys(proto)) if (key !== "constructor") delete proto[key];
+  Object.setPrototypeOf(proto, ClientFacade.prototype);
+  ClientFacade.forward(proto, coreProto);
+}
+
+/** `new Client(first, second)`: a facade whose prototype is the exported Client's. */
+export function makeClient(first, second) {
+  return Reflect.construct(ClientFacade, [first, second], Exported);
 }

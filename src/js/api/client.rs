@@ -8,6 +8,7 @@ use crate::js::boundary::options::{self, non_empty, optional_object};
 use crate::json::{json, Value};
 use crate::protocol::error::{McpError, METHOD_NOT_FOUND};
 use crate::protocol::version::Era;
+use crate::session::lists::{ListKind, Phase};
 use js_sys::Promise;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -41,11 +42,12 @@ enum Op {
     Listen(Value),
 }
 
-/// An MCP client over Streamable HTTP or a transport written in JavaScript, speaking the legacy and the 2026 protocol eras.
-/// (Its TypeScript declaration is hand-written in `js::types`; its constructor is in
-/// `api::new_client`, and the sign-in methods are in `api::sign_in`, or `api::without_auth` in a build
-/// without the `auth` feature.)
-#[wasm_bindgen(skip_typescript)]
+/// An MCP client over Streamable HTTP or a transport written in JavaScript, speaking the legacy and the 2026 protocol eras:
+/// the core behind the exported `Client`, a JavaScript `EventTarget` (`classes.js`) that forwards
+/// every method and getter here. (Its TypeScript declaration is hand-written in `js::types`; its
+/// constructor is in `api::new_client`, and the sign-in methods are in `api::sign_in`, or
+/// `api::without_auth` in a build without the `auth` feature.)
+#[wasm_bindgen(skip_typescript, js_name = ClientCore)]
 #[derive(Debug)]
 pub struct Client {
     pub(super) engine: Rc<Engine>,
@@ -59,12 +61,45 @@ pub struct Client {
     pub(super) logging_callback: Option<js_sys::Function>,
 }
 
-#[wasm_bindgen]
+#[wasm_bindgen(js_class = ClientCore)]
 impl Client {
     /// Connects: probes the era (`auto`), initializes (`legacy`), or adopts a pinned version.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn connect(&self) -> Promise {
         self.run(Ok(Op::Connect), &JsValue::UNDEFINED)
+    }
+
+    /// `"idle"`, `"connecting"`, `"connected"`, `"closed"` or `"failed"`.
+    #[wasm_bindgen(getter)]
+    pub fn state(&self) -> String {
+        self.engine.phase().name().to_string()
+    }
+
+    /// Why the state is `"failed"` (`undefined` otherwise).
+    #[wasm_bindgen(getter, unchecked_return_type = "McpError | undefined")]
+    pub fn error(&self) -> JsValue {
+        self.engine
+            .failure()
+            .filter(|_| self.engine.phase() == Phase::Failed)
+            .map_or(JsValue::UNDEFINED, crate::js::boundary::error::to_js)
+    }
+
+    /// The last complete tools list (`undefined` until one was listed).
+    #[wasm_bindgen(getter, unchecked_return_type = "Tool[] | undefined")]
+    pub fn tools(&self) -> JsValue {
+        self.kept(ListKind::Tools)
+    }
+
+    /// The last complete prompts list (`undefined` until one was listed).
+    #[wasm_bindgen(getter, unchecked_return_type = "Prompt[] | undefined")]
+    pub fn prompts(&self) -> JsValue {
+        self.kept(ListKind::Prompts)
+    }
+
+    /// The last complete resources list (`undefined` until one was listed).
+    #[wasm_bindgen(getter, unchecked_return_type = "Resource[] | undefined")]
+    pub fn resources(&self) -> JsValue {
+        self.kept(ListKind::Resources)
     }
 
     /// The `loggingCallback` option (`undefined` without one): where `<mcp-app-frame>` sends its app's log messages.
@@ -415,6 +450,13 @@ impl Client {
 }
 
 impl Client {
+    /// A kept list as JS (`undefined` before one was listed).
+    fn kept(&self, kind: ListKind) -> JsValue {
+        self.engine
+            .list(kind)
+            .map_or(JsValue::UNDEFINED, |v| interop::to_js(&v))
+    }
+
     /// The one path from a method call to its promise: per-call options read now, the
     /// operation run by the engine, the result converted once.
     fn run(&self, op: Result<Op, McpError>, options: &JsValue) -> Promise {

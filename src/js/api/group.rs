@@ -1,9 +1,9 @@
-//! The exported `ClientGroup`: several servers behind one object, written in JavaScript
-//! (`classes.js`) on top of the exported `Client`. Rust only hands the script the two things it
-//! cannot import from the glue: a way to make a `Client`, the `McpError` class, and this class
-//! (whose `instanceof` it answers).
+//! The exported `Client` and `ClientGroup`, written in JavaScript (`classes.js`) over the wasm:
+//! `Client` is an `EventTarget` forwarding to a `ClientCore` (`api::client`), `ClientGroup` is
+//! several servers behind one object built from such clients. Rust hands the script what it
+//! cannot import from the glue: the exported classes (whose `instanceof` and prototype it sets
+//! up), the core's prototype, and the `McpError` class.
 
-use crate::js::api::client::Client;
 use crate::js::boundary::error::McpError;
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
@@ -17,6 +17,39 @@ extern "C" {
         error_class: &JsValue,
         group_class: &JsValue,
     ) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(js_name = adoptClient)]
+    fn adopt_client(exported: &JsValue, core_prototype: &JsValue);
+
+    #[wasm_bindgen(js_name = makeClient, catch)]
+    fn make_client(first: &JsValue, second: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// `new Client(url, options)`: see `classes.js` (declared in `types.rs`).
+#[wasm_bindgen(skip_typescript, js_name = Client)]
+#[derive(Debug)]
+pub struct ClientFacade;
+
+#[wasm_bindgen(js_class = Client)]
+impl ClientFacade {
+    /// Returns the facade `classes.js` builds over a new `ClientCore` (a constructor may
+    /// return another object).
+    #[allow(clippy::new_ret_no_self)]
+    #[wasm_bindgen(constructor)]
+    pub fn new(url: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+        make_client(&url, &options)
+    }
+}
+
+/// Makes the exported `Client` the facade's class, once the module is instantiated: its
+/// prototype forwards to the core's (read from a core made for that and dropped).
+pub fn install_client() {
+    let sample = super::new_client::read(&"http://localhost/".into(), &JsValue::UNDEFINED, None);
+    let Ok(sample) = sample else { return };
+    let core = JsValue::from(sample);
+    if let Ok(exported) = Reflect::get(&JsValue::from(ClientFacade), &"constructor".into()) {
+        adopt_client(&exported, &js_sys::Object::get_prototype_of(&core).into());
+    }
 }
 
 /// `new ClientGroup(options)`: see `classes.js` (declared in `types.rs`).
@@ -31,7 +64,7 @@ impl ClientGroup {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsValue, JsValue> {
         let new_client = Closure::<dyn Fn(JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
-            |target, options| Client::new(target, Some(options)).map(JsValue::from),
+            |target, options| make_client(&target, &options),
         )
         .into_js_value();
         let sample = McpError::new(0.into(), JsValue::UNDEFINED, None);

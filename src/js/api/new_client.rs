@@ -31,7 +31,7 @@ enum Target {
 
 /// Every option of `new Client(...)`: a key outside this list is refused, with the closest
 /// name (`timeout` → "did you mean timeoutMs?").
-const CLIENT_OPTIONS: [&str; 22] = [
+const CLIENT_OPTIONS: [&str; 23] = [
     "transport",
     "mode",
     "clientInfo",
@@ -51,6 +51,7 @@ const CLIENT_OPTIONS: [&str; 22] = [
     "maxMessageBytes",
     "inputRequiredMaxRounds",
     "cache",
+    "listChanged",
     "headers",
     "fetch",
     "auth",
@@ -144,22 +145,28 @@ fn check_http_url(r: &mut options::Reader, url: &str) {
     ));
 }
 
-#[wasm_bindgen]
+#[wasm_bindgen(js_class = ClientCore)]
 impl Client {
-    /// `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, maxMessageBytes, messageHandler, loggingCallback, ... })`
-    /// (`url` a string or a `URL`), or `new Client({ transport, ...options }, moreOptions?)`.
+    /// The core of `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, ... })` (`url`
+    /// a string or a `URL`), or of `new Client({ transport, ...options }, moreOptions?)`; the
+    /// facade (`classes.js`) makes it and passes its `observer(type, detail)`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "string | URL | ClientOptions")] url: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: Option<JsValue>,
+        observer: Option<js_sys::Function>,
     ) -> Result<Client, JsValue> {
-        read(&url, &options.unwrap_or(JsValue::UNDEFINED))
+        read(&url, &options.unwrap_or(JsValue::UNDEFINED), observer)
             .map_err(crate::js::boundary::error::to_js)
     }
 }
 
 /// `new Client(first, second)`: the client, or the first error in its arguments.
-fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
+pub(super) fn read(
+    first: &JsValue,
+    second: &JsValue,
+    observer: Option<js_sys::Function>,
+) -> Result<Client, McpError> {
     // One exit for every error: read_target's too are kept in the reader.
     let r = &mut options::Reader::new("options");
     let (target, options) = read_target(r, first, second);
@@ -167,7 +174,10 @@ fn read(first: &JsValue, second: &JsValue) -> Result<Client, McpError> {
     let options = &options;
     r.refuse_unknown(options, &[&CLIENT_OPTIONS], "new Client()");
     let cfg = read_config(r, options);
-    let host = read_host(r, options);
+    let host = JsHost {
+        observer,
+        ..read_host(r, options)
+    };
     let sampling_caps = r.json_object(options, "samplingCapabilities");
     let tasks = r.boolean(options, "tasks").unwrap_or(false);
     let registered = Registered {
@@ -249,6 +259,7 @@ fn read_config(r: &mut options::Reader, options: &JsValue) -> ClientConfig {
         cfg.client_info = info;
     }
     cfg.log_level = r.string(options, "logLevel");
+    cfg.refresh_lists = read_list_changed(r, options);
     cfg.stored_discover = r.json_object(options, "discoverResult");
     if let Some(stored) = &cfg.stored_discover {
         if cfg.mode == Mode::Legacy {
@@ -258,6 +269,24 @@ fn read_config(r: &mut options::Reader, options: &JsValue) -> ClientConfig {
         }
     }
     cfg
+}
+
+/// `listChanged: { autoRefresh }`: whether a list is fetched again after its `list_changed`.
+fn read_list_changed(r: &mut options::Reader, options: &JsValue) -> bool {
+    let Some(v) = r.value(options, "listChanged") else {
+        return true;
+    };
+    if !v.is_object() || js_sys::Array::is_array(&v) {
+        r.fail_with("options.listChanged must be an object: { autoRefresh: boolean }");
+        return true;
+    }
+    let mut inner = options::Reader::new("options.listChanged");
+    inner.refuse_unknown(&v, &[&["autoRefresh"]], "listChanged");
+    let auto = inner.boolean(&v, "autoRefresh");
+    if let Err(e) = inner.check() {
+        r.fail(e);
+    }
+    auto.unwrap_or(true)
 }
 
 /// `capabilities`, `extensions` and `apps`: what the caller declares beyond its callbacks.
@@ -287,6 +316,7 @@ fn read_host(r: &mut options::Reader, options: &JsValue) -> JsHost {
         roots: r.function(options, "listRootsCallback"),
         message_handler: r.function(options, "messageHandler"),
         logging_callback: r.function(options, "loggingCallback"),
+        observer: None,
     }
 }
 

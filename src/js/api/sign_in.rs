@@ -49,7 +49,7 @@ pub(super) fn attach(engine: &Engine, auth: &JsAuthorizer) {
     }
 }
 
-#[wasm_bindgen]
+#[wasm_bindgen(js_class = ClientCore)]
 impl Client {
     /// `finishAuthorization(callbackUrl)`: redirect mode, on the callback page: checks the
     /// callback against the pending authorization (stored) and redeems its code.

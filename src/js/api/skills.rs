@@ -84,7 +84,7 @@ fn file_to_js(file: SkillFile) -> JsValue {
     js
 }
 
-#[wasm_bindgen]
+#[wasm_bindgen(js_class = ClientCore)]
 impl Client {
     /// `client.skills`: the skills extension.
     #[wasm_bindgen(getter)]

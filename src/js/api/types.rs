@@ -365,8 +365,8 @@ export class McpError extends Error {
   static from(value: unknown): McpError;
 }
 
-/** An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras. */
-export class Client {
+/** An MCP client over Streamable HTTP, speaking the legacy and the 2026 protocol eras; an `EventTarget` (see `ClientEventMap`). */
+export class Client extends EventTarget {
   /** A Streamable HTTP URL and options, or `{ transport, ...options }` (more options may follow). */
   constructor(url: string | URL, options?: ClientOptions);
   constructor(options: ClientOptions & { transport: McpTransport }, moreOptions?: ClientOptions);
@@ -422,8 +422,49 @@ export class Client {
   close(): Promise<void>;
   /** `await using client = new Client(…)`: `close()`. */
   [Symbol.asyncDispose](): Promise<void>;
-  free(): void;
 }
+
+// ---- Observable state (issue 26): the Client's state, lists and events --------------------
+/** `client.state`. */
+export type ClientState = "idle" | "connecting" | "connected" | "closed" | "failed";
+/** `e.detail` of `statechange`: the new state, the one before, and (to `failed`) why. */
+export interface StateChangeDetail { state: ClientState; previous: ClientState; error?: McpError }
+/** The Client's events: `addEventListener(type, (e) => e.detail…)` is typed by this map. */
+export interface ClientEventMap {
+  /** `client.state` changed. */
+  statechange: CustomEvent<StateChangeDetail>;
+  /** Every server notification `messageHandler` gets (progress, `resources/updated`, …). */
+  notification: CustomEvent<ServerNotification>;
+  /** `client.tools` is a new complete list: fetched after `list_changed`, or a complete `listTools()`. */
+  toolschange: CustomEvent<Tool[]>;
+  /** `client.prompts` is a new complete list. */
+  promptschange: CustomEvent<Prompt[]>;
+  /** `client.resources` is a new complete list. */
+  resourceschange: CustomEvent<Resource[]>;
+  /** `close()` was called (after `statechange` to `closed`). */
+  close: Event;
+}
+export interface Client {
+  /** Where the connection is: `connect()` → `connecting` → `connected` or `failed`; `close()` → `closed`; a connection lost for good → `failed`. */
+  readonly state: ClientState;
+  /** Why `state` is `failed` (undefined otherwise). */
+  readonly error: McpError | undefined;
+  /** The last complete tools list (after a `list_changed`, or a complete `listTools()`); undefined before. */
+  readonly tools: Tool[] | undefined;
+  /** The last complete prompts list; undefined before one was listed. */
+  readonly prompts: Prompt[] | undefined;
+  /** The last complete resources list; undefined before one was listed. */
+  readonly resources: Resource[] | undefined;
+  addEventListener<K extends keyof ClientEventMap>(type: K, listener: (this: Client, event: ClientEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof ClientEventMap>(type: K, listener: (this: Client, event: ClientEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
+}
+export interface ClientOptions {
+  /** After a `notifications/{tools,prompts,resources}/list_changed` the client fetches the whole list again (`client.tools`…, the `…change` event); `autoRefresh: false` turns that off (the `notification` event still fires). Default `{ autoRefresh: true }`. */
+  listChanged?: { autoRefresh?: boolean };
+}
+// ---- end of Observable state ----------------------------------------------------------------
 /** What the group's callbacks get: the Client's context plus the name of the server that asked. */
 export interface GroupRequestContext extends RequestContext { server: string }
 /** The Client options a group and each of its servers take, callbacks told which server asked. */

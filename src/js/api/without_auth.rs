@@ -23,7 +23,7 @@ pub(super) fn refuse_option(r: &mut Reader, options: &JsValue) {
     }
 }
 
-#[wasm_bindgen]
+#[wasm_bindgen(js_class = ClientCore)]
 impl Client {
     /// `finishAuthorization(callbackUrl)`: rejects (no authorization in this build).
     #[wasm_bindgen(js_name = finishAuthorization)]

@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 #[derive(Debug)]
 pub struct Skills;
 
-#[wasm_bindgen]
+#[wasm_bindgen(js_class = ClientCore)]
 impl Client {
     /// `client.skills`: refuses every call in this build.
     #[wasm_bindgen(getter)]

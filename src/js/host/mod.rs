@@ -9,6 +9,7 @@ use crate::js::host::abort::{signal_for, sleep};
 use crate::json::Value;
 use crate::protocol::capabilities::Registered;
 use crate::protocol::error::{ErrorKind, McpError, INVALID_PARAMS};
+use crate::session::lists::{ListKind, Phase};
 use crate::session::server_requests::{not_supported, Answerer};
 use crate::validate::output_schema::PatternMatcher;
 use futures::future::LocalBoxFuture;
@@ -30,6 +31,8 @@ pub struct JsHost {
     pub message_handler: Option<Function>,
     /// `loggingCallback(params)`.
     pub logging_callback: Option<Function>,
+    /// The `Client` facade's `(type, detail)`: what becomes its events (`classes.js`).
+    pub observer: Option<Function>,
 }
 
 impl JsHost {
@@ -50,6 +53,24 @@ impl JsHost {
             Answerer::Sampling => self.sampling.as_ref(),
             Answerer::Roots => self.roots.as_ref(),
             Answerer::Ping => None,
+        }
+    }
+}
+
+/// A plain object of these entries.
+fn object(entries: &[(&str, JsValue)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in entries {
+        let _ = Reflect::set(&o, &JsValue::from_str(k), v);
+    }
+    o.into()
+}
+
+impl JsHost {
+    /// Tells the facade: an event of `kind` with `detail` (a throwing observer is ignored).
+    fn observe(&self, kind: &str, detail: &JsValue) {
+        if let Some(f) = &self.observer {
+            let _ = f.call2(&JsValue::UNDEFINED, &JsValue::from_str(kind), detail);
         }
     }
 }
@@ -119,9 +140,27 @@ impl Host for JsHost {
     }
 
     fn notification(&self, message: &Value) {
+        let message = interop::to_js(message);
         if let Some(f) = &self.message_handler {
-            call_handler(f, &interop::to_js(message));
+            call_handler(f, &message);
         }
+        self.observe("notification", &message);
+    }
+
+    fn phase_changed(&self, to: Phase, from: Phase, error: Option<&McpError>) {
+        let mut detail = vec![
+            ("state", JsValue::from_str(to.name())),
+            ("previous", JsValue::from_str(from.name())),
+        ];
+        if let Some(e) = error {
+            detail.push(("error", jserr::to_js(e.clone())));
+        }
+        self.observe("statechange", &object(&detail));
+    }
+
+    fn list_changed(&self, kind: ListKind, items: &Value) {
+        let event = [kind.key(), "change"].concat();
+        self.observe(&event, &interop::to_js(items));
     }
 
     fn log(&self, params: &Value) {

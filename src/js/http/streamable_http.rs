@@ -348,7 +348,9 @@ impl Transport for StreamableHttp {
                 signal: &signal,
                 inbox: &*inbox,
             };
-            let _ = resumable.read(None, &mut deliver).await;
+            if let Err(e) = resumable.read(None, &mut deliver).await {
+                inbox.gave_up(e);
+            }
         }));
     }
 
