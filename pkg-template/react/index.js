@@ -25,8 +25,18 @@ const SIGN_IN_WINDOW = "mcp-sign-in";
 const SIGN_IN_FEATURES = "popup,width=520,height=720";
 
 let loading;
-/** The package, loaded once, on first use (never at import). */
-const load = () => (loading ??= import("mcp-wasm-client"));
+/** The package, loaded once, on first use (never at import), and initialised (its `init()`: once). */
+const load = () =>
+  (loading ??= import("mcp-wasm-client").then(
+    async (mcp) => {
+      await mcp.init?.();
+      return mcp;
+    },
+    (err) => {
+      loading = undefined; // a chunk that failed to load: the next use tries again
+      throw err;
+    },
+  ));
 
 /** A local McpError of `kind` (the package loaded for its class). */
 async function localError(code, kind, message) {

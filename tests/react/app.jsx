@@ -86,7 +86,21 @@ function Group({ servers }) {
   );
 }
 
-const SCENARIOS = { One, Given, Group, Readme };
+/** Sign-in (OAuth) through the hook: signIn from a click, authorization shown, signOut. */
+function SignIn({ url }) {
+  const mcp = useMcp(url, {
+    auth: { clientMetadata: { client_name: "react test", redirect_uris: [`${location.origin}/callback.html`] } },
+  });
+  return (
+    <View mcp={mcp}>
+      <p data-test="authorization">{mcp.authorization ? mcp.authorization.issuer : "none"}</p>
+      <button data-test="sign-in" onClick={() => mcp.signIn()}>Sign in</button>
+      <button data-test="sign-out" onClick={() => mcp.signOut()}>Sign out</button>
+    </View>
+  );
+}
+
+const SCENARIOS = { One, Given, Group, Readme, SignIn };
 let root = null;
 let host = null;
 

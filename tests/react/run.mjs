@@ -15,7 +15,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { ROOT, expect, freePorts, launchChromium, needWebPackage, start, stepper, stopChildren } from "../e2e/lib.mjs";
+import { ROOT, expect, freePorts, launchChromium, needOauthServer, needWebPackage, oauthPeer, start, stepper, stopChildren } from "../e2e/lib.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PORTS = process.env.REACT_PORTS ?? "18960-18979";
@@ -56,13 +56,14 @@ const mapPackages = (readmeSource) => ({
 /** The bundle, in memory: path → { type, body } (code-split, as an app's bundler would split the hooks' import()). */
 async function bundle(peerPort) {
   const out = await esbuild.build({
-    entryPoints: { app: path.join(HERE, "app.jsx") },
+    entryPoints: { app: path.join(HERE, "app.jsx"), callback: path.join(HERE, "callback.js") },
     bundle: true, format: "esm", splitting: true, write: false, outdir: "/out", target: "es2022",
     jsx: "automatic", define: { "process.env.NODE_ENV": '"development"' }, plugins: [mapPackages(await readmeExample(peerPort))], logLevel: "error",
   });
   const files = new Map();
   for (const f of out.outputFiles) files.set(f.path.slice("/out".length), { type: "text/javascript", body: Buffer.from(f.contents) });
   files.set("/", { type: "text/html", body: await readFile(path.join(HERE, "index.html")) });
+  files.set("/callback.html", { type: "text/html", body: Buffer.from('<!doctype html><meta charset="utf-8"><title>signing in</title><script type="module" src="/callback.js"></script>') });
   files.set("/mcp_wasm_client_bg.wasm", { type: "application/wasm", body: await readFile(path.join(ROOT, "pkg/web/mcp_wasm_client_bg.wasm")) });
   return files;
 }
@@ -268,6 +269,34 @@ async function readmeSteps(page, $) {
   });
 }
 
+async function signInSteps(page, $, context, oauth) {
+  await step("sign-in: on mount no popup opens (failed, popup_blocked); signIn() from a click signs in; signOut", async () => {
+    let popups = 0;
+    const counting = () => popups++;
+    context.on("page", counting);
+    await page.evaluate((url) => window.mount("SignIn", { url }), oauth.mcp);
+    await waitText(page, '[data-test="state"]', "failed");
+    const error = await text(page, '[data-test="error"]');
+    expect(/^popup_blocked: /.test(error), `error: ${error}`);
+    expect(popups === 0, `${popups} windows opened without a click`);
+    context.off("page", counting);
+    const popup = context.waitForEvent("page", { timeout: 15_000 });
+    await $('[data-test="sign-in"]').click();
+    const w = await popup;
+    await w.waitForURL(/\/consent\?request_id=/);
+    const closed = w.waitForEvent("close", { timeout: 15_000 });
+    await w.locator("#approve").click();
+    await closed; // completeAuthorizationPopup() closed it
+    await waitText(page, '[data-test="state"]', "connected");
+    await waitText(page, '[data-test="authorization"]', oauth.issuer);
+    expect(await text(page, '[data-test="error"]') === "", "the error is cleared");
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="tool"]').length > 0);
+    await $('[data-test="sign-out"]').click();
+    await waitText(page, '[data-test="authorization"]', "none");
+    await page.evaluate(() => window.unmount());
+  });
+}
+
 async function groupSteps(page, $, a, b) {
   await step("useMcpGroup: two servers connected, status per server, merged tools, a routed call", async () => {
     await page.evaluate(([a, b]) => window.mount("Group", { servers: { a: { url: a }, b: { url: b } } }, true), [a.url, b.url]);
@@ -323,15 +352,17 @@ async function groupSteps(page, $, a, b) {
 
 async function main() {
   needWebPackage();
-  const [webPort, portA, portB, latePort] = await freePorts(4, PORTS);
+  needOauthServer();
+  const [webPort, portA, portB, latePort, rsPort, asPort] = await freePorts(6, PORTS);
   const files = await bundle(portA);
   await serve(webPort, files);
-  const [a, b] = await Promise.all([peer(portA), peer(portB)]);
+  const [a, b, oauth] = await Promise.all([peer(portA), peer(portB), oauthPeer("oauth peer", rsPort, asPort, [])]);
   console.log(`# page http://127.0.0.1:${webPort}/, peers ${a.url} ${b.url}`);
 
   const browser = await launchChromium();
   try {
-    const page = await (await browser.newContext()).newPage();
+    const context = await browser.newContext();
+    const page = await context.newPage();
     page.setDefaultTimeout(8_000);
     const pageErrors = [];
     page.on("pageerror", (e) => pageErrors.push(String(e)));
@@ -342,6 +373,7 @@ async function main() {
     await oneSteps(page, $, a);
     await lifecycleSteps(page, $, a, latePort);
     await readmeSteps(page, $);
+    await signInSteps(page, $, context, oauth);
     await groupSteps(page, $, a, b);
     await step("no page errors", async () => expect(pageErrors.length === 0, pageErrors.join("\n")));
   } finally {
