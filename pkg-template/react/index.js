@@ -207,7 +207,7 @@ class Session {
       for (const [field, , method, , event] of KINDS) on(event, () => this.list(target, field, method, generation));
       return;
     }
-    on("statechange", (e) => this.stateChanged(target, e?.detail?.state ?? target.state, generation));
+    on("statechange", (e) => this.stateChanged(target, e?.detail ?? { state: target.state }, generation));
     for (const [field, , , , event] of KINDS) on(event, () => this.emit({ [field]: target[field] }));
   }
 
@@ -215,9 +215,10 @@ class Session {
     for (const f of this.detach.splice(0)) safely(f);
   }
 
-  stateChanged(client, state, generation) {
+  /** `statechange` (`{ state, previous, error? }`): a connection lost for good says why in `error`. */
+  stateChanged(client, { state, error }, generation) {
     if (generation !== this.generation || this.disposed) return;
-    this.emit({ state, authorization: authorizationOf(client, false) });
+    this.emit({ state, ...(error ? { error } : {}), authorization: authorizationOf(client, false) });
     if (state === "connected" && this.listed !== client) this.listAll(client, generation);
   }
 
