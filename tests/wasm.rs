@@ -83,7 +83,7 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 /// Constructs a client: the ONLY place the suite calls `Client::new`, so a change of the
 /// constructor's signature is one line here. `options` may be `undefined` (no options).
 fn new_client(url: &str, options: JsValue) -> Result<Client, JsValue> {
-    Client::new(JsValue::from_str(url), Some(options))
+    Client::new(JsValue::from_str(url), Some(options), None)
 }
 
 /// Connects a client in `mode`.

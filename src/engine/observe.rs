@@ -40,6 +40,18 @@ impl Engine {
         self.host.phase_changed(to, from, error);
     }
 
+    /// `connect()` was called: `connecting` at once (the handshake runs later), unless
+    /// connected, closed or connecting already.
+    pub fn connect_called(&self) {
+        let idle = {
+            let st = self.state.borrow();
+            !st.closed && st.era.is_none()
+        };
+        if idle && !self.connecting.get() {
+            self.set_phase(Phase::Connecting, None);
+        }
+    }
+
     /// The connection is gone for good (lost, or its session could not be renewed): `failed`.
     pub(super) fn gone(&self, error: &McpError) {
         if !self.state.borrow().closed {

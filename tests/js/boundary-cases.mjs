@@ -206,6 +206,7 @@ const METHODS = {
 const CLIENT_GETTERS = [
   "protocolVersion", "era", "transport", "serverInfo", "serverCapabilities", "instructions",
   "sessionId", "pendingRequests", "authorization", "discoverResult", "tasks", "skills", "loggingCallback",
+  "state", "error", "tools", "prompts", "resources",
 ];
 /** client.tasks's methods: the taskId (or list's options) and the per-call options. */
 const TASK_METHODS = {
@@ -221,6 +222,7 @@ const EXPORTS = [
   "authorizeHeadless", "authorizeWithPopup", "authorizeWithRedirect", "completeAuthorizationPopup",
   "memoryStorage", "webStorage", "indexedDbStorage", "idJagAssertion",
   "messagePortTransport", "windowTransport", "inMemoryPair", "ClientGroup", "Tasks", "Skills",
+  "ClientCore", // the glue's (the Rust client behind the Client facade); no npm entry exports it
 ];
 
 const SCHEMA = {

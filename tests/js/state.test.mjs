@@ -45,8 +45,9 @@ for (const [name, url, mode] of [
   ["Python legacy", PY, "legacy"],
   ["TypeScript legacy", TS, "auto"],
 ]) {
-  test(`${name}: idle → connecting → connected → closed, as statechange events with e.target the client, then close`, async () => {
+  test(`${name}: idle → connecting → connected → closed, as statechange events with e.target the client, then close`, async (t) => {
     const c = new Client(url, { mode });
+    t.after(() => c.close().catch(() => {}));
     assert.ok(c instanceof Client);
     assert.ok(c instanceof EventTarget);
     assert.equal(c.state, "idle");
@@ -68,8 +69,9 @@ for (const [name, url, mode] of [
   });
 }
 
-test("a refused connect: failed, with the error as client.error and in the event's detail", async () => {
+test("a refused connect: failed, with the error as client.error and in the event's detail", async (t) => {
   const c = new Client("http://127.0.0.1:9/mcp", { timeoutMs: 3000 });
+  t.after(() => c.close().catch(() => {}));
   const seen = record(c, ["statechange"]);
   const e = await rejection(c.connect());
   assert.equal(c.state, "failed");
@@ -84,13 +86,14 @@ test("a refused connect: failed, with the error as client.error and in the event
   assert.equal(c.error, undefined);
 });
 
-test("an in-memory server that goes away: failed (the transport is gone for good)", async () => {
+test("an in-memory server that goes away: failed (the transport is gone for good)", async (t) => {
   const { buildServer } = await import("../peers/ts_transport_server.mjs");
   const peer = buildServer();
   const { inMemoryPair } = pkg;
   const [clientSide, serverSide] = inMemoryPair();
   await peer.server.connect(serverSide);
   const c = new Client({ transport: clientSide });
+  t.after(() => c.close().catch(() => {}));
   await c.connect();
   assert.equal(c.state, "connected");
   const states = record(c, ["statechange"]);
@@ -101,9 +104,10 @@ test("an in-memory server that goes away: failed (the transport is gone for good
   await c.close();
 });
 
-test("notification events: progress of a call and resources/updated after subscribe, as messageHandler gets them", async () => {
+test("notification events: progress of a call and resources/updated after subscribe, as messageHandler gets them", async (t) => {
   const handled = [];
   const c = new Client(EVERYTHING, { messageHandler: (m) => handled.push(m) });
+  t.after(() => c.close().catch(() => {}));
   const events = [];
   const listener = (e) => events.push(e.detail);
   c.addEventListener("notification", listener);
@@ -136,9 +140,10 @@ for (const [name, mode] of [
   ["legacy (the GET stream)", "legacy"],
   ["2026 (a subscriptions/listen stream the client opens for a list listener)", "auto"],
 ]) {
-  test(`Python ${name}: list_changed → the client refetches; client.tools and toolschange; no request on connect`, async () => {
+  test(`Python ${name}: list_changed → the client refetches; client.tools and toolschange; no request on connect`, async (t) => {
     const http = counting();
     const c = new Client(PY, { mode, fetch: http.fetch });
+    t.after(() => c.close().catch(() => {}));
     const changes = record(c, ["toolschange", "promptschange", "resourceschange"]);
     const notes = record(c, ["notification"]);
     await c.connect();
@@ -161,9 +166,10 @@ for (const [name, mode] of [
   });
 }
 
-test("listChanged: { autoRefresh: false }: the notification event fires, nothing is fetched", async () => {
+test("listChanged: { autoRefresh: false }: the notification event fires, nothing is fetched", async (t) => {
   const http = counting();
   const c = new Client(PY, { mode: "legacy", fetch: http.fetch, listChanged: { autoRefresh: false } });
+  t.after(() => c.close().catch(() => {}));
   const changes = record(c, ["toolschange"]);
   const notes = record(c, ["notification"]);
   await c.connect();
@@ -186,8 +192,9 @@ test("listChanged option errors name what is wrong", () => {
   }
 });
 
-test("the user's own complete listing updates client.tools (one page of several does not)", async () => {
+test("the user's own complete listing updates client.tools (one page of several does not)", async (t) => {
   const c = new Client(PY);
+  t.after(() => c.close().catch(() => {}));
   const changes = record(c, ["toolschange", "resourceschange"]);
   await c.connect();
   const { tools } = await c.listTools();
@@ -197,6 +204,7 @@ test("the user's own complete listing updates client.tools (one page of several 
   assert.deepEqual(c.resources, resources);
   await c.close();
   const paged = new Client(fault("paged"));
+  t.after(() => paged.close().catch(() => {}));
   await paged.connect();
   await paged.listTools();
   assert.equal(paged.tools, undefined, "a first page with a nextCursor is not the list");
@@ -205,8 +213,9 @@ test("the user's own complete listing updates client.tools (one page of several 
   await paged.close();
 });
 
-test("ClientGroup builds facades: its clients are EventTargets with state", async () => {
+test("ClientGroup builds facades: its clients are EventTargets with state", async (t) => {
   const group = new ClientGroup({ servers: { py: { url: PY } } });
+  t.after(() => group.close().catch(() => {}));
   await group.connect();
   const client = group.client("py");
   assert.ok(client instanceof Client);
@@ -216,12 +225,11 @@ test("ClientGroup builds facades: its clients are EventTargets with state", asyn
   assert.equal(client.state, "closed");
 });
 
-test("the Client surface: methods forwarded, detached use is a TypeError, not a trap", async () => {
+test("the Client surface: methods forwarded, detached use is a TypeError, not a trap", async (t) => {
   const proto = Client.prototype;
   for (const name of ["connect", "callTool", "listTools", "close", "listen"]) assert.equal(typeof proto[name], "function");
   for (const name of ["state", "tools", "era", "tasks"]) assert.equal(typeof Object.getOwnPropertyDescriptor(proto, name).get, "function");
   assert.equal(typeof proto[Symbol.asyncDispose], "function");
-  assert.equal(proto.free, undefined);
   assert.throws(() => proto.connect.call({}), TypeError);
   assert.throws(() => Object.getOwnPropertyDescriptor(proto, "state").get.call({}), TypeError);
   assert.equal(Object.keys(pkg).includes("ClientCore"), true, "the raw glue has the core (the npm entries do not)");

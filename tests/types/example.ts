@@ -30,6 +30,9 @@ import {
   type ListRootsCallback,
   type ServerNotification,
   type Tool,
+  type ClientState,
+  type ClientEventMap,
+  type StateChangeDetail,
   type SkillEntry,
   type SkillFile,
   type SkillListing,
@@ -389,3 +392,33 @@ async function tasks(): Promise<void> {
   void wrong;
 }
 void tasks;
+
+// Observable state (issue 26): the Client is an EventTarget with typed events, state and lists.
+async function observable(): Promise<void> {
+  const client = new Client("https://example.com/mcp", { listChanged: { autoRefresh: false } });
+  const target: EventTarget = client;
+  void target;
+  const state: ClientState = client.state;
+  const error: McpError | undefined = client.error;
+  const tools: Tool[] | undefined = client.tools;
+  const names: string[] = (client.prompts ?? []).map((p) => p.name).concat((client.resources ?? []).map((r) => r.uri));
+  client.addEventListener("statechange", (e) => {
+    const detail: StateChangeDetail = e.detail;
+    const next: ClientState = detail.state;
+    console.log(next, detail.previous, detail.error?.code, e.target);
+  });
+  const onTools = (e: ClientEventMap["toolschange"]): void => console.log(e.detail.map((t) => t.name));
+  client.addEventListener("toolschange", onTools);
+  client.removeEventListener("toolschange", onTools);
+  client.addEventListener("notification", (e) => console.log(e.detail.method, e.detail.params));
+  client.addEventListener("close", (e) => console.log(e.type));
+  // @ts-expect-error: a state is one of five words
+  const wrongState: ClientState = "open";
+  // @ts-expect-error: toolschange's detail is the list, not a notification
+  client.addEventListener("toolschange", (e) => e.detail.method);
+  // @ts-expect-error: autoRefresh is a boolean
+  new Client("https://example.com/mcp", { listChanged: { autoRefresh: "yes" } });
+  console.log(state, error, tools, names, wrongState);
+  await client.close();
+}
+void observable;

@@ -448,6 +448,7 @@ class ClientFacade extends EventTarget {
   #failed; // before init: the error the core's construction threw
   #loggingCallback;
   #watching = false;
+  #sub; // the 2026 listen stream #watch opened
   #wanted = new Set(); // the list events someone listens for
 
   constructor(first, second) {
@@ -468,7 +469,7 @@ class ClientFacade extends EventTarget {
   /** Forwards every method and getter of the core's prototype from the facades'. */
   static forward(proto, coreProto) {
     for (const key of Reflect.ownKeys(coreProto)) {
-      if (key === "constructor" || key === "free" || key === Symbol.dispose || String(key).startsWith("__")) continue;
+      if (key === "constructor" || String(key).startsWith("__")) continue;
       const d = Object.getOwnPropertyDescriptor(coreProto, key);
       if (d.get) {
         const get = function () {
@@ -511,7 +512,12 @@ class ClientFacade extends EventTarget {
   #observe(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { detail }));
     if (type !== "statechange") return;
-    if (detail.state === "closed") this.dispatchEvent(new Event("close"));
+    if (detail.state === "closed") {
+      const sub = this.#sub;
+      this.#sub = undefined;
+      sub?.close().catch(() => {});
+      this.dispatchEvent(new Event("close"));
+    }
     if (detail.state === "connected") this.#watch();
   }
 
@@ -535,6 +541,8 @@ class ClientFacade extends EventTarget {
     this.#watching = true;
     try {
       const sub = await core.listen(filter);
+      if (core.state !== "connected") return void sub.close().catch(() => {});
+      this.#sub = sub;
       // The core applies each notification (events, refetch); the loop only drains the queue.
       for await (const n of sub) void n;
     } catch {
@@ -553,6 +561,7 @@ export function adoptClient(exported, coreProto, ready) {
   const proto = exported.prototype;
   for (const key of Reflect.ownKeys(proto)) if (key !== "constructor") delete proto[key];
   Object.setPrototypeOf(proto, ClientFacade.prototype);
+  Object.setPrototypeOf(exported, ClientFacade); // statics too (Node's EventTarget checks its constructor's)
   ClientFacade.forward(proto, coreProto);
 }
 

@@ -66,6 +66,7 @@ impl Client {
     /// Connects: probes the era (`auto`), initializes (`legacy`), or adopts a pinned version.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn connect(&self) -> Promise {
+        self.engine.connect_called();
         self.run(Ok(Op::Connect), &JsValue::UNDEFINED)
     }
 

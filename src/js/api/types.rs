@@ -422,6 +422,7 @@ export class Client extends EventTarget {
   close(): Promise<void>;
   /** `await using client = new Client(…)`: `close()`. */
   [Symbol.asyncDispose](): Promise<void>;
+  free(): void;
 }
 
 // ---- Observable state (issue 26): the Client's state, lists and events --------------------
