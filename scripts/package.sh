@@ -22,6 +22,8 @@
 #                               plain JS outside the wasm; every entry (both, all hosts) exports
 #                               AppFrame and ElicitationForm, and defines the tags where the host
 #                               has customElements (a page)
+#   react/                      mcp-wasm-client/react: useMcp and useMcpGroup (plain JS, React >= 18 an
+#                               optional peer dependency), loading the package by name when first used
 #   mcp-app-sandbox.html        the MCP Apps sandbox proxy page, served by the app from another origin
 #   dist/core/, core/           the `mcp-wasm-client/core` entry: the crate built without its `auth`
 #                               feature (scripts/build-wasm.sh ENTRY core), its glue beside its own
@@ -213,6 +215,9 @@ fill_snippets "$TEMPLATE/index.js" "$OUT/index.js" dist ./dist
 elements_import="import { defineElements } from './elements/index.js';"
 [ "$(grep -cxF "$elements_import" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must have exactly one line $elements_import"
 cp -r "$TEMPLATE/elements" "$OUT/"
+# the React hooks (mcp-wasm-client/react): plain JS that imports "react" and, when first used, the
+# package itself by name
+cp -r "$TEMPLATE/react" "$OUT/"
 cp "$TEMPLATE/mcp-app-sandbox.html" "$OUT/"
 # The CommonJS entry's types (TypeScript's node16/nodenext resolution reads .d.cts for require, and
 # a CommonJS file may not import an ESM .d.ts): the nodejs build's declarations as .d.cts, the
@@ -324,6 +329,7 @@ gz() { gzip -9c "$1" | wc -c; }
   elements=0
   for f in "$OUT"/elements/*.js; do elements=$((elements + $(gz "$f"))); done
   echo "  custom elements (elements/*.js, outside the wasm): $elements B; mcp-app-sandbox.html $(gz "$OUT/mcp-app-sandbox.html") B"
+  echo "  React hooks (react/index.js, outside the wasm): $(gz "$OUT/react/index.js") B"
   echo "  tarball: $(stat -c %s "$TARBALL") B ($(tar -tzf "$TARBALL" | wc -l) files)"
 } >&2
 echo "$TARBALL"

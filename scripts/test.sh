@@ -33,6 +33,9 @@
 #                built with the official View SDK, served by a TypeScript SDK server with the
 #                official ext-apps server helpers, on ELEMENTS_APPS_PORTS 18940-18959; form.mjs,
 #                <mcp-elicitation-form> against the Python peer, on ELEMENTS_FORM_PORTS 18930-18939) (pkg)
+#   react        mcp-wasm-client/react with React 19 in Chromium against tests/react/peer.py (Python
+#                SDK) on REACT_PORTS 18960-18979 (tests/react/run.mjs), and the entry in Node without
+#                a DOM (tests/react/ssr.mjs)                                          (pkg)
 #   packaging    the packed npm tarball in Node, Deno, Bun, workerd, Vite, webpack, workers, a
 #                strict-CSP page, and its core entry in Node ESM/CJS, deno check and webpack; consumer
 #                builds with Vite, webpack, Rollup, esbuild (a page, Node) calling the python peer
@@ -40,7 +43,7 @@
 #
 # Every selected stage runs even if an earlier one failed. Each prints one summary line; the last
 # line is `all: N passed, M failed`, summed over the stages that count tests (native, wasm-node,
-# wasm-chrome, js, conformance, hostile, e2e, elements, packaging). A stage that fails without a count of its own failures
+# wasm-chrome, js, conformance, hostile, e2e, elements, react, packaging). A stage that fails without a count of its own failures
 # (lint, build, types, bench, or a test stage that broke before reporting) adds one failure.
 # The exit status is 0 only when M is 0. Logs go to a fresh `mktemp -d` folder, printed first and
 # last.
@@ -56,7 +59,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-STAGES=(lint native build types wasm-node wasm-chrome js conformance hostile bench e2e elements packaging)
+STAGES=(lint native build types wasm-node wasm-chrome js conformance hostile bench e2e elements react packaging)
 
 usage() {
   echo "usage: bash scripts/test.sh [stage...]   (no stage: all of them)"
@@ -408,6 +411,12 @@ stage_elements() {
   # apps.mjs (MCP Apps: View SDK apps, a TS SDK server, a hostile app) and form.mjs (the elicitation
   # form), each with its own servers and ports; a script that fails without counting its failures adds one.
   node_scripts elements tests/elements "" apps.mjs form.mjs
+}
+
+stage_react() {
+  need_packages react || { record_check react 1 "no built packages"; return; }
+  step "react: mcp-wasm-client/react (React 19) in Chromium against the Python SDK; the entry in Node without a DOM"
+  node_scripts react tests/react run.mjs run.mjs
 }
 
 stage_packaging() {

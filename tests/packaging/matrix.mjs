@@ -54,7 +54,7 @@ const brief = (r) => `exit ${r.code}: ${(r.stderr || r.stdout).trim().split("\n"
 
 // ---- consumer projects ------------------------------------------------------------------------
 const tmp = await mkdtemp(path.join(os.tmpdir(), "mcp-wasm-client-packaging-"));
-const consumers = ["node-esm", "node-cjs", "vite", "webpack", "webpack-core", "plain", "deno", "bun", "workerd", "csp", "ts-dom", "ts-cjs", "ts-min"];
+const consumers = ["node-esm", "node-cjs", "vite", "webpack", "webpack-core", "plain", "deno", "bun", "workerd", "csp", "ts-dom", "ts-cjs", "ts-min", "react-ssr"];
 const installed = {};
 await Promise.all(consumers.map(async (name) => {
   const dir = path.join(tmp, name);
@@ -83,6 +83,21 @@ if (installOk("node CJS (require)", "node-cjs")) {
   const res = lastJson(r.stdout);
   if (r.code !== 0 || !res) record("node CJS (require)", "fail", brief(r));
   else fromCheck("node CJS (require)", res, r.stderr.trim() ? `stderr: ${r.stderr.trim().split("\n")[0]}` : "/core: auth refused");
+}
+
+// ---- mcp-wasm-client/react in Node without a DOM (a server render), React from tests/react ---------
+if (installOk("react entry in Node (SSR: idle, no fetch)", "react-ssr")) {
+  const label = "react entry in Node (SSR: idle, no fetch)";
+  const reactModules = path.join(HERE, "..", "react", "node_modules");
+  if (!existsSync(path.join(reactModules, "react"))) record(label, "fail", `${reactModules} has no react (scripts/setup.sh installs tests/react)`);
+  else {
+    for (const name of ["react", "react-dom", "scheduler"])
+      await cp(path.join(reactModules, name), path.join(dirOf("react-ssr"), "node_modules", name), { recursive: true });
+    const r = await run(process.execPath, ["test.js"], { cwd: dirOf("react-ssr"), timeoutMs: 30_000 });
+    const res = lastJson(r.stdout);
+    if (r.code !== 0 || !res) record(label, "fail", brief(r));
+    else fromCheck(label, res, `renderToString: ${res.html}`);
+  }
 }
 
 // ---- the package's metadata: licenses as Cargo.toml says, no placeholder URLs ----------------------

@@ -1,0 +1,71 @@
+// mcp-wasm-client/react in Node without a DOM, as a server render meets it: importing the entry
+// loads nothing else of the package and touches no window; renderToString of a component using
+// useMcp renders the idle state and opens no connection. Run by run.mjs (a fresh process); prints
+// "ok …" / "FAIL …" lines.
+//
+// A module hook maps "mcp-wasm-client/react" to pkg-template/react/index.js, "mcp-wasm-client" to
+// the built Node package (pkg/nodejs) and React to tests/react/node_modules, and records which of
+// them were loaded.
+import { register } from "node:module";
+import { MessageChannel } from "node:worker_threads";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, "../..");
+const { port1, port2 } = new MessageChannel();
+const loaded = [];
+port1.on("message", (m) => loaded.push(m));
+port1.unref();
+register(pathToFileURL(path.join(HERE, "ssr-hooks.mjs")), {
+  parentURL: import.meta.url,
+  data: { port: port2, root: ROOT, here: HERE },
+  transferList: [port2],
+});
+
+let failed = 0;
+async function step(name, fn) {
+  try {
+    await fn();
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}: ${e?.message ?? e}`);
+  }
+}
+const expect = (cond, message) => { if (!cond) throw new Error(message); };
+const settle = () => new Promise((r) => setTimeout(r, 50)); // the hook's messages arrive
+
+let hooks;
+await step("ssr: import(\"mcp-wasm-client/react\") without a DOM loads nothing of the package", async () => {
+  expect(typeof globalThis.window === "undefined" && typeof globalThis.document === "undefined", "this Node has a DOM");
+  hooks = await import("mcp-wasm-client/react");
+  await settle();
+  expect(typeof hooks.useMcp === "function" && typeof hooks.useMcpGroup === "function", `exports: ${Object.keys(hooks)}`);
+  expect(loaded.includes("mcp-wasm-client/react"), `the entry was not resolved through the mapping: ${loaded}`);
+  expect(!loaded.includes("mcp-wasm-client"), `importing the entry loaded the package: ${loaded}`);
+  expect(typeof globalThis.window === "undefined", "the import defined window");
+});
+
+await step("ssr: renderToString of useMcp / useMcpGroup renders idle, connects nothing, loads no wasm", async () => {
+  const React = await import("react");
+  const { renderToString } = await import("react-dom/server");
+  let fetched = 0;
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (...args) => { fetched++; return realFetch(...args); };
+  try {
+    const App = () => {
+      const one = hooks.useMcp("http://127.0.0.1:9/mcp");
+      const group = hooks.useMcpGroup({ a: { url: "http://127.0.0.1:9/mcp" } });
+      return React.createElement("p", null, `${one.state} ${one.tools === undefined} ${group.state} ${JSON.stringify(group.status)}`);
+    };
+    const html = renderToString(React.createElement(App));
+    await settle();
+    expect(html === "<p>idle true idle {}</p>", `rendered ${html}`);
+    expect(fetched === 0, `${fetched} fetches during a server render`);
+    expect(!loaded.includes("mcp-wasm-client"), `the server render loaded the package: ${loaded}`);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+process.exit(failed ? 1 : 0);
