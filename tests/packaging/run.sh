@@ -13,6 +13,7 @@
 # section says). The peers (python and misbehave from tests/peers; Python `mcp` 2.x, see
 # scripts/setup.sh) are started by matrix.mjs on their own ports and stopped at the end. Ends with `packaging: N passed, M failed`; exits
 # non-zero on failure.
+# no-tla.mjs: the default entry in Chromium before its wasm is ready (Client, ClientGroup).
 # Env: PKG_TARBALL=path.tgz, PACKAGING_KEEP=1 (keep the temp projects), CHROMIUM=/usr/bin/chromium,
 #      PACKAGING_PORT_BASE=18920 (the CSP page's server, the python and misbehave peers and three
 #      workerd sockets use BASE..BASE+5), PEERS_PYTHON=python3
@@ -36,4 +37,14 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt
   npm ci --no-audit --no-fund --loglevel=error >&2
 fi
 
-node "$HERE/matrix.mjs" "$tarball"
+# The matrix, then the default entry used before its wasm is ready (no-tla.mjs, Chromium); the
+# last line sums both: `packaging: N passed, M failed`.
+out="$(mktemp)"
+trap 'rm -f "$out"' EXIT
+status=0
+node "$HERE/matrix.mjs" "$tarball" 2>&1 | tee "$out" || status=$?
+node "$HERE/no-tla.mjs" "$tarball" 2>&1 | tee -a "$out" || status=$?
+passed=$(grep -E '^(packaging|no-tla): ' "$out" | awk '{s += $2} END {print s + 0}')
+failed=$(grep -E '^(packaging|no-tla): ' "$out" | awk '{s += $4} END {print s + 0}')
+echo "packaging: $passed passed, $failed failed"
+exit "$status"
