@@ -1,7 +1,8 @@
 //! What the server sends: responses to their waiting calls, notifications to the caches,
 //! progress receivers, listeners and handlers, server requests to the user's callbacks.
 
-use super::core::{Answering, Engine};
+use super::answers::Queued;
+use super::core::Engine;
 use super::host::{unless, Cancel};
 use super::transport::Inbox;
 use crate::json::{json, Value};
@@ -11,8 +12,6 @@ use crate::protocol::version::Era;
 use crate::session::server_requests::{
     check_request, check_result, is_registered, not_supported, route, Answerer,
 };
-use futures::FutureExt;
-use std::rc::Rc;
 
 impl Inbox for Engine {
     fn deliver(&self, message: Message, carrier: Option<&RequestId>) -> bool {
@@ -72,16 +71,7 @@ impl Engine {
             }
             Message::Notification { method, params } => self.on_notification(&method, params),
             Message::Request { id, method, params } => {
-                let engine = self.rc();
-                let carrier = carrier.cloned();
-                self.host.spawn(
-                    async move {
-                        engine
-                            .answer_server_request(id, &method, params, carrier)
-                            .await
-                    }
-                    .boxed_local(),
-                );
+                self.queue_server_request(id, method, params, carrier.cloned());
             }
         }
     }
@@ -175,36 +165,35 @@ impl Engine {
         check_result(answerer, &params, result)
     }
 
-    /// Legacy: answers a JSON-RPC request from the server and POSTs the response, unless the
-    /// server cancelled it or the call whose stream carried it ended first.
-    async fn answer_server_request(
-        self: Rc<Self>,
-        id: RequestId,
-        method: &str,
-        params: Option<Value>,
-        carrier: Option<RequestId>,
-    ) {
-        let cancel = Cancel::new();
-        self.answering.borrow_mut().insert(
-            id.clone(),
-            Answering {
-                carrier,
-                cancel: cancel.clone(),
-            },
-        );
+    /// Legacy: answers a queued request from the server and POSTs the response (after the
+    /// previous one of its stream), unless the server cancelled it or the call whose stream
+    /// carried it ended first.
+    pub(super) async fn answer_server_request(&self, queued: Queued) {
+        let Queued {
+            id,
+            method,
+            params,
+            cancel,
+            after,
+            sent,
+        } = queued;
         let request_id = id.to_value();
         // 2025-11-25: an answer to a task's request carries its related-task `_meta`.
         let related = params
             .as_ref()
             .and_then(crate::session::tasks::related_task);
         let work = self.answer(
-            method,
+            &method,
             params.unwrap_or_else(|| json!({})),
             &request_id,
             &cancel,
         );
         let outcome = unless(work, cancel.fired()).await.ok();
         self.answering.borrow_mut().remove(&id);
+        if let Some(previous) = after {
+            // Sent or never to be: either way this response's turn on the stream has come.
+            let _ = previous.await;
+        }
         // A request the server cancelled (or whose call ended) gets no response.
         let Some(outcome) = outcome else { return };
         let reply = match outcome {
@@ -220,5 +209,6 @@ impl Engine {
         if let Err(e) = self.post(&reply, "a response to a server request").await {
             self.surface_error(e);
         }
+        let _ = sent.send(());
     }
 }

@@ -294,6 +294,40 @@ test("1 000 ping requests on the POST's stream before the response: all answered
   assert.equal(answers.length, 1000, "no ping answered twice");
 });
 
+/** Runs scenario `name` of flood-child.mjs in a child process; returns its JSON figures. */
+async function inChild(name) {
+  const { execFile } = await import("node:child_process");
+  const { promisify } = await import("node:util");
+  const child = new URL("./flood-child.mjs", import.meta.url).pathname;
+  const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", child, name], {
+    env: process.env,
+    timeout: 180_000,
+  });
+  const figures = JSON.parse(stdout.trim().split("\n").pop());
+  console.log(
+    `[memory] ${name} (child process): RSS ${mb(figures.before.rss)} → peak ${mb(figures.peakRss)} (+${mb(figures.peakRss - figures.before.rss)}) → ${mb(figures.after.rss)}; ` +
+      `heap ${mb(figures.before.heap)} → ${mb(figures.after.heap)}; wasm ${mb(figures.before.wasm)} → ${mb(figures.after.wasm)}`,
+  );
+  return figures;
+}
+
+test("1 000 ping, roots/list and elicitation/create requests at once: answered in order, at most 16 at a time, RSS bounded", async () => {
+  const f = await inChild("request-flood");
+  console.log(`[request-flood] ${f.text}; at most ${f.maxRunning} callbacks at once`);
+  const summary = JSON.parse(f.text.replace(/^ok /, ""));
+  assert.equal(summary.all, true, "every request answered before the server's deadline");
+  assert.equal(summary.answered, 1000, "1 000 answers, none dropped or doubled");
+  assert.equal(summary.results, 1000, "every answer a result");
+  assert.equal(summary.firstOutOfOrder, -1, "answers in the order the requests arrived");
+  // The engine answers at most MAX_ANSWERING (16) server requests at once (src/engine/answers.rs).
+  assert.ok(f.maxRunning <= 16, `${f.maxRunning} callbacks ran at once`);
+  // Before the queue: 1 000 concurrent callbacks and POSTs, RSS +95 MiB (666 callbacks at once,
+  // answers out of order); after: +60 MiB, most of it collectable garbage of the 1 000 answer
+  // fetches (the heap after is +4 MiB).
+  assert.ok(f.peakRss - f.before.rss < 75 * MiB, `RSS grew ${mb(f.peakRss - f.before.rss)}`);
+  assert.ok(f.after.wasm - f.before.wasm <= 4 * MiB, `wasm memory grew ${mb(f.after.wasm - f.before.wasm)}`);
+});
+
 // ---- invalid UTF-8 -------------------------------------------------------------------------------
 
 test("invalid UTF-8 inside an SSE event's JSON: U+FFFD or a clear error, never a crash", () =>

@@ -239,6 +239,30 @@ const FAULTS = {
     await write(res, sse(rpc(msg.id, all ? OK : { content: [{ type: "text", text: "pings unanswered" }], isError: true })));
     res.end();
   },
+  // 1 000 server requests of three kinds at once: the answers' order and count are checked
+  "request-flood": async (msg, res) => {
+    startSse(res);
+    const N = Math.max(1, Math.min(Number(msg.params?.arguments?.n ?? 1000) || 1000, 5000));
+    const methods = ["ping", "roots/list", "elicitation/create"];
+    const form = { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+    const arrived = [];
+    const waits = [];
+    let body = "";
+    for (let i = 0; i < N; i++) {
+      const id = `rq-${i}`;
+      waits.push(new Promise((resolve) => answers.set(id, (m) => (arrived.push({ id, ok: m.result !== undefined }), resolve()))));
+      const method = methods[i % 3];
+      body += sse({ jsonrpc: "2.0", id, method, ...(method === "elicitation/create" ? { params: form } : {}) });
+    }
+    await write(res, body); // all at once
+    const all = await Promise.race([Promise.all(waits).then(() => true), sleep(60000).then(() => false)]);
+    for (let i = 0; i < N; i++) answers.delete(`rq-${i}`);
+    const firstOutOfOrder = arrived.findIndex((a, i) => a.id !== `rq-${i}`);
+    const summary = { answered: arrived.length, results: arrived.filter((a) => a.ok).length, all, firstOutOfOrder };
+    record({ fault: "request-flood", note: `request-flood: ${JSON.stringify(summary)}` });
+    await write(res, sse(rpc(msg.id, { content: [{ type: "text", text: `ok ${JSON.stringify(summary)}` }] })));
+    res.end();
+  },
   // Invalid UTF-8
   "bad-utf8-sse": async (msg, res) => {
     startSse(res);

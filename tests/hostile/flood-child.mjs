@@ -1,0 +1,54 @@
+// One memory scenario of tests/hostile/hostile.test.mjs in a process of its own, so its RSS
+// figure is not mixed with the other tests': prints one JSON line
+// {before, after, peakRss, ...the scenario's own figures}.
+// Run: node --expose-gc flood-child.mjs <scenario>   (env as hostile.test.mjs: MCP_PKG_NODE, HOSTILE_PORT)
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const { Client, wasmMemoryBytes } = require(process.env.MCP_PKG_NODE ?? "/work/main/pkg/nodejs");
+const BASE = `http://127.0.0.1:${Number(process.env.HOSTILE_PORT ?? 18801)}`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function settle() {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed, wasm: wasmMemoryBytes() };
+}
+
+const SCENARIOS = {
+  /** 1 000 ping / roots/list / elicitation/create requests at once on the POST's stream. */
+  async "request-flood"() {
+    let running = 0;
+    let maxRunning = 0;
+    const slow = async (answer) => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await sleep(1 + Math.floor(Math.random() * 4));
+      running--;
+      return answer;
+    };
+    const c = new Client(`${BASE}/request-flood/mcp`, {
+      mode: "legacy",
+      timeoutMs: 60_000,
+      listRootsCallback: () => slow({ roots: [{ uri: "file:///r", name: "r" }] }),
+      elicitationCallback: () => slow({ action: "accept", content: { name: "Ada" } }),
+    });
+    await c.connect();
+    const r = await c.callTool("hostile", {}, { timeoutMs: 120_000 });
+    await c.close();
+    return { text: r.content[0].text, maxRunning };
+  },
+};
+
+const name = process.argv[2];
+await sleep(20);
+const before = settle();
+let peakRss = before.rss;
+const timer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 10);
+const figures = await SCENARIOS[name]();
+await sleep(50);
+peakRss = Math.max(peakRss, process.memoryUsage().rss);
+clearInterval(timer);
+const after = settle();
+console.log(JSON.stringify({ before, after, peakRss, ...figures }));
