@@ -320,6 +320,13 @@ To rerun: start the peers (see \`tests/peers/README.md\`; the ports used here ar
 ${table}
 `;
 console.log(table);
-writeFileSync(path.join(root, 'docs/FAULTS.md'), md);
+// The hand-written part (from HAND_WRITTEN on: rows measured by other suites) is kept.
+const HAND_WRITTEN = '<!-- hand-written below: kept by tests/compare/faults.mjs -->';
+let kept = '';
+try {
+  const old = readFileSync(path.join(root, 'docs/FAULTS.md'), 'utf8');
+  if (old.includes(HAND_WRITTEN)) kept = `\n${old.slice(old.indexOf(HAND_WRITTEN))}`;
+} catch {}
+writeFileSync(path.join(root, 'docs/FAULTS.md'), md + kept);
 process.stderr.write(`total ${Math.round(performance.now() - tStart)} ms\n`);
 process.exit(0);
