@@ -221,6 +221,35 @@ test("a 100 MB SSE line without a line end, maxMessageBytes 1 MiB: refused, memo
   assert.ok(m.after.wasm - m.before.wasm <= 16 * MiB, `wasm memory grew ${mb(m.after.wasm - m.before.wasm)}`);
 });
 
+test("a transport written in JS hands over a 50 MiB message: refused at maxMessageBytes before it is copied into wasm memory", async () => {
+  // The cap for a JS transport: the length of the message's JSON text (JSON.stringify, UTF-16
+  // units), checked on the JS string before it crosses into wasm memory.
+  const reports = [];
+  let peer;
+  const transport = {
+    start() {},
+    close() {},
+    send(m) {
+      const answer = (result) => queueMicrotask(() => peer.onmessage({ jsonrpc: "2.0", id: m.id, result }));
+      if (m.method === "initialize") answer({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "hand", version: "1" } });
+      else if (m.method === "tools/call" && m.params.name === "huge") answer({ content: [{ type: "text", text: "A".repeat(50 * MiB) }] });
+      else if (m.method === "tools/call") answer(OK_RESULT);
+    },
+  };
+  peer = transport;
+  const c = new Client({ transport, mode: "legacy", maxMessageBytes: MiB, messageHandler: (e) => reports.push(e) });
+  await c.connect();
+  const m = await measured(() => outcome(c.callTool("huge", {}, { timeoutMs: 10_000 })));
+  report("js-transport-50MiB (1 MiB cap)", m);
+  assertLocal(m.value, ["protocol"], "js-transport-50MiB");
+  assert.equal(m.value.err.data.maxMessageBytes, MiB);
+  assert.match(m.value.err.message, /larger than maxMessageBytes/);
+  assert.equal(text(await c.callTool("echo", {})), "ok", "the next call on the same client");
+  await c.close();
+  assert.ok(m.after.wasm - m.before.wasm < 8 * MiB, `wasm memory grew ${mb(m.after.wasm - m.before.wasm)}`);
+});
+const OK_RESULT = { content: [{ type: "text", text: "ok" }] };
+
 // (After the small-cap cases: wasm memory never shrinks, so their bounds are measured first.)
 test("a 100 MB server request on the SSE stream: refused at maxMessageBytes (16 MiB default), memory bounded", async () => {
   const m = await measured(() =>
