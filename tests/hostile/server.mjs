@@ -382,6 +382,13 @@ async function handleMcp(fault, req, res) {
   const headers = { ...req.headers };
   if (req.method === "GET") {
     record({ fault, httpMethod: "GET", method: null, headers });
+    if (fault === "huge-get") {
+      // The GET stream carries one 50 MiB server request (then stays open until the client goes).
+      startSse(res);
+      await streamHuge(res, "huge-get", 50 * 1024 * 1024, true);
+      await closed(res, 10000);
+      return res.end();
+    }
     if (fault === "sse-endpoint-elsewhere") {
       // Deprecated HTTP+SSE layout whose endpoint event points at another origin.
       startSse(res);
