@@ -2,14 +2,13 @@
 //! callbacks and response POSTs), the rest wait in order of arrival; on each stream the
 //! responses are POSTed in the order the requests arrived (a response waits for the previous
 //! one of its stream to be sent). A server that sends 1 000 requests at once gets 1 000
-//! answers, in order, from at most 16 callbacks and POSTs in flight.
+//! answers, in order, from at most 16 callbacks and POSTs in flight. The engine's side
+//! (`queue_server_request`, `answer_server_request`) is in inbound.rs.
 
-use super::core::{Answering, Engine};
 use super::host::Cancel;
 use crate::json::Value;
 use crate::protocol::jsonrpc::RequestId;
 use futures::channel::oneshot;
-use futures::FutureExt;
 use std::collections::VecDeque;
 
 /// Server requests answered at once; the others wait in order of arrival.
@@ -56,8 +55,34 @@ impl AnswerQueue {
         }
     }
 
+    /// Queues a request of `carrier`'s stream; its response waits for the previous one's.
+    pub(super) fn push(
+        &mut self,
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+        carrier: &Option<RequestId>,
+        cancel: Cancel,
+    ) {
+        let (sent, sent_rx) = oneshot::channel();
+        let after = self.chain(carrier, sent_rx);
+        self.waiting.push_back(Queued {
+            id,
+            method,
+            params,
+            cancel,
+            after,
+            sent,
+        });
+    }
+
+    /// A request was answered: its slot is free.
+    pub(super) fn finished(&mut self) {
+        self.running = self.running.saturating_sub(1);
+    }
+
     /// The next request to start, when a slot is free.
-    fn start_next(&mut self) -> Option<Queued> {
+    pub(super) fn start_next(&mut self) -> Option<Queued> {
         if self.running >= MAX_ANSWERING {
             return None;
         }
@@ -74,63 +99,5 @@ impl AnswerQueue {
     /// Requests being answered (at most [`MAX_ANSWERING`]).
     pub(super) fn running(&self) -> usize {
         self.running
-    }
-}
-
-impl Engine {
-    /// Legacy: queues a JSON-RPC request from the server; it is answered in order of arrival
-    /// once one of the [`MAX_ANSWERING`] slots is free. It can be cancelled while waiting.
-    pub(super) fn queue_server_request(
-        &self,
-        id: RequestId,
-        method: String,
-        params: Option<Value>,
-        carrier: Option<RequestId>,
-    ) {
-        let cancel = Cancel::new();
-        self.answering.borrow_mut().insert(
-            id.clone(),
-            Answering {
-                carrier: carrier.clone(),
-                cancel: cancel.clone(),
-            },
-        );
-        let (sent, sent_rx) = oneshot::channel();
-        let mut queue = self.answers.borrow_mut();
-        let after = queue.chain(&carrier, sent_rx);
-        queue.waiting.push_back(Queued {
-            id,
-            method,
-            params,
-            cancel,
-            after,
-            sent,
-        });
-        drop(queue);
-        self.start_answers();
-    }
-
-    /// Starts queued requests while slots are free.
-    fn start_answers(&self) {
-        loop {
-            let Some(next) = self.answers.borrow_mut().start_next() else {
-                return;
-            };
-            let engine = self.rc();
-            self.host.spawn(
-                async move {
-                    engine.answer_server_request(next).await;
-                    engine.answers.borrow_mut().running -= 1;
-                    engine.start_answers();
-                }
-                .boxed_local(),
-            );
-        }
-    }
-
-    /// Server requests queued or being answered, and those being answered (legacy).
-    pub fn server_requests_pending(&self) -> (usize, usize) {
-        let q = self.answers.borrow();
-        (q.len(), q.running())
     }
 }

@@ -2,7 +2,7 @@
 //! progress receivers, listeners and handlers, server requests to the user's callbacks.
 
 use super::answers::Queued;
-use super::core::Engine;
+use super::core::{Answering, Engine};
 use super::host::{unless, Cancel};
 use super::transport::Inbox;
 use crate::json::{json, Value};
@@ -12,6 +12,7 @@ use crate::protocol::version::Era;
 use crate::session::server_requests::{
     check_request, check_result, is_registered, not_supported, route, Answerer,
 };
+use futures::FutureExt;
 
 impl Inbox for Engine {
     fn deliver(&self, message: Message, carrier: Option<&RequestId>) -> bool {
@@ -210,5 +211,54 @@ impl Engine {
             self.surface_error(e);
         }
         let _ = sent.send(());
+    }
+}
+
+impl Engine {
+    /// Legacy: queues a JSON-RPC request from the server (src/engine/answers.rs); it is
+    /// answered in order of arrival once a slot is free, and can be cancelled while waiting.
+    pub(super) fn queue_server_request(
+        &self,
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+        carrier: Option<RequestId>,
+    ) {
+        let cancel = Cancel::new();
+        self.answering.borrow_mut().insert(
+            id.clone(),
+            Answering {
+                carrier: carrier.clone(),
+                cancel: cancel.clone(),
+            },
+        );
+        self.answers
+            .borrow_mut()
+            .push(id, method, params, &carrier, cancel);
+        self.start_answers();
+    }
+
+    /// Starts queued requests while slots are free.
+    fn start_answers(&self) {
+        loop {
+            let Some(next) = self.answers.borrow_mut().start_next() else {
+                return;
+            };
+            let engine = self.rc();
+            self.host.spawn(
+                async move {
+                    engine.answer_server_request(next).await;
+                    engine.answers.borrow_mut().finished();
+                    engine.start_answers();
+                }
+                .boxed_local(),
+            );
+        }
+    }
+
+    /// Server requests queued or being answered, and those being answered (legacy).
+    pub fn server_requests_pending(&self) -> (usize, usize) {
+        let q = self.answers.borrow();
+        (q.len(), q.running())
     }
 }
