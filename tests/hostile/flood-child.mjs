@@ -39,6 +39,24 @@ const SCENARIOS = {
     await c.close();
     return { text: r.content[0].text, maxRunning };
   },
+  /** 10 000 notifications on one call's stream, all handed to messageHandler. */
+  async "notify-flood"() {
+    let notes = 0;
+    const c = new Client(`${BASE}/notify-flood/mcp`, { mode: "legacy", messageHandler: (m) => (m?.method === "notifications/message" ? notes++ : 0) });
+    await c.connect();
+    const r = await c.callTool("hostile", {}, { timeoutMs: 60_000 });
+    await c.close();
+    return { text: r.content[0].text, notes };
+  },
+  /** 1 000 progress events on one call. */
+  async "progress-flood"() {
+    let events = 0;
+    const c = new Client(`${BASE}/progress-flood/mcp`, { mode: "legacy" });
+    await c.connect();
+    const r = await c.callTool("hostile", {}, { timeoutMs: 60_000, onProgress: () => events++ });
+    await c.close();
+    return { text: r.content[0].text, events };
+  },
 };
 
 const name = process.argv[2];

@@ -373,6 +373,22 @@ test("1 000 ping, roots/list and elicitation/create requests at once: answered i
   assert.ok(f.after.wasm - f.before.wasm <= 4 * MiB, `wasm memory grew ${mb(f.after.wasm - f.before.wasm)}`);
 });
 
+test("10 000 notifications on one call: all delivered, wasm memory and JS heap flat", async () => {
+  const f = await inChild("notify-flood");
+  console.log(`[notify-flood] ${f.text}; ${f.notes} notifications delivered`);
+  assert.equal(f.notes, 10_000);
+  assert.ok(f.after.wasm - f.before.wasm <= 2 * MiB, `wasm memory grew ${mb(f.after.wasm - f.before.wasm)}`);
+  assert.ok(f.after.heap - f.before.heap < 8 * MiB, `heap grew ${mb(f.after.heap - f.before.heap)}`);
+});
+
+test("1 000 progress events on one call: all delivered, wasm memory and JS heap flat", async () => {
+  const f = await inChild("progress-flood");
+  console.log(`[progress-flood] ${f.text}; ${f.events} progress events delivered`);
+  assert.equal(f.events, 1000);
+  assert.ok(f.after.wasm - f.before.wasm <= 2 * MiB, `wasm memory grew ${mb(f.after.wasm - f.before.wasm)}`);
+  assert.ok(f.after.heap - f.before.heap < 8 * MiB, `heap grew ${mb(f.after.heap - f.before.heap)}`);
+});
+
 // ---- invalid UTF-8 -------------------------------------------------------------------------------
 
 test("invalid UTF-8 inside an SSE event's JSON: U+FFFD or a clear error, never a crash", () =>

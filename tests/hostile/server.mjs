@@ -263,6 +263,26 @@ const FAULTS = {
     await write(res, sse(rpc(msg.id, { content: [{ type: "text", text: `ok ${JSON.stringify(summary)}` }] })));
     res.end();
   },
+  // 10 000 log notifications on the POST's stream, then the result
+  "notify-flood": async (msg, res) => {
+    startSse(res);
+    let body = "";
+    for (let i = 0; i < 10000; i++) {
+      body += sse({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: `note ${i}` } });
+      if (body.length > 256 * 1024) (await write(res, body), (body = ""));
+    }
+    await write(res, body + sse(rpc(msg.id, OK)));
+    res.end();
+  },
+  // 1 000 progress notifications for the call's progressToken, then the result
+  "progress-flood": async (msg, res) => {
+    startSse(res);
+    const progressToken = msg.params?._meta?.progressToken;
+    let body = "";
+    for (let i = 1; i <= 1000; i++) body += sse({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, progress: i, total: 1000 } });
+    await write(res, body + sse(rpc(msg.id, OK)));
+    res.end();
+  },
   // Invalid UTF-8
   "bad-utf8-sse": async (msg, res) => {
     startSse(res);
