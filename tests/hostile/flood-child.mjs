@@ -57,6 +57,19 @@ const SCENARIOS = {
     await c.close();
     return { text: r.content[0].text, events };
   },
+  /** 10 000 calls, each with its own timeoutMs (its timer must not outlive the call), 50 at once. */
+  async "calls-timeout"() {
+    const c = new Client(`${BASE}/plain/mcp`, { mode: "legacy" });
+    await c.connect();
+    let ok = 0;
+    for (let i = 0; i < Number(process.env.FLOOD_CALLS ?? 10_000); i += 50) {
+      const batch = Array.from({ length: 50 }, () => c.callTool("echo", { text: "x" }, { timeoutMs: 30_000 }));
+      for (const r of await Promise.all(batch)) if (r.content[0].text === "ok") ok++;
+    }
+    const pending = c.pendingRequests;
+    await c.close();
+    return { ok, pending };
+  },
 };
 
 const name = process.argv[2];

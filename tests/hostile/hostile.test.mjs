@@ -389,6 +389,15 @@ test("1 000 progress events on one call: all delivered, wasm memory and JS heap 
   assert.ok(f.after.heap - f.before.heap < 8 * MiB, `heap grew ${mb(f.after.heap - f.before.heap)}`);
 });
 
+test("10 000 calls with a timeout: all answered, nothing pending, wasm memory and JS heap flat", async () => {
+  const f = await inChild("calls-timeout");
+  console.log(`[calls-timeout] ${f.ok} ok, ${f.pending} pending`);
+  assert.equal(f.ok, 10_000);
+  assert.equal(f.pending, 0);
+  assert.ok(f.after.wasm - f.before.wasm <= 2 * MiB, `wasm memory grew ${mb(f.after.wasm - f.before.wasm)}`);
+  assert.ok(f.after.heap - f.before.heap < 8 * MiB, `heap grew ${mb(f.after.heap - f.before.heap)}`);
+});
+
 // ---- invalid UTF-8 -------------------------------------------------------------------------------
 
 test("invalid UTF-8 inside an SSE event's JSON: U+FFFD or a clear error, never a crash", () =>
