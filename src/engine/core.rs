@@ -57,6 +57,8 @@ pub struct Engine {
     /// Requests waiting for a response.
     pub inflight: RefCell<InFlight>,
     pub(super) answering: RefCell<SmallMap<RequestId, Answering>>,
+    /// Legacy server requests waiting for, or holding, one of the answering slots.
+    pub(super) answers: RefCell<super::answers::AnswerQueue>,
     /// Callbacks in progress, and sign-in pages open (request timers do not run meanwhile).
     pub(super) callbacks_pending: Rc<Cell<u32>>,
     /// Tools seen in listings (2026 `Mcp-Param-*` headers, output schemas).
@@ -114,6 +116,7 @@ impl Engine {
             state: RefCell::new(SessionState::new()),
             inflight: RefCell::new(InFlight::new()),
             answering: RefCell::new(SmallMap::new()),
+            answers: RefCell::default(),
             callbacks_pending: Rc::new(Cell::new(0)),
             tools: RefCell::new(tools),
             cache: limits.cache.then(|| RefCell::new(ResponseCache::new())),

@@ -1,6 +1,7 @@
 //! What the server sends: responses to their waiting calls, notifications to the caches,
 //! progress receivers, listeners and handlers, server requests to the user's callbacks.
 
+use super::answers::Queued;
 use super::core::{Answering, Engine};
 use super::host::{unless, Cancel};
 use super::transport::Inbox;
@@ -12,7 +13,6 @@ use crate::session::server_requests::{
     check_request, check_result, is_registered, not_supported, route, Answerer,
 };
 use futures::FutureExt;
-use std::rc::Rc;
 
 impl Inbox for Engine {
     fn deliver(&self, message: Message, carrier: Option<&RequestId>) -> bool {
@@ -78,16 +78,7 @@ impl Engine {
             }
             Message::Notification { method, params } => self.on_notification(&method, params),
             Message::Request { id, method, params } => {
-                let engine = self.rc();
-                let carrier = carrier.cloned();
-                self.host.spawn(
-                    async move {
-                        engine
-                            .answer_server_request(id, &method, params, carrier)
-                            .await
-                    }
-                    .boxed_local(),
-                );
+                self.queue_server_request(id, method, params, carrier.cloned());
             }
         }
     }
@@ -182,36 +173,35 @@ impl Engine {
         check_result(answerer, &params, result)
     }
 
-    /// Legacy: answers a JSON-RPC request from the server and POSTs the response, unless the
-    /// server cancelled it or the call whose stream carried it ended first.
-    async fn answer_server_request(
-        self: Rc<Self>,
-        id: RequestId,
-        method: &str,
-        params: Option<Value>,
-        carrier: Option<RequestId>,
-    ) {
-        let cancel = Cancel::new();
-        self.answering.borrow_mut().insert(
-            id.clone(),
-            Answering {
-                carrier,
-                cancel: cancel.clone(),
-            },
-        );
+    /// Legacy: answers a queued request from the server and POSTs the response (after the
+    /// previous one of its stream), unless the server cancelled it or the call whose stream
+    /// carried it ended first.
+    pub(super) async fn answer_server_request(&self, queued: Queued) {
+        let Queued {
+            id,
+            method,
+            params,
+            cancel,
+            after,
+            sent,
+        } = queued;
         let request_id = id.to_value();
         // 2025-11-25: an answer to a task's request carries its related-task `_meta`.
         let related = params
             .as_ref()
             .and_then(crate::session::tasks::related_task);
         let work = self.answer(
-            method,
+            &method,
             params.unwrap_or_else(|| json!({})),
             &request_id,
             &cancel,
         );
         let outcome = unless(work, cancel.fired()).await.ok();
         self.answering.borrow_mut().remove(&id);
+        if let Some(previous) = after {
+            // Sent or never to be: either way this response's turn on the stream has come.
+            let _ = previous.await;
+        }
         // A request the server cancelled (or whose call ended) gets no response.
         let Some(outcome) = outcome else { return };
         let reply = match outcome {
@@ -227,5 +217,55 @@ impl Engine {
         if let Err(e) = self.post(&reply, "a response to a server request").await {
             self.surface_error(e);
         }
+        let _ = sent.send(());
+    }
+}
+
+impl Engine {
+    /// Legacy: queues a JSON-RPC request from the server (src/engine/answers.rs); it is
+    /// answered in order of arrival once a slot is free, and can be cancelled while waiting.
+    pub(super) fn queue_server_request(
+        &self,
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+        carrier: Option<RequestId>,
+    ) {
+        let cancel = Cancel::new();
+        self.answering.borrow_mut().insert(
+            id.clone(),
+            Answering {
+                carrier: carrier.clone(),
+                cancel: cancel.clone(),
+            },
+        );
+        self.answers
+            .borrow_mut()
+            .push(id, method, params, &carrier, cancel);
+        self.start_answers();
+    }
+
+    /// Starts queued requests while slots are free.
+    fn start_answers(&self) {
+        loop {
+            let Some(next) = self.answers.borrow_mut().start_next() else {
+                return;
+            };
+            let engine = self.rc();
+            self.host.spawn(
+                async move {
+                    engine.answer_server_request(next).await;
+                    engine.answers.borrow_mut().finished();
+                    engine.start_answers();
+                }
+                .boxed_local(),
+            );
+        }
+    }
+
+    /// Server requests queued or being answered, and those being answered (legacy).
+    pub fn server_requests_pending(&self) -> (usize, usize) {
+        let q = self.answers.borrow();
+        (q.len(), q.running())
     }
 }

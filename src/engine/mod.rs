@@ -3,6 +3,7 @@
 //! wherever a [`Host`] and a [`Transport`] exist: in wasm over fetch, natively in tests.
 //! Decisions come from `session::*`; the engine only sequences them.
 
+pub mod answers;
 pub mod connect;
 pub mod core;
 pub mod host;

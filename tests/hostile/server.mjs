@@ -239,6 +239,50 @@ const FAULTS = {
     await write(res, sse(rpc(msg.id, all ? OK : { content: [{ type: "text", text: "pings unanswered" }], isError: true })));
     res.end();
   },
+  // 1 000 server requests of three kinds at once: the answers' order and count are checked
+  "request-flood": async (msg, res) => {
+    startSse(res);
+    const N = Math.max(1, Math.min(Number(msg.params?.arguments?.n ?? 1000) || 1000, 5000));
+    const methods = ["ping", "roots/list", "elicitation/create"];
+    const form = { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+    const arrived = [];
+    const waits = [];
+    let body = "";
+    for (let i = 0; i < N; i++) {
+      const id = `rq-${i}`;
+      waits.push(new Promise((resolve) => answers.set(id, (m) => (arrived.push({ id, ok: m.result !== undefined }), resolve()))));
+      const method = methods[i % 3];
+      body += sse({ jsonrpc: "2.0", id, method, ...(method === "elicitation/create" ? { params: form } : {}) });
+    }
+    await write(res, body); // all at once
+    const all = await Promise.race([Promise.all(waits).then(() => true), sleep(60000).then(() => false)]);
+    for (let i = 0; i < N; i++) answers.delete(`rq-${i}`);
+    const firstOutOfOrder = arrived.findIndex((a, i) => a.id !== `rq-${i}`);
+    const summary = { answered: arrived.length, results: arrived.filter((a) => a.ok).length, all, firstOutOfOrder };
+    record({ fault: "request-flood", note: `request-flood: ${JSON.stringify(summary)}` });
+    await write(res, sse(rpc(msg.id, { content: [{ type: "text", text: `ok ${JSON.stringify(summary)}` }] })));
+    res.end();
+  },
+  // 10 000 log notifications on the POST's stream, then the result
+  "notify-flood": async (msg, res) => {
+    startSse(res);
+    let body = "";
+    for (let i = 0; i < 10000; i++) {
+      body += sse({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: `note ${i}` } });
+      if (body.length > 256 * 1024) (await write(res, body), (body = ""));
+    }
+    await write(res, body + sse(rpc(msg.id, OK)));
+    res.end();
+  },
+  // 1 000 progress notifications for the call's progressToken, then the result
+  "progress-flood": async (msg, res) => {
+    startSse(res);
+    const progressToken = msg.params?._meta?.progressToken;
+    let body = "";
+    for (let i = 1; i <= 1000; i++) body += sse({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, progress: i, total: 1000 } });
+    await write(res, body + sse(rpc(msg.id, OK)));
+    res.end();
+  },
   // Invalid UTF-8
   "bad-utf8-sse": async (msg, res) => {
     startSse(res);
@@ -358,6 +402,13 @@ async function handleMcp(fault, req, res) {
   const headers = { ...req.headers };
   if (req.method === "GET") {
     record({ fault, httpMethod: "GET", method: null, headers });
+    if (fault === "huge-get") {
+      // The GET stream carries one 50 MiB server request (then stays open until the client goes).
+      startSse(res);
+      await streamHuge(res, "huge-get", 50 * 1024 * 1024, true);
+      await closed(res, 10000);
+      return res.end();
+    }
     if (fault === "sse-endpoint-elsewhere") {
       // Deprecated HTTP+SSE layout whose endpoint event points at another origin.
       startSse(res);

@@ -218,7 +218,7 @@ pub(super) fn read(
                 open_timeout,
             ))
         }
-        (Target::Transport(t), _) => Rc::new(t),
+        (Target::Transport(t), _) => Rc::new(t.with_max_message_bytes(limits.max_message_bytes)),
         // A URL without an Http: an error was met and returned above.
         (Target::Url(_), None) => return Err(McpError::input("Client options must be an object")),
     };

@@ -226,7 +226,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Declares tasks: the 2026 tasks extension on every request, the `tasks` capability on 2025-11-25 `initialize`. */
   tasks?: boolean;
-  /** Largest message the client buffers (default 16 MiB). */
+  /** Largest message the client buffers (default 16 MiB); over a `transport` object, the longest JSON text (in UTF-16 units) of a message handed to `onmessage`, checked before it is copied. */
   maxMessageBytes?: number;
   /** Cache 2026 list results for their ttlMs (default true). */
   cache?: boolean;

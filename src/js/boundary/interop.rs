@@ -124,6 +124,19 @@ pub fn from_js(v: &JsValue) -> Result<Value, String> {
     crate::json::from_str(&text).map_err(|e| format!("not JSON-serializable: {e}"))
 }
 
+/// A JS object as JSON, refused (`Err(Some(length))`) when its JSON text is longer than
+/// `max_bytes` UTF-16 units: checked on the JS string, before it is copied into wasm memory
+/// (the UTF-8 copy is at most 3 times that). `Err(None)`: not JSON (see [`from_js`]).
+pub fn from_js_capped(v: &JsValue, max_bytes: usize) -> Result<Value, Option<u32>> {
+    let text = json_stringify(v).map_err(|_| None)?;
+    let length = text.dyn_ref::<js_sys::JsString>().map_or(0, |s| s.length());
+    if length as usize > max_bytes {
+        return Err(Some(length));
+    }
+    let text = text.as_string().ok_or(None)?;
+    crate::json::from_str(&text).map_err(|_| None)
+}
+
 /// A JS value as text for an error message: its JSON (`42`, `{"a":1}`), or `undefined`, or what
 /// kept it from being JSON. (Not `{:?}`: JsValue's Debug brings wasm-bindgen's debugString glue.)
 pub fn describe(v: &JsValue) -> String {

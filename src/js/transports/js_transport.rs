@@ -54,6 +54,8 @@ struct Inner {
     on_close: Closure<dyn FnMut()>,
     on_error: Closure<dyn FnMut(JsValue)>,
     closing: Cell<bool>,
+    /// `maxMessageBytes`: the longest JSON text of one message handed to `onmessage`.
+    max_bytes: Cell<usize>,
 }
 
 /// The engine's transport over a JS object of the TypeScript SDK's `Transport` shape.
@@ -151,10 +153,17 @@ impl JsTransport {
                     }
                 }),
                 closing: Cell::new(false),
+                max_bytes: Cell::new(usize::MAX),
             }
         });
         inner.install();
         Ok(JsTransport { inner })
+    }
+
+    /// Refuses messages whose JSON text is longer than `max_bytes` (`maxMessageBytes`).
+    pub fn with_max_message_bytes(self, max_bytes: usize) -> Self {
+        self.inner.max_bytes.set(max_bytes);
+        self
     }
 }
 
@@ -196,9 +205,11 @@ impl Inner {
             ));
             return;
         }
-        let json = match interop::from_js(value) {
+        let json = match interop::from_js_capped(value, self.max_bytes.get()) {
             Ok(v) => v,
-            Err(e) => {
+            Err(Some(length)) => return self.refuse_too_large(value, length),
+            Err(None) => {
+                let e = interop::from_js(value).err().unwrap_or_default();
                 self.surface(McpError::protocol(
                     INVALID_REQUEST,
                     format!("The transport's onmessage received an object that is not JSON ({e}); ignored"),
@@ -219,6 +230,33 @@ impl Inner {
                     self.surface(error);
                 }
             }
+        }
+    }
+
+    /// A message over `maxMessageBytes`, never copied into wasm memory: the request it answers
+    /// (by its `id`) fails with the error, else it is reported.
+    fn refuse_too_large(&self, value: &JsValue, length: u32) {
+        let max = self.max_bytes.get();
+        let error = McpError::local(
+            INVALID_REQUEST,
+            ErrorKind::Protocol,
+            format!("The transport's onmessage received a message of {length} characters of JSON, larger than maxMessageBytes ({max}); refused"),
+            json!({ "maxMessageBytes": max }),
+        );
+        // Only a string or number id is copied (a request id is small).
+        let id = Reflect::get(value, &"id".into())
+            .ok()
+            .filter(|id| id.is_string() || id.as_f64().is_some())
+            .and_then(|id| interop::from_js(&id).ok());
+        let route = id
+            .as_ref()
+            .and_then(RequestId::from_value)
+            .and_then(|id| self.routes.borrow_mut().remove(&id));
+        match route.and_then(|r| r.done) {
+            Some(done) => {
+                let _ = done.send(Err(error));
+            }
+            None => self.surface(error),
         }
     }
 

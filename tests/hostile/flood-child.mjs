@@ -1,0 +1,85 @@
+// One memory scenario of tests/hostile/hostile.test.mjs in a process of its own, so its RSS
+// figure is not mixed with the other tests': prints one JSON line
+// {before, after, peakRss, ...the scenario's own figures}.
+// Run: node --expose-gc flood-child.mjs <scenario>   (env as hostile.test.mjs: MCP_PKG_NODE, HOSTILE_PORT)
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const { Client, wasmMemoryBytes } = require(process.env.MCP_PKG_NODE ?? "/work/main/pkg/nodejs");
+const BASE = `http://127.0.0.1:${Number(process.env.HOSTILE_PORT ?? 18801)}`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function settle() {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed, wasm: wasmMemoryBytes() };
+}
+
+const SCENARIOS = {
+  /** 1 000 ping / roots/list / elicitation/create requests at once on the POST's stream. */
+  async "request-flood"() {
+    let running = 0;
+    let maxRunning = 0;
+    const slow = async (answer) => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await sleep(1 + Math.floor(Math.random() * 4));
+      running--;
+      return answer;
+    };
+    const c = new Client(`${BASE}/request-flood/mcp`, {
+      mode: "legacy",
+      timeoutMs: 60_000,
+      listRootsCallback: () => slow({ roots: [{ uri: "file:///r", name: "r" }] }),
+      elicitationCallback: () => slow({ action: "accept", content: { name: "Ada" } }),
+    });
+    await c.connect();
+    const r = await c.callTool("hostile", {}, { timeoutMs: 120_000 });
+    await c.close();
+    return { text: r.content[0].text, maxRunning };
+  },
+  /** 10 000 notifications on one call's stream, all handed to messageHandler. */
+  async "notify-flood"() {
+    let notes = 0;
+    const c = new Client(`${BASE}/notify-flood/mcp`, { mode: "legacy", messageHandler: (m) => (m?.method === "notifications/message" ? notes++ : 0) });
+    await c.connect();
+    const r = await c.callTool("hostile", {}, { timeoutMs: 60_000 });
+    await c.close();
+    return { text: r.content[0].text, notes };
+  },
+  /** 1 000 progress events on one call. */
+  async "progress-flood"() {
+    let events = 0;
+    const c = new Client(`${BASE}/progress-flood/mcp`, { mode: "legacy" });
+    await c.connect();
+    const r = await c.callTool("hostile", {}, { timeoutMs: 60_000, onProgress: () => events++ });
+    await c.close();
+    return { text: r.content[0].text, events };
+  },
+  /** 10 000 calls, each with its own timeoutMs (its timer must not outlive the call), 50 at once. */
+  async "calls-timeout"() {
+    const c = new Client(`${BASE}/plain/mcp`, { mode: "legacy" });
+    await c.connect();
+    let ok = 0;
+    for (let i = 0; i < Number(process.env.FLOOD_CALLS ?? 10_000); i += 50) {
+      const batch = Array.from({ length: 50 }, () => c.callTool("echo", { text: "x" }, { timeoutMs: 30_000 }));
+      for (const r of await Promise.all(batch)) if (r.content[0].text === "ok") ok++;
+    }
+    const pending = c.pendingRequests;
+    await c.close();
+    return { ok, pending };
+  },
+};
+
+const name = process.argv[2];
+await sleep(20);
+const before = settle();
+let peakRss = before.rss;
+const timer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 10);
+const figures = await SCENARIOS[name]();
+await sleep(50);
+peakRss = Math.max(peakRss, process.memoryUsage().rss);
+clearInterval(timer);
+const after = settle();
+console.log(JSON.stringify({ before, after, peakRss, ...figures }));
