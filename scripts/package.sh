@@ -199,7 +199,7 @@ fill_exports() {
 fill_exports "$TEMPLATE/node.cjs" "$OUT/node.cjs" 'exports.{} = glue.{};'
 fill_exports "$TEMPLATE/node.mjs" "$OUT/node.mjs" '  {},'
 fill_exports "$TEMPLATE/manual.js" "$OUT/manual.js" "export const {} = guard(glue.{}, '{}');"
-cp "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/README.md" "$OUT/"
+cp "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/wasm.d.ts" "$TEMPLATE/README.md" "$OUT/"
 # index.js imports the facade classes (classes.js) and McpError (error.js) from the snippets
 # directory, whose name has a hash: `{{snippets}}` becomes its path.
 fill_snippets() { # fill_snippets FILE OUT_FILE DIST (under $OUT) DIST_AS_FILE_SEES_IT

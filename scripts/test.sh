@@ -206,9 +206,15 @@ build_packages() {
 # from its measurement on a fresh clone: full 196,994 B, core 140,101 B. Reset by issue 24 (new
 # features, not growth: declared capabilities and discoverResult, tasks on both eras, and the
 # skills extension, whose SHA-256 and YAML frontmatter parser (yaml-rust2, 26.8 KB) the core
-# entry leaves out) from its measurement: full 263,419 B, core 157,441 B.
-SIZE_BUDGET_BYTES=265500
-CORE_SIZE_BUDGET_BYTES=159500
+# entry leaves out) from its measurement: full 263,419 B, core 157,441 B. Reset by issues 26 and
+# 27 together (new features, not growth: client.state and its events with the kept lists
+# (session::lists, engine::observe, the Client facade in classes.js), the group's events and merged
+# prompts/resources, a trap poisoning the instance instead of hanging it (error.js guard), the
+# per-operation recovery budget shared by concurrent operations, scope-tokens, the DPoP-Nonce
+# grammar, the queue that answers a legacy stream's server requests 16 at a time) from their
+# measurement: full 273,794 B, core 165,544 B.
+SIZE_BUDGET_BYTES=274500
+CORE_SIZE_BUDGET_BYTES=166000
 # check_size_budget NAME DIR BUDGET
 check_size_budget() {
   local name="$1" dir="$2" budget="$3" wasm glue snippets=0 total f

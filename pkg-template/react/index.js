@@ -97,7 +97,7 @@ function safely(f, ...args) {
 class Session {
   constructor(key, spec, optionsRef) {
     this.key = key;
-    this.spec = spec; // { kind: "client" | "group", owned, target }
+    this.spec = spec; // { kind ("client" or "group"), owned, target }
     this.optionsRef = optionsRef;
     this.fields = spec.kind === "group" ? INITIAL_GROUP : INITIAL;
     this.onChange = null;

@@ -43,8 +43,15 @@ const TRANSPORT_LINES = declare({
  *  free names through `declare`). */
 const PRELUDES = {
   "README.md ## Capabilities and extensions #1": `import { Client } from "mcp-wasm-client";\n${declare({ url: "string" })}`,
+  "README.md ## Observable state (for UIs) #1": `import { Client } from "mcp-wasm-client";\n${declare({
+    url: "string",
+    render: `(state: ${PKG("ClientState")}) => void`,
+    renderTools: `(tools: ${PKG("Tool")}[]) => void`,
+  })}`,
   "README.md ## Transports written in JavaScript #1": TRANSPORT_LINES,
   "README.md ## Several servers: `ClientGroup` #1": `import { inMemoryPair } from "mcp-wasm-client";\n${declare({
+    uri: "string",
+    render: `(status: ${PKG("ClientGroup")}["status"]) => void`,
     auth: PKG("AuthOptions"),
     ui: `{ form(server: string, params: ${PKG("ElicitParams")}): Promise<${PKG("ElicitResult")}> }`,
     samplingCallback: PKG("SamplingCallback"),
@@ -74,6 +81,11 @@ const PRELUDES = {
     clientMetadata: `${PKG("AuthOptions")}["clientMetadata"]`,
   })}`,
   "README.md ### Grants without a user, and DPoP #2": `export const options: { auth: ${PKG("AuthOptions")} } = {`,
+  "pkg-template/README.md ## Observable state (for UIs) #1": `import { Client } from "mcp-wasm-client";\n${declare({
+    url: "string",
+    render: `(state: ${PKG("ClientState")}) => void`,
+    renderTools: `(tools: ${PKG("Tool")}[]) => void`,
+  })}`,
   "pkg-template/README.md ## Transports written in JavaScript #1": TRANSPORT_LINES,
   "pkg-template/README.md ## Several servers: `ClientGroup` #1": declare({
     url: "string",
@@ -84,6 +96,8 @@ const PRELUDES = {
     args: "Record<string, unknown>",
     name: "string",
     config: PKG("GroupServerConfig"),
+    uri: "string",
+    render: `(status: ${PKG("ClientGroup")}["status"]) => void`,
     signal: "AbortSignal",
     timeoutMs: "number",
     onProgress: `${PKG("CallOptions")}["onProgress"]`,
@@ -147,6 +161,7 @@ function assemble(dir) {
   mkdirSync(path.join(dir, "node_modules/@types"), { recursive: true });
   symlinkSync(path.join(ROOT, "tests/peers/node_modules/@modelcontextprotocol"), path.join(dir, "node_modules/@modelcontextprotocol"));
   symlinkSync(path.join(HERE, "node_modules/@types/node"), path.join(dir, "node_modules/@types/node"));
+  symlinkSync(path.join(HERE, "node_modules/@types/react"), path.join(dir, "node_modules/@types/react"));
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), "readme-types-"));
