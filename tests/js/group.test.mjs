@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { pkg, PY, TS, EVERYTHING, rejection, text } from "./peers.mjs";
+import { pkg, PY, TS, EVERYTHING, rejection, text, sleep, eventually } from "./peers.mjs";
 import { buildServer } from "../peers/ts_transport_server.mjs";
 import { ResourceTemplate } from "../peers/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js";
 import { z } from "../peers/node_modules/zod/index.js";
@@ -16,7 +16,6 @@ const { ClientGroup, McpError, inMemoryPair } = pkg;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OAUTH = `http://127.0.0.1:${Number(process.env.PEERS_OAUTH_PORT ?? 18106)}/mcp`;
 const DOWN_PORT = Number(process.env.GROUP_TEST_PORT ?? 18940);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const names = (tools) => tools.map((t) => t.name);
 
 /** A fetch that counts the tools/list requests it carries (`lists`) and every method (`by`). */
@@ -44,16 +43,6 @@ function record(group, types = ["statuschange", "toolschange", "promptschange", 
 const statuses = (seen, server) =>
   seen.filter(([t, d]) => t === "statuschange" && d.server === server).map(([, d]) => `${d.previous}>${d.status}`);
 
-/** Polls `check` (async) until it returns truthy, or fails after `ms`. */
-async function eventually(check, ms = 5000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await sleep(50);
-  }
-}
 
 test("nameTools: prefix, bare (every colliding name prefixed), a function, duplicates dropped", () => {
   const lists = [

@@ -30,3 +30,17 @@ export async function rejection(p) {
 
 /** Text of the first content block of a CallToolResult. */
 export const text = (r) => r.content?.[0]?.text;
+
+/** Resolves after `ms` milliseconds. */
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` (sync or async) until it returns truthy, or fails after `ms`. */
+export async function eventually(check, ms = 5000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await sleep(50);
+  }
+}

@@ -3,21 +3,10 @@
 // the Python SDK in both eras, the TS SDK 1.x and server-everything.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { pkg, PY, TS, EVERYTHING, fault, rejection } from "./peers.mjs";
+import { pkg, PY, TS, EVERYTHING, fault, rejection, sleep, eventually } from "./peers.mjs";
 
 const { Client, ClientGroup, McpError } = pkg;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `check` until it returns truthy, or fails after `ms`. */
-async function eventually(check, ms = 5000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await sleep(50);
-  }
-}
 
 /** A fetch that counts the requests it carries by JSON-RPC method. */
 function counting() {
