@@ -51,13 +51,23 @@ export function start(name, cmd, args) {
   return child;
 }
 
-export async function waitHttp(url, child, ms = 15_000) {
+/** Waits until `url` answers 2xx, failing when `child` exits. */
+export function waitHttp(url, child, ms = 15_000) {
+  return waitFor(url, child, ms, (res) => res.ok);
+}
+
+/** Waits until something answers HTTP at `url` (any status), failing when `child` exits. */
+export function waitAnswering(url, child, ms = 30_000) {
+  return waitFor(url, child, ms, () => true);
+}
+
+/** Polls `url` every 100 ms until `accept(response)`, failing when `child` exits or after `ms`. */
+async function waitFor(url, child, ms, accept) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (child && child.exitCode !== null) throw new Error(`${child.label} exited: ${child.log()}`);
     try {
-      const res = await fetch(url);
-      if (res.ok) return;
+      if (accept(await fetch(url))) return;
     } catch { /* not yet */ }
     await new Promise((r) => setTimeout(r, 100));
   }

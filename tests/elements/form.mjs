@@ -12,7 +12,7 @@ import http from "node:http";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ROOT, expect, freePorts, launchChromium, needWebPackage, readmeJsBlocks, start, stepper, stopChildren } from "../e2e/lib.mjs";
+import { ROOT, expect, freePorts, launchChromium, needWebPackage, readmeJsBlocks, start, stepper, stopChildren, waitAnswering } from "../e2e/lib.mjs";
 
 const PORTS = process.env.ELEMENTS_FORM_PORTS ?? "18930-18939";
 const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -76,16 +76,6 @@ function serveRoot(port, csp) {
   return new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
 }
 
-/** Waits until something answers HTTP on the port (any status). */
-async function waitAnswering(url, child, ms = 30_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`${child.label} exited: ${child.log()}`);
-    try { await fetch(url); return; } catch { /* not yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`);
-}
 
 // ------------------------------------------------------------------------------ page helpers
 

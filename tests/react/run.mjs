@@ -15,7 +15,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { ROOT, expect, freePorts, launchChromium, needOauthServer, needWebPackage, oauthPeer, start, stepper, stopChildren } from "../e2e/lib.mjs";
+import { ROOT, expect, freePorts, launchChromium, needOauthServer, needWebPackage, oauthPeer, start, stepper, stopChildren, waitAnswering } from "../e2e/lib.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PORTS = process.env.REACT_PORTS ?? "18960-18979";
@@ -78,15 +78,6 @@ function serve(port, files) {
   return new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
 }
 
-async function waitAnswering(url, child, ms = 30_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`${child.label} exited: ${child.log()}`);
-    try { await fetch(url); return; } catch { /* not yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`);
-}
 
 /** A tests/react/peer.py on `port`: its /mcp URL, and its counters. */
 async function peer(port) {
