@@ -571,3 +571,16 @@ export function adoptClient(exported, coreProto, ready) {
 export function makeClient(first, second) {
   return Reflect.construct(ClientFacade, [first, second], Exported);
 }
+
+/** `client.listen()`'s async iterable over the engine's subscription (listen.rs). Here, not in an
+ *  inline snippet: each snippet module is one more file the wasm-bindgen-test page loads, and its
+ *  server stalls past six. */
+export function asyncIterable(next, close, honoured) {
+  return {
+    honoured,
+    next,
+    close,
+    return: async () => { await close(); return { value: undefined, done: true }; },
+    [Symbol.asyncIterator]() { return this; },
+  };
+}

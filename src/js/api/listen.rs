@@ -9,15 +9,7 @@ use js_sys::{Function, Object, Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(inline_js = "export function asyncIterable(next, close, honoured) {
-  return {
-    honoured,
-    next,
-    close,
-    return: async () => { await close(); return { value: undefined, done: true }; },
-    [Symbol.asyncIterator]() { return this; },
-  };
-}")]
+#[wasm_bindgen(module = "/src/js/api/classes.js")]
 extern "C" {
     #[wasm_bindgen(js_name = asyncIterable)]
     fn async_iterable(next: &Function, close: &Function, honoured: &JsValue) -> JsValue;
