@@ -574,7 +574,7 @@ export function makeClient(first, second) {
 
 /** `client.listen()`'s async iterable over the engine's subscription (listen.rs). Here, not in an
  *  inline snippet: each snippet module is one more file the wasm-bindgen-test page loads, and its
- *  server stalls past six. */
+ *  server has stalled with requests unread. */
 export function asyncIterable(next, close, honoured) {
   return {
     honoured,
