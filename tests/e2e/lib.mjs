@@ -74,6 +74,20 @@ async function waitFor(url, child, ms, accept) {
   throw new Error(`${url} did not answer within ${ms} ms`);
 }
 
+/** Runs a script's `main`: a throw counts as one failed step ("FAIL setup"); then the started
+ *  children are stopped and `servers` closed. */
+export async function runMain(steps, main, servers = []) {
+  try {
+    await main();
+  } catch (err) {
+    steps.failed++;
+    console.log(`FAIL setup: ${err?.stack ?? err}`);
+  } finally {
+    stopChildren();
+    for (const s of servers) s.close();
+  }
+}
+
 /** Steps: one line each, counted; a step that throws or times out is a failure. */
 export function stepper(timeoutMs = 20_000) {
   const s = {

@@ -10,7 +10,7 @@
 // "elements-apps: N passed, M failed (...)"; exits non-zero on failure; stops its servers by PID.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { ROOT, expect, freePorts, launchChromium, needWebPackage, readmeJsBlocks, start, stepper, stopChildren, waitHttp } from "../e2e/lib.mjs";
+import { ROOT, expect, freePorts, launchChromium, needWebPackage, readmeJsBlocks, runMain, start, stepper, waitHttp } from "../e2e/lib.mjs";
 
 const PORTS = process.env.ELEMENTS_APPS_PORTS ?? "18940-18959";
 const started = Date.now();
@@ -740,14 +740,7 @@ async function proxyPageSteps(env) {
 
 // ------------------------------------------------------------------------------ run
 
-try {
-  await main();
-} catch (e) {
-  steps.failed++;
-  console.log(`FAIL setup: ${e?.stack ?? e}`);
-} finally {
-  stopChildren();
-}
+await runMain(steps, main);
 const secs = ((Date.now() - started) / 1000).toFixed(1);
 console.log(`elements-apps: ${steps.passed} passed, ${steps.failed} failed (${secs} s)`);
 process.exit(steps.failed ? 1 : 0);

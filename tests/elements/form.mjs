@@ -12,7 +12,7 @@ import http from "node:http";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ROOT, expect, freePorts, launchChromium, needWebPackage, readmeJsBlocks, start, stepper, stopChildren, waitAnswering } from "../e2e/lib.mjs";
+import { ROOT, expect, freePorts, launchChromium, needWebPackage, readmeJsBlocks, start, runMain, stepper, waitAnswering } from "../e2e/lib.mjs";
 
 const PORTS = process.env.ELEMENTS_FORM_PORTS ?? "18930-18939";
 const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -503,15 +503,7 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (err) {
-  steps.failed++;
-  console.log(`FAIL setup: ${err?.stack ?? err}`);
-} finally {
-  stopChildren();
-  for (const s of servers) s.close();
-}
+await runMain(steps, main, servers);
 const secs = ((Date.now() - started) / 1000).toFixed(1);
 console.log(`elements-form: ${steps.passed} passed, ${steps.failed} failed (${secs} s)`);
 process.exit(steps.failed ? 1 : 0);

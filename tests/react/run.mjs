@@ -15,7 +15,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { ROOT, expect, freePorts, launchChromium, needOauthServer, needWebPackage, oauthPeer, start, stepper, stopChildren, waitAnswering } from "../e2e/lib.mjs";
+import { ROOT, expect, freePorts, launchChromium, needOauthServer, needWebPackage, oauthPeer, start, runMain, stepper, waitAnswering } from "../e2e/lib.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PORTS = process.env.REACT_PORTS ?? "18960-18979";
@@ -386,15 +386,7 @@ function ssrSteps() {
   }
 }
 
-try {
-  await main();
-} catch (err) {
-  steps.failed++;
-  console.log(`FAIL setup: ${err?.stack ?? err}`);
-} finally {
-  stopChildren();
-  for (const s of servers) s.close();
-}
+await runMain(steps, main, servers);
 ssrSteps();
 const secs = ((Date.now() - started) / 1000).toFixed(1);
 console.log(`react: ${steps.passed} passed, ${steps.failed} failed (${secs} s)`);
