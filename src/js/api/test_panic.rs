@@ -23,3 +23,14 @@ pub fn test_panic(mode: String) -> Result<Promise, JsValue> {
         })),
     }
 }
+
+/// `client.testPanicSync()`: a `Client` method that panics in its synchronous part (before it
+/// makes its promise), which the facade (`classes.js`) turns into an `internal` McpError.
+#[wasm_bindgen(js_class = ClientCore)]
+impl crate::js::api::client::Client {
+    /// Panics at once (a trap in release builds), never returning its promise.
+    #[wasm_bindgen(js_name = testPanicSync, skip_typescript)]
+    pub fn test_panic_sync(&self) -> Promise {
+        panic!("testPanicSync")
+    }
+}
