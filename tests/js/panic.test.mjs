@@ -160,8 +160,9 @@ describe("a Rust panic becomes an McpError; the instance is poisoned after it", 
       thrown = t;
     }
     assertInternal(mod, thrown, FAILED);
-    const [later] = await rejectionOf(new mod.Client(PY).connect());
-    assertInternal(mod, later, unusable("connect"));
+    const [later] = await rejectionOf(mod.testPanic("ok"));
+    assertInternal(mod, later, unusable("testPanic"));
+    assert.throws(() => new mod.Client(PY), (t) => (assertInternal(mod, t, unusable("Client")), true));
     assert.deepEqual(uncaught, []);
   });
 });
