@@ -96,6 +96,61 @@ describe("a Rust panic becomes an McpError; the instance is poisoned after it", 
     assert.deepEqual(uncaught, [], "nothing escaped as an uncaught error");
   });
 
+  test("in a Client method's synchronous part: its promise rejects naming it; the instance is poisoned", async () => {
+    const mod = fresh();
+    const a = new mod.Client(PY);
+    const b = new mod.Client(PY);
+    await a.connect();
+    await b.connect();
+    const pending = b.callTool("sleep", { ms: 4000 });
+
+    let p;
+    assert.doesNotThrow(() => (p = a.testPanicSync()), "a method returning a promise rejects, never throws");
+    const [e] = await rejectionOf(p);
+    assertInternal(mod, e, /^testPanicSync failed inside the client \(a bug: WebAssembly trap 'unreachable'\)$/);
+
+    // the call in flight on the other Client settles now, not when the server answers (4 s)
+    const [q, waited] = await rejectionOf(pending);
+    assertInternal(mod, q, unusable("callTool"));
+    assert.ok(waited < 1000, `the pending call settled after ${waited} ms`);
+
+    // later calls on any Client, the trigger itself and the Rust exports refuse at once
+    for (const [op, call] of [
+      ["testPanicSync", () => a.testPanicSync()],
+      ["listTools", () => b.listTools()],
+      ["close", () => a.close()],
+      ["testPanic", () => mod.testPanic("ok")],
+    ]) {
+      const [later, took] = await rejectionOf(call());
+      assertInternal(mod, later, unusable(op));
+      assert.ok(took < 500, `${op} rejected after ${took} ms`);
+    }
+    // getters never enter the wasm: state and error say so, the others throw
+    assert.equal(a.state, "failed");
+    assertInternal(mod, b.error, unusable("error"));
+    assert.throws(() => a.tools, (t) => (assertInternal(mod, t, unusable("tools")), true));
+    assert.throws(() => new mod.Client(PY), (t) => (assertInternal(mod, t, unusable("Client")), true));
+    assert.deepEqual(uncaught, [], "nothing escaped as an uncaught error");
+  });
+
+  test("an McpError thrown or rejected synchronously for bad input passes unchanged and poisons nothing", async () => {
+    const mod = fresh();
+    assert.throws(
+      () => new mod.Client(42),
+      (e) => e instanceof mod.McpError && e.code === -32602 && e.data.kind === "input" && /needs a URL/.test(e.message),
+    );
+    const c = new mod.Client(PY);
+    await c.connect();
+    const [bad] = await rejectionOf(c.callTool(42));
+    assert.ok(bad instanceof mod.McpError, `an McpError, not ${bad}`);
+    assert.notEqual(bad.data?.kind, "internal");
+    assert.equal(c.state, "connected");
+    assert.equal(text(await c.callTool("echo", { text: "still" })), "still");
+    assert.equal(await mod.testPanic("ok"), "ok");
+    await c.close();
+    assert.deepEqual(uncaught, []);
+  });
+
   test("in a synchronous export: it throws the McpError; later calls refuse", async () => {
     const mod = fresh();
     let thrown;
@@ -105,8 +160,9 @@ describe("a Rust panic becomes an McpError; the instance is poisoned after it", 
       thrown = t;
     }
     assertInternal(mod, thrown, FAILED);
-    const [later] = await rejectionOf(new mod.Client(PY).connect());
-    assertInternal(mod, later, unusable("connect"));
+    const [later] = await rejectionOf(mod.testPanic("ok"));
+    assertInternal(mod, later, unusable("testPanic"));
+    assert.throws(() => new mod.Client(PY), (t) => (assertInternal(mod, t, unusable("Client")), true));
     assert.deepEqual(uncaught, []);
   });
 });

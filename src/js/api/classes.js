@@ -11,6 +11,8 @@
 // under names made by nameTools(); calls are routed to the server that listed the tool; callbacks
 // learn which server asked (ctx.server, or { server } as a second argument).
 
+import { refusal, trapped } from "../boundary/error.js";
+
 const SEP = "__";
 const CALLBACKS = ["elicitationCallback", "samplingCallback", "listRootsCallback"];
 const HTTP_ONLY = ["headers", "fetch", "auth"];
@@ -457,11 +459,11 @@ class ClientFacade extends EventTarget {
     super();
     const observe = (type, detail) => this.#observe(type, detail);
     if (!whenReady) {
-      this.#core = newCore(first, second, observe);
+      this.#core = ClientFacade.#make(first, second, observe);
       return;
     }
     this.#loggingCallback = [first, second].find((o) => typeof o?.loggingCallback === "function")?.loggingCallback;
-    this.#ready = whenReady.then(() => (this.#core = newCore(first, second, observe)));
+    this.#ready = whenReady.then(() => (this.#core = ClientFacade.#make(first, second, observe)));
     this.#ready.catch((error) => {
       this.#failed = error;
       this.#observe("statechange", { state: "failed", previous: "idle", error });
@@ -475,14 +477,14 @@ class ClientFacade extends EventTarget {
       const d = Object.getOwnPropertyDescriptor(coreProto, key);
       if (d.get) {
         const get = function () {
-          return ClientFacade.#read(this, key);
+          return ClientFacade.#read(this, key, String(key));
         };
         Object.defineProperty(proto, key, { get, configurable: true });
       } else if (typeof d.value === "function") {
         const name = typeof key === "symbol" ? `[${key.description}]` : key;
         const method = {
           [name](...args) {
-            return ClientFacade.#call(this, key, args);
+            return ClientFacade.#call(this, key, args, name);
           },
         }[name];
         Object.defineProperty(proto, key, { value: method, writable: true, configurable: true });
@@ -496,19 +498,57 @@ class ClientFacade extends EventTarget {
     return self;
   }
 
-  static #read(self, key) {
+  // A new core; a trap in its construction poisons the instance (a thrown McpError passes).
+  static #make(first, second, observe) {
+    const refused = refusal("Client");
+    if (refused) throw refused;
+    try {
+      return newCore(first, second, observe);
+    } catch (e) {
+      throw trapped(e, "Client");
+    }
+  }
+
+  // Getters on a poisoned instance never enter the wasm: `state` is "failed", `error` the
+  // McpError saying why, every other getter throws it.
+  static #read(self, key, op) {
     const c = ClientFacade.#of(self);
-    if (c.#core) return c.#core[key];
+    const refused = refusal(op);
+    if (refused) {
+      if (key === "state") return "failed";
+      if (key === "error") return refused;
+      throw refused;
+    }
+    if (c.#core) {
+      try {
+        return c.#core[key];
+      } catch (e) {
+        throw trapped(e, op);
+      }
+    }
     if (key === "state") return c.#failed ? "failed" : "idle";
     if (key === "error") return c.#failed;
     if (key === "loggingCallback") return c.#loggingCallback;
     return BEFORE_CORE[key];
   }
 
-  static #call(self, key, args) {
+  // Every method returns a promise: a trap in its synchronous part, or a poisoned instance,
+  // rejects it with the McpError naming `op` (a thrown McpError passes unchanged).
+  static #call(self, key, args, op) {
     const c = ClientFacade.#of(self);
-    if (c.#core) return c.#core[key](...args);
-    return c.#ready.then((core) => core[key](...args));
+    const run = (core) => {
+      const refused = refusal(op);
+      if (refused) return Promise.reject(refused);
+      try {
+        return core[key](...args);
+      } catch (e) {
+        const err = trapped(e, op);
+        if (err === e) throw e;
+        return Promise.reject(err);
+      }
+    };
+    if (c.#core) return run(c.#core);
+    return c.#ready.then(run);
   }
 
   #observe(type, detail) {
@@ -527,7 +567,7 @@ class ClientFacade extends EventTarget {
     super.addEventListener(type, listener, options);
     if (!Object.hasOwn(LIST_EVENTS, type)) return;
     this.#wanted.add(type);
-    if (this.#core?.state === "connected") this.#watch();
+    if (this.#core && this.state === "connected") this.#watch();
   }
 
   // 2026 servers announce list changes only on a subscriptions/listen stream: one is opened

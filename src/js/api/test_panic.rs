@@ -2,6 +2,7 @@
 //! `test-panic` Cargo feature (off by default; `scripts/test.sh` builds pkg/nodejs-panic with it,
 //! the package never has it).
 
+use crate::js::api::client::Client;
 use crate::js::api::settle::promise_for;
 use crate::js::boundary::error as jserr;
 use js_sys::Promise;
@@ -21,5 +22,16 @@ pub fn test_panic(mode: String) -> Result<Promise, JsValue> {
             }
             Ok(JsValue::from(mode))
         })),
+    }
+}
+
+/// `client.testPanicSync()`: a `Client` method that panics in its synchronous part (before it
+/// makes its promise), which the facade (`classes.js`) turns into an `internal` McpError.
+#[wasm_bindgen(js_class = ClientCore)]
+impl Client {
+    /// Panics at once (a trap in release builds), never returning its promise.
+    #[wasm_bindgen(js_name = testPanicSync, skip_typescript)]
+    pub fn test_panic_sync(&self) -> Promise {
+        panic!("testPanicSync")
     }
 }

@@ -170,11 +170,11 @@ const what = () => {
     return "an exception";
   }
 };
-const failed = (site) => internal(site, `${opOf(site)} failed inside the client (a bug: ${what()})`);
-const unusable = (site) =>
+const failed = (site, op = opOf(site)) => internal(site, `${op} failed inside the client (a bug: ${what()})`);
+const unusable = (site, op = opOf(site)) =>
   internal(
     site,
-    `${opOf(site)} failed: the client's WebAssembly instance stopped at a bug (${what()}) and cannot be used any more; ` +
+    `${op} failed: the client's WebAssembly instance stopped at a bug (${what()}) and cannot be used any more; ` +
       "create the clients again in a new instance of the package (reload the page, or a new process or worker)",
   );
 
@@ -189,13 +189,36 @@ export function guard(f, site) {
     f();
     return undefined;
   } catch (e) {
-    poisoned = true;
-    trap = e;
-    for (const [reject, s] of calls) reject(s && s === site ? failed(s) : unusable(s));
-    calls.clear();
+    poison(e, site);
     return failed(site ?? callSite());
   }
 }
+
+/** Poisons the instance at trap `e`: every call in flight rejects (the one begun at `site`: failed). */
+function poison(e, site) {
+  poisoned = true;
+  trap = e;
+  for (const [reject, s] of calls) reject(s && s === site ? failed(s) : unusable(s));
+  calls.clear();
+}
+
+/** Whether a trap poisoned the instance (error.rs asks: a synchronous trap poisons it here). */
+export const isPoisoned = () => poisoned;
+
+/**
+ * The facade's (classes.js) synchronous Client method, getter or constructor `op` threw `e`: a
+ * WebAssembly trap poisons the instance as in `guard`, and the `internal` McpError naming `op` is
+ * returned; anything else (an McpError for bad input) is returned as it is, poisoning nothing.
+ */
+export function trapped(e, op) {
+  if (!(e instanceof WebAssembly.RuntimeError)) return e;
+  if (poisoned) return unusable(callSite(), op);
+  poison(e);
+  return failed(callSite(), op);
+}
+
+/** The McpError refusing `op` on a poisoned instance (at once, never entering the wasm); else undefined. */
+export const refusal = (op) => (poisoned ? unusable(callSite(), op) : undefined);
 
 /** A method's promise `p` (begun at `site`), rejected at once should the instance be poisoned. */
 export function track(p, site) {

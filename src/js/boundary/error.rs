@@ -19,6 +19,8 @@ extern "C" {
     fn js_guard(f: &mut dyn FnMut(), site: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = track)]
     fn js_track(p: &js_sys::Promise, site: &JsValue) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = isPoisoned)]
+    fn js_is_poisoned() -> bool;
 }
 
 /// The exported name `McpError`: `error.js` gives it the JS class's `instanceof`, `from` and
@@ -100,8 +102,14 @@ pub fn usable(site: &JsValue) -> Result<(), JsValue> {
 }
 
 /// Whether a trap poisoned the instance (then nothing more runs or is dropped: see [`guarded`]).
+/// A synchronous trap in a `Client` method (caught by `classes.js`) poisons it on the JS side only.
 pub fn poisoned() -> bool {
-    POISONED.with(|p| p.get())
+    POISONED.with(|p| {
+        if !p.get() && js_is_poisoned() {
+            p.set(true);
+        }
+        p.get()
+    })
 }
 
 /// A method's promise `p` (begun at `site`) as the caller gets it: rejected at once, with the
