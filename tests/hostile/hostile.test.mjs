@@ -261,8 +261,17 @@ test("a 50 MiB server request on the GET stream, maxMessageBytes 1 MiB: refused 
   report("huge-get (1 MiB cap)", m);
   const notes = (await log()).filter((e) => e.fault === "huge-get" && e.note).map((e) => e.note);
   console.log(`[huge-get] server: ${notes.join("; ")}; reports: ${reports.map((r) => r.message).join(" | ").slice(0, 300)}`);
-  // (Not checked: messageHandler hears nothing of the refusal today; the GET stream is reopened.)
   assert.ok(notes.some((n) => /client went away/.test(n)), "the client stopped reading the GET stream");
+  // messageHandler hears each refusal once (a GET cut by close() is not refused), never the content.
+  const refusals = reports.filter((r) => r.data?.maxMessageBytes === MiB);
+  const refused = notes.filter((n) => /client went away/.test(n)).length;
+  assert.ok(refusals.length >= 1, "messageHandler heard the refusal");
+  assert.ok(refusals.length <= refused, `${refusals.length} refusals for ${refused} refused messages`);
+  for (const r of refusals) {
+    assert.equal(r.data.kind, "protocol");
+    assert.match(r.message, /larger than 1048576 bytes/);
+    assert.ok(!/AAAA|"pad"/.test(JSON.stringify(r)), "the refusal carries none of the message");
+  }
   assert.ok(m.after.wasm - m.before.wasm < 8 * MiB, `wasm memory grew ${mb(m.after.wasm - m.before.wasm)}`);
 });
 

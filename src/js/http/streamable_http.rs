@@ -9,7 +9,7 @@ use crate::js::host::abort::{sleep, AbortOnDrop, SignalLink};
 use crate::js::http::fetch::{read_text, status_error, Head, Http};
 use crate::js::http::http_sse::HttpSse;
 use crate::js::http::json_body::read_messages;
-use crate::js::http::sse_body::read_sse_messages;
+use crate::js::http::sse_body::{is_too_large, read_sse_messages};
 use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{decode, Message};
 use crate::session::reconnect::{self, Reconnect};
@@ -94,6 +94,10 @@ impl Resumable<'_> {
                 let newer = parser.last_event_id().map(str::to_string);
                 let Err(e) = read else { return Ok(()) };
                 if mode == Resuming::Listen {
+                    // A message over maxMessageBytes is told (once); the stream then reopens.
+                    if is_too_large(&e) {
+                        inbox.surface_error(e);
+                    }
                     if js_sys::Date::now() - opened >= reconnect::HEALTHY_STREAM_MS {
                         schedule.reset();
                     }
