@@ -13,19 +13,63 @@ pub const HEALTHY_STREAM_MS: f64 = 30_000.0;
 /// Attempts to resume a request's stream before the request fails.
 pub const RESUME_ATTEMPTS: u32 = 5;
 
+/// The client's `reconnection` option: the backoff's first delay and cap (the server's
+/// `retry:` still comes first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backoff {
+    /// Delay before the first reconnect when the server gave no `retry:` (`initialDelayMs`).
+    pub initial_delay_ms: u64,
+    /// Longest delay between two reconnects (`maxDelayMs`).
+    pub max_delay_ms: u64,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Backoff {
+            initial_delay_ms: BASE_DELAY_MS,
+            max_delay_ms: MAX_DELAY_MS,
+        }
+    }
+}
+
+impl Backoff {
+    /// The backoff from `initialDelayMs` and `maxDelayMs` (each defaulted when absent); an
+    /// initial delay over the cap is refused, naming both.
+    pub fn new(initial_delay_ms: Option<u64>, max_delay_ms: Option<u64>) -> Result<Self, McpError> {
+        let b = Backoff {
+            initial_delay_ms: initial_delay_ms.unwrap_or(BASE_DELAY_MS),
+            max_delay_ms: max_delay_ms.unwrap_or(MAX_DELAY_MS),
+        };
+        if b.initial_delay_ms > b.max_delay_ms {
+            return Err(McpError::input(format!(
+                "options.reconnection.initialDelayMs ({}) is larger than options.reconnection.maxDelayMs ({})",
+                b.initial_delay_ms, b.max_delay_ms
+            )));
+        }
+        Ok(b)
+    }
+}
+
 /// Reconnect schedule of one stream.
 #[derive(Debug, Clone)]
 pub struct Reconnect {
     attempt: u32,
     max_attempts: Option<u32>,
+    backoff: Backoff,
 }
 
 impl Reconnect {
     /// At most `max_attempts` reconnects in a row (`None`: no limit, as for the GET stream).
     pub fn new(max_attempts: Option<u32>) -> Self {
+        Self::with_backoff(max_attempts, Backoff::default())
+    }
+
+    /// As [`Reconnect::new`], with the client's `backoff` in place of the defaults.
+    pub fn with_backoff(max_attempts: Option<u32>, backoff: Backoff) -> Self {
         Reconnect {
             attempt: 0,
             max_attempts,
+            backoff,
         }
     }
 
@@ -35,10 +79,10 @@ impl Reconnect {
         if self.max_attempts.is_some_and(|max| self.attempt >= max) {
             return None;
         }
-        let base = server_retry_ms.unwrap_or(BASE_DELAY_MS);
+        let base = server_retry_ms.unwrap_or(self.backoff.initial_delay_ms);
         let delay = base
             .saturating_mul(1u64 << self.attempt.min(16))
-            .min(MAX_DELAY_MS.max(base));
+            .min(self.backoff.max_delay_ms.max(base));
         self.attempt += 1;
         Some(delay)
     }
@@ -94,6 +138,24 @@ mod tests {
     #[test]
     fn a_server_retry_longer_than_the_cap_is_still_honoured() {
         assert_eq!(Reconnect::new(None).next_delay(Some(60_000)), Some(60_000));
+    }
+
+    #[test]
+    fn a_backoff_option_sets_the_first_delay_and_cap_but_retry_is_still_waited() {
+        let b = Backoff::new(Some(5), Some(20)).unwrap();
+        let mut r = Reconnect::with_backoff(None, b);
+        let delays: Vec<_> = (0..5).map(|_| r.next_delay(None).unwrap()).collect();
+        assert_eq!(delays, [5, 10, 20, 20, 20]);
+        let mut r = Reconnect::with_backoff(None, b);
+        assert_eq!(
+            r.next_delay(Some(50)),
+            Some(50),
+            "retry: over the cap is still waited"
+        );
+        assert_eq!(Backoff::new(None, None).unwrap(), Backoff::default());
+        let text = Backoff::new(Some(100), Some(20)).unwrap_err().to_string();
+        assert!(text.contains("initialDelayMs (100)"), "{text}");
+        assert!(text.contains("maxDelayMs (20)"), "{text}");
     }
 
     #[test]
