@@ -1,6 +1,7 @@
 //! When and how often to reconnect a broken SSE stream: the server's `retry:` first, then a
 //! bounded exponential backoff; and which errors are a broken stream at all.
 
+use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError};
 
 /// Delay before the first reconnect when the server gave no `retry:`.
@@ -47,6 +48,66 @@ impl Backoff {
             )));
         }
         Ok(b)
+    }
+}
+
+/// The longest `initialDelayMs` or `maxDelayMs` the `reconnection` option takes: one hour (a
+/// longer wait is a mistake, and past 2^31 ms a JS timer fires at once).
+pub const MAX_OPTION_DELAY_MS: u64 = 3_600_000;
+
+/// The keys of the `reconnection` option.
+const RECONNECTION_KEYS: [&str; 2] = ["initialDelayMs", "maxDelayMs"];
+
+impl Backoff {
+    /// The `reconnection` option (`{ initialDelayMs?, maxDelayMs? }`, as JSON) read and checked:
+    /// an object of known keys, each a number of milliseconds from 1 to
+    /// [`MAX_OPTION_DELAY_MS`], the first delay not over the cap; an error names the field.
+    pub fn from_option(v: &Value) -> Result<Self, McpError> {
+        let Some(fields) = v.as_object() else {
+            return Err(McpError::input(
+                "options.reconnection must be an object: { initialDelayMs?: number, maxDelayMs?: number }",
+            ));
+        };
+        if let Some(key) = fields
+            .keys()
+            .find(|k| !RECONNECTION_KEYS.contains(&k.as_str()))
+        {
+            let hint = crate::util::closest::closest(key, &RECONNECTION_KEYS).map_or_else(
+                || " (its options: initialDelayMs, maxDelayMs)".into(),
+                |near| format!(": did you mean {near}?"),
+            );
+            return Err(McpError::input(format!(
+                "options.reconnection.{key} is not an option of reconnection{hint}"
+            )));
+        }
+        let initial = option_delay(fields.get("initialDelayMs"), "initialDelayMs")?;
+        let max = option_delay(fields.get("maxDelayMs"), "maxDelayMs")?;
+        Backoff::new(initial, max)
+    }
+}
+
+/// One delay field of the `reconnection` option: absent, or whole milliseconds in range
+/// (`null` stands for NaN and Infinity, which JSON cannot hold, and is refused too).
+fn option_delay(v: Option<&Value>, key: &str) -> Result<Option<u64>, McpError> {
+    let Some(v) = v else { return Ok(None) };
+    match v.as_f64() {
+        Some(n) if (1.0..=MAX_OPTION_DELAY_MS as f64).contains(&n) => Ok(Some(n.ceil() as u64)),
+        _ => Err(McpError::input(format!(
+            "options.reconnection.{key} must be a number of milliseconds from 1 to {MAX_OPTION_DELAY_MS}, not {}",
+            describe(v)
+        ))),
+    }
+}
+
+/// A short description of a refused value: its JSON, cut at 40 characters.
+fn describe(v: &Value) -> String {
+    let text = match v {
+        Value::Null => "NaN, Infinity or null".to_string(),
+        other => other.to_string(),
+    };
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
     }
 }
 
@@ -156,6 +217,69 @@ mod tests {
         let text = Backoff::new(Some(100), Some(20)).unwrap_err().to_string();
         assert!(text.contains("initialDelayMs (100)"), "{text}");
         assert!(text.contains("maxDelayMs (20)"), "{text}");
+    }
+
+    #[test]
+    fn the_reconnection_option_is_read_and_checked_naming_the_field() {
+        use crate::json::json;
+        let read = |v: Value| Backoff::from_option(&v);
+        assert_eq!(
+            read(json!({ "initialDelayMs": 5, "maxDelayMs": 20 })).unwrap(),
+            Backoff {
+                initial_delay_ms: 5,
+                max_delay_ms: 20
+            }
+        );
+        assert_eq!(read(json!({})).unwrap(), Backoff::default());
+        assert_eq!(
+            read(json!({ "maxDelayMs": 2000 }))
+                .unwrap()
+                .initial_delay_ms,
+            1000
+        );
+        assert_eq!(
+            read(json!({ "initialDelayMs": 2.5 }))
+                .unwrap()
+                .initial_delay_ms,
+            3
+        );
+        let refused = |v: Value, says: &[&str]| {
+            let e = read(v).unwrap_err();
+            assert_eq!(e.kind(), Some(ErrorKind::Input));
+            for s in says {
+                assert!(e.message.contains(s), "{:?} lacks {s}", e.message);
+            }
+        };
+        refused(
+            json!({ "initialDelayMs": "5" }),
+            &["initialDelayMs", "\"5\""],
+        );
+        refused(json!({ "maxDelayMs": -1 }), &["maxDelayMs must be", "-1"]);
+        refused(
+            json!({ "initialDelayMs": 0 }),
+            &["initialDelayMs", "from 1 to 3600000"],
+        );
+        refused(
+            json!({ "maxDelayMs": null }),
+            &["maxDelayMs", "NaN, Infinity or null"],
+        );
+        refused(json!({ "maxDelayMs": 1e12 }), &["maxDelayMs", "3600000"]);
+        refused(
+            json!({ "initialDelayMs": 50, "maxDelayMs": 20 }),
+            &["initialDelayMs (50)", "maxDelayMs (20)"],
+        );
+        refused(
+            json!({ "initialDelay": 5 }),
+            &[
+                "reconnection.initialDelay is not",
+                "did you mean initialDelayMs?",
+            ],
+        );
+        refused(json!(5), &["options.reconnection must be an object"]);
+        refused(
+            json!({ "maxDelayMs": "x".repeat(100) }),
+            &["maxDelayMs", "…"],
+        );
     }
 
     #[test]

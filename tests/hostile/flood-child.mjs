@@ -70,6 +70,24 @@ const SCENARIOS = {
     await c.close();
     return { ok, pending };
   },
+  /** A GET stream that carries one notification and ends, 100 times (tests/hostile/server.mjs
+   *  get-reconnects): reconnected on `reconnection: { initialDelayMs: 5, maxDelayMs: 20 }`. */
+  async "get-reconnects"() {
+    const seqs = [];
+    const others = [];
+    const c = new Client(`${BASE}/get-reconnects/mcp`, {
+      mode: "legacy",
+      reconnection: { initialDelayMs: 5, maxDelayMs: 20 },
+      messageHandler: (m) => (m?.method === "notifications/message" ? seqs.push(m.params.data.seq) : others.push(String(m?.message ?? m?.method))),
+    });
+    const t0 = Date.now();
+    await c.connect();
+    while (seqs.length < 100 && Date.now() - t0 < 60_000) await sleep(20);
+    const ms = Date.now() - t0;
+    await sleep(100); // a 101st notification would come now (the server sends none)
+    await c.close();
+    return { seqs, others, ms };
+  },
 };
 
 const name = process.argv[2];

@@ -413,6 +413,45 @@ test("10 000 calls with a timeout: all answered, nothing pending, wasm memory an
   assert.ok(f.after.heap - f.before.heap < 8 * MiB, `heap grew ${mb(f.after.heap - f.before.heap)}`);
 });
 
+test("100 reconnects of the GET stream (one notification each, reconnection 5–20 ms): every notification once, wasm memory and JS heap flat", async () => {
+  const f = await inChild("get-reconnects");
+  const gets = (await log()).filter((e) => e.fault === "get-reconnects" && e.note?.startsWith("GET "));
+  const session = gets.at(-1)?.session;
+  const mine = gets.filter((e) => e.session === session);
+  const reconnects = mine.length - 1;
+  console.log(`[get-reconnects] ${reconnects} reconnects in ${f.ms} ms; ${f.seqs.length} notifications; messageHandler also heard: ${f.others.join(" | ").slice(0, 200) || "nothing else"}`);
+  // The first GET plus 100 reconnects; the 101st reconnect's stream is held open (no notification).
+  assert.equal(reconnects, 100, "100 reconnects counted server-side");
+  assert.deepEqual(f.seqs, Array.from({ length: 100 }, (_, i) => i + 1), "every notification delivered exactly once, in order");
+  // Each reconnect resumed from the last event id it saw.
+  for (const e of mine.slice(1)) assert.equal(e.resumedFrom, `get-${e.n - 1}`, `GET ${e.n} sent Last-Event-ID`);
+  assert.ok(f.after.wasm - f.before.wasm <= 2 * MiB, `wasm memory grew ${mb(f.after.wasm - f.before.wasm)}`);
+  assert.ok(f.after.heap - f.before.heap < 8 * MiB, `heap grew ${mb(f.after.heap - f.before.heap)}`);
+});
+
+test("a bad reconnection option is refused, naming the field", () => {
+  const bad = [
+    [{ initialDelayMs: -1 }, /options\.reconnection\.initialDelayMs must be a number of milliseconds from 1 to 3600000, not -1/],
+    [{ maxDelayMs: "20" }, /options\.reconnection\.maxDelayMs must be .*"20"/],
+    [{ initialDelayMs: NaN }, /options\.reconnection\.initialDelayMs must be .*NaN/],
+    [{ maxDelayMs: 1e10 }, /options\.reconnection\.maxDelayMs must be .* 3600000/],
+    [{ initialDelayMs: 50, maxDelayMs: 20 }, /initialDelayMs \(50\) is larger than options\.reconnection\.maxDelayMs \(20\)/],
+    [{ initialDelay: 5 }, /options\.reconnection\.initialDelay is not an option of reconnection: did you mean initialDelayMs\?/],
+    [5, /options\.reconnection must be an object/],
+  ];
+  for (const [reconnection, says] of bad) {
+    assert.throws(
+      () => new Client(url("ok"), { mode: "legacy", reconnection }),
+      (e) => e instanceof McpError && e.data?.kind === "input" && says.test(e.message),
+      `reconnection ${JSON.stringify(reconnection)}`,
+    );
+  }
+  const transport = { start() {}, close() {}, send() {} };
+  assert.throws(() => new Client({ transport, reconnection: { initialDelayMs: 5 } }), /options\.reconnection applies to Streamable HTTP only/);
+  new Client(url("ok"), { reconnection: { initialDelayMs: 5, maxDelayMs: 20 } }); // accepted
+  new Client(url("ok"), { reconnection: {} }); // the defaults
+});
+
 // ---- invalid UTF-8 -------------------------------------------------------------------------------
 
 test("invalid UTF-8 inside an SSE event's JSON: U+FFFD or a clear error, never a crash", () =>

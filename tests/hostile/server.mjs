@@ -11,7 +11,7 @@
 //   POST tools/call "echo"   -> always a correct result {content:[{type:"text",text:"ok"}]}
 //   POST tools/call (other)  -> the fault of the path (FAULTS below)
 //   other methods            -> 200 JSON {} result
-//   GET /<fault>/mcp -> 405, DELETE -> 200
+//   GET /<fault>/mcp -> 405 (but huge-get, get-reconnects, sse-endpoint-elsewhere), DELETE -> 200
 // Observation endpoints (main server):
 //   GET  /_log               -> [{t, fault, httpMethod, method, id, headers, note}] (last 5 000)
 //   DELETE /_log             -> clears it (and the trap hits)
@@ -99,6 +99,27 @@ async function streamHuge(res, fault, total, asEvent) {
   record({ fault, note: `huge: wrote ${sent} bytes of padding${sent < total ? " (client went away)" : ""}` });
   if (sent >= total) await write(res, `"}}${asEvent ? "\n\n" : ""}`);
   return sent;
+}
+
+// get-reconnects: per session, GET streams 1..GET_STREAMS each carry `retry: 5` and one
+// notifications/message (data.seq = n, event id get-n) and end; the next GET is held open.
+const GET_STREAMS = 100;
+const getCounts = new Map();
+async function getReconnects(req, res) {
+  const session = String(req.headers["mcp-session-id"]);
+  const n = (getCounts.get(session) ?? 0) + 1;
+  getCounts.set(session, n);
+  if (getCounts.size > 100) getCounts.delete(getCounts.keys().next().value);
+  const resumedFrom = req.headers["last-event-id"] ?? null;
+  record({ fault: "get-reconnects", note: `GET ${n}`, session, n, resumedFrom });
+  startSse(res);
+  if (n > GET_STREAMS) {
+    await closed(res, 60_000);
+    return res.end();
+  }
+  const note = { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: { seq: n } } };
+  await write(res, `retry: 5\n\n${sse(note, `get-${n}`)}`);
+  res.end();
 }
 
 function deep(n) {
@@ -409,6 +430,7 @@ async function handleMcp(fault, req, res) {
       await closed(res, 10000);
       return res.end();
     }
+    if (fault === "get-reconnects") return getReconnects(req, res);
     if (fault === "sse-endpoint-elsewhere") {
       // Deprecated HTTP+SSE layout whose endpoint event points at another origin.
       startSse(res);
