@@ -371,6 +371,26 @@ async function inChild(name) {
   return figures;
 }
 
+for (const [fault, body] of [["huge-50-json", "JSON"], ["huge-50-sse", "SSE"]]) {
+  test(`a 50 MiB result as the POST's ${body} body, maxMessageBytes 1 MiB: refused while read, wasm memory and RSS < 8 MiB growth (peak < 32 MiB)`, async () => {
+    const f = await inChild(fault);
+    const notes = (await log()).filter((e) => e.fault === fault && e.note).map((e) => e.note);
+    console.log(`[${fault}] ${f.err?.code} ${f.err?.data?.kind}: ${f.err?.message}; server: ${notes.at(-1)}`);
+    assert.ok(f.err?.isMcpError, "the call fails with an McpError");
+    assert.equal(f.err.data.local, true);
+    assert.equal(f.err.data.kind, "protocol");
+    assert.equal(f.err.data.maxMessageBytes, MiB);
+    assert.ok(!f.err.message.includes("AAAA"), "the refusal carries none of the body");
+    assert.equal(f.next, "ok", "the next call on the same client");
+    assert.match(notes.at(-1) ?? "", /client went away/, "the client stopped reading (the server did not send all 50 MiB)");
+    assert.ok(f.after.wasm - f.before.wasm < 8 * MiB, `wasm memory grew ${mb(f.after.wasm - f.before.wasm)}`);
+    // RSS once settled (gc) grows < 8 MiB; its peak (measured +9–21 MiB: fetch's socket buffers
+    // and the chunks read before the cap, garbage) stays far below the 50 MiB body, read whole.
+    assert.ok(f.after.rss - f.before.rss < 8 * MiB, `RSS grew ${mb(f.after.rss - f.before.rss)}`);
+    assert.ok(f.peakRss - f.before.rss < 32 * MiB, `RSS grew ${mb(f.peakRss - f.before.rss)} at its peak`);
+  });
+}
+
 test("1 000 ping, roots/list and elicitation/create requests at once: answered in order, at most 16 at a time, RSS bounded", async () => {
   const f = await inChild("request-flood");
   console.log(`[request-flood] ${f.text}; at most ${f.maxRunning} callbacks at once`);

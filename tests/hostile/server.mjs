@@ -122,6 +122,17 @@ async function getReconnects(req, res) {
   res.end();
 }
 
+/** Streams the call's result `{ content: [{ type: "text", text: "A"×total }] }` in 64 KiB chunks. */
+async function streamResult(res, fault, id, total, asEvent) {
+  const head = `${asEvent ? "event: message\ndata: " : ""}{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`;
+  if (!(await write(res, head))) return;
+  const chunk = "A".repeat(64 * 1024);
+  let sent = 0;
+  while (sent < total && (await write(res, chunk))) sent += chunk.length;
+  record({ fault, note: `result: wrote ${sent} bytes of text${sent < total ? " (client went away)" : ""}` });
+  if (sent >= total) await write(res, `"}]}}${asEvent ? "\n\n" : ""}`);
+}
+
 function deep(n) {
   return "[".repeat(n) + "]".repeat(n);
 }
@@ -194,6 +205,18 @@ const FAULTS = {
   "huge-result-json": async (msg, res) => {
     res.writeHead(200, { "Content-Type": "application/json" });
     await streamHuge(res, "huge-result-json", 100 * 1024 * 1024, false);
+    res.end();
+  },
+  // A 50 MiB result for the call itself, as the POST's JSON body (no Content-Length) or as one
+  // event of its SSE body: the client must refuse it while reading (maxMessageBytes).
+  "huge-50-json": async (msg, res) => {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    await streamResult(res, "huge-50-json", msg.id, 50 * 1024 * 1024, false);
+    res.end();
+  },
+  "huge-50-sse": async (msg, res) => {
+    startSse(res);
+    await streamResult(res, "huge-50-sse", msg.id, 50 * 1024 * 1024, true);
     res.end();
   },
   "huge-line-sse": async (msg, res) => {
