@@ -450,19 +450,21 @@ test("100 reconnects of the GET stream (one notification each, reconnection 5–
 });
 
 test("a bad reconnection option is refused, naming the field", () => {
+  const range = "must be a number of milliseconds from 1 to 3600000";
   const bad = [
-    [{ initialDelayMs: -1 }, /options\.reconnection\.initialDelayMs must be a number of milliseconds from 1 to 3600000, not -1/],
-    [{ maxDelayMs: "20" }, /options\.reconnection\.maxDelayMs must be .*"20"/],
-    [{ initialDelayMs: NaN }, /options\.reconnection\.initialDelayMs must be .*NaN/],
-    [{ maxDelayMs: 1e10 }, /options\.reconnection\.maxDelayMs must be .* 3600000/],
-    [{ initialDelayMs: 50, maxDelayMs: 20 }, /initialDelayMs \(50\) is larger than options\.reconnection\.maxDelayMs \(20\)/],
-    [{ initialDelay: 5 }, /options\.reconnection\.initialDelay is not an option of reconnection: did you mean initialDelayMs\?/],
-    [5, /options\.reconnection must be an object/],
+    [{ initialDelayMs: -1 }, `options.reconnection.initialDelayMs ${range}`],
+    [{ maxDelayMs: "20" }, `options.reconnection.maxDelayMs ${range}`],
+    [{ initialDelayMs: NaN }, `options.reconnection.initialDelayMs ${range}`],
+    [{ maxDelayMs: Infinity }, `options.reconnection.maxDelayMs ${range}`],
+    [{ maxDelayMs: 1e10 }, `options.reconnection.maxDelayMs ${range}`],
+    [{ initialDelayMs: 50, maxDelayMs: 20 }, "options.reconnection.initialDelayMs (50) is larger than options.reconnection.maxDelayMs (20)"],
+    [{ initialDelay: 5 }, "options.reconnection.initialDelay is not an option of reconnection: did you mean initialDelayMs?"],
+    [5, "options.reconnection must be an object"],
   ];
   for (const [reconnection, says] of bad) {
     assert.throws(
       () => new Client(url("ok"), { mode: "legacy", reconnection }),
-      (e) => e instanceof McpError && e.data?.kind === "input" && says.test(e.message),
+      (e) => e instanceof McpError && e.data?.kind === "input" && e.message.includes(says),
       `reconnection ${JSON.stringify(reconnection)}`,
     );
   }
