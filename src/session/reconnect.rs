@@ -1,7 +1,6 @@
 //! When and how often to reconnect a broken SSE stream: the server's `retry:` first, then a
 //! bounded exponential backoff; and which errors are a broken stream at all.
 
-use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError};
 
 /// Delay before the first reconnect when the server gave no `retry:`.
@@ -56,47 +55,29 @@ impl Backoff {
 pub const MAX_OPTION_DELAY_MS: u64 = 3_600_000;
 
 /// The keys of the `reconnection` option.
-const RECONNECTION_KEYS: [&str; 2] = ["initialDelayMs", "maxDelayMs"];
+pub const RECONNECTION_KEYS: [&str; 2] = ["initialDelayMs", "maxDelayMs"];
 
 impl Backoff {
-    /// The `reconnection` option (`{ initialDelayMs?, maxDelayMs? }`, as JSON) read and checked:
-    /// an object of known keys, each a number of milliseconds from 1 to
-    /// [`MAX_OPTION_DELAY_MS`], the first delay not over the cap; an error names the field.
-    pub fn from_option(v: &Value) -> Result<Self, McpError> {
-        let Some(fields) = v.as_object() else {
-            return Err(McpError::input(
-                "options.reconnection must be an object: { initialDelayMs?: number, maxDelayMs?: number }",
-            ));
-        };
-        if let Some(key) = fields
-            .keys()
-            .find(|k| !RECONNECTION_KEYS.contains(&k.as_str()))
-        {
-            let near = crate::util::closest::closest(key, &RECONNECTION_KEYS);
-            return Err(McpError::input(
-                [
-                    "options.reconnection.",
-                    key,
-                    " is not an option of reconnection: did you mean ",
-                    near.unwrap_or("initialDelayMs or maxDelayMs"),
-                    "?",
-                ]
-                .concat(),
-            ));
-        }
-        let initial = option_delay(fields.get("initialDelayMs"), "initialDelayMs")?;
-        let max = option_delay(fields.get("maxDelayMs"), "maxDelayMs")?;
+    /// The `reconnection` option from its two fields as read from JS (`None`: absent, NaN: not
+    /// a number): each a number of milliseconds from 1 to [`MAX_OPTION_DELAY_MS`], the first
+    /// delay not over the cap; an error names the field.
+    pub fn from_option(
+        initial_delay_ms: Option<f64>,
+        max_delay_ms: Option<f64>,
+    ) -> Result<Self, McpError> {
+        let initial = option_delay(initial_delay_ms, "initialDelayMs")?;
+        let max = option_delay(max_delay_ms, "maxDelayMs")?;
         Backoff::new(initial, max)
     }
 }
 
-/// One delay field of the `reconnection` option: absent, or whole milliseconds in range
-/// (NaN and Infinity, which JSON cannot hold, arrive as `null` and are refused too).
-fn option_delay(v: Option<&Value>, key: &str) -> Result<Option<u64>, McpError> {
-    let Some(v) = v else { return Ok(None) };
-    match v.as_f64() {
+/// One delay field of the `reconnection` option: absent, or whole milliseconds in range (NaN,
+/// ±Infinity, negative, zero and over an hour are refused).
+fn option_delay(v: Option<f64>, key: &str) -> Result<Option<u64>, McpError> {
+    match v {
+        None => Ok(None),
         Some(n) if (1.0..=MAX_OPTION_DELAY_MS as f64).contains(&n) => Ok(Some(n.ceil() as u64)),
-        _ => Err(McpError::input(
+        Some(_) => Err(McpError::input(
             [
                 "options.reconnection.",
                 key,
@@ -216,64 +197,46 @@ mod tests {
     }
 
     #[test]
-    fn the_reconnection_option_is_read_and_checked_naming_the_field() {
-        use crate::json::json;
-        let read = |v: Value| Backoff::from_option(&v);
+    fn the_reconnection_option_is_checked_naming_the_field() {
+        let read = Backoff::from_option;
         assert_eq!(
-            read(json!({ "initialDelayMs": 5, "maxDelayMs": 20 })).unwrap(),
+            read(Some(5.0), Some(20.0)).unwrap(),
             Backoff {
                 initial_delay_ms: 5,
                 max_delay_ms: 20
             }
         );
-        assert_eq!(read(json!({})).unwrap(), Backoff::default());
+        assert_eq!(read(None, None).unwrap(), Backoff::default());
+        assert_eq!(read(None, Some(2000.0)).unwrap().initial_delay_ms, 1000);
+        assert_eq!(read(Some(2.5), None).unwrap().initial_delay_ms, 3);
         assert_eq!(
-            read(json!({ "maxDelayMs": 2000 }))
-                .unwrap()
-                .initial_delay_ms,
-            1000
+            read(None, Some(3_600_000.0)).unwrap().max_delay_ms,
+            3_600_000
         );
-        assert_eq!(
-            read(json!({ "initialDelayMs": 2.5 }))
-                .unwrap()
-                .initial_delay_ms,
-            3
-        );
-        let refused = |v: Value, says: &[&str]| {
-            let e = read(v).unwrap_err();
+        let refused = |initial: Option<f64>, max: Option<f64>, says: &str| {
+            let e = read(initial, max).unwrap_err();
             assert_eq!(e.kind(), Some(ErrorKind::Input));
-            for s in says {
-                assert!(e.message.contains(s), "{:?} lacks {s}", e.message);
-            }
+            assert!(e.message.contains(says), "{:?} lacks {says}", e.message);
         };
-        let range = "must be a number of milliseconds from 1 to 3600000";
+        let range = " must be a number of milliseconds from 1 to 3600000";
+        let initial = ["options.reconnection.initialDelayMs", range].concat();
+        let max = ["options.reconnection.maxDelayMs", range].concat();
+        refused(Some(f64::NAN), None, &initial); // not a number (a string, an object, NaN)
+        refused(None, Some(-1.0), &max);
+        refused(Some(0.0), None, &initial);
+        refused(None, Some(f64::INFINITY), &max);
+        refused(None, Some(3_600_001.0), &max);
+        refused(Some(1e12), Some(1e12), &initial);
         refused(
-            json!({ "initialDelayMs": "5" }),
-            &["options.reconnection.initialDelayMs", range],
+            Some(50.0),
+            Some(20.0),
+            "initialDelayMs (50) is larger than options.reconnection.maxDelayMs (20)",
         );
         refused(
-            json!({ "maxDelayMs": -1 }),
-            &["options.reconnection.maxDelayMs", range],
+            Some(50_000.0),
+            None,
+            "initialDelayMs (50000) is larger than options.reconnection.maxDelayMs (30000)",
         );
-        refused(json!({ "initialDelayMs": 0 }), &["initialDelayMs", range]);
-        refused(json!({ "maxDelayMs": null }), &["maxDelayMs", range]);
-        refused(json!({ "maxDelayMs": 1e12 }), &["maxDelayMs", range]);
-        refused(
-            json!({ "initialDelayMs": 50, "maxDelayMs": 20 }),
-            &["initialDelayMs (50)", "maxDelayMs (20)"],
-        );
-        refused(
-            json!({ "initialDelay": 5 }),
-            &[
-                "reconnection.initialDelay is not",
-                "did you mean initialDelayMs?",
-            ],
-        );
-        refused(
-            json!({ "x": 5 }),
-            &["reconnection.x is not", "initialDelayMs or maxDelayMs"],
-        );
-        refused(json!(5), &["options.reconnection must be an object"]);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::protocol::capabilities::{Declared, Registered};
 use crate::protocol::error::McpError;
 use crate::protocol::version::Mode;
 use crate::session::negotiate::stored_discover_version;
-use crate::session::reconnect::Backoff;
+use crate::session::reconnect::{Backoff, RECONNECTION_KEYS};
 use crate::session::ClientConfig;
 use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
 use std::rc::Rc;
@@ -341,15 +341,30 @@ fn read_limits(r: &mut options::Reader, options: &JsValue) -> Limits {
 }
 
 /// `reconnection: { initialDelayMs, maxDelayMs }`: the backoff of a broken stream's reconnects
-/// (read and checked by `session::reconnect`; absent: the defaults).
+/// (absent: the defaults). Each field goes to `session::reconnect` as read (a non-number as
+/// NaN), which checks it.
 fn read_reconnection(r: &mut options::Reader, options: &JsValue) -> Backoff {
-    let Some(v) = r.json_object(options, "reconnection") else {
+    let Some(v) = r.value(options, "reconnection") else {
         return Backoff::default();
     };
-    Backoff::from_option(&v).unwrap_or_else(|e| {
-        r.fail(e);
-        Backoff::default()
-    })
+    if !v.is_object() || js_sys::Array::is_array(&v) {
+        r.fail_with("options.reconnection must be an object: { initialDelayMs?, maxDelayMs? }");
+        return Backoff::default();
+    }
+    let mut inner = options::Reader::new("options.reconnection");
+    inner.refuse_unknown(&v, &[&RECONNECTION_KEYS], "reconnection");
+    let mut field = |key| inner.value(&v, key).map(|f| f.as_f64().unwrap_or(f64::NAN));
+    let (initial, max) = (field("initialDelayMs"), field("maxDelayMs"));
+    match inner
+        .check()
+        .and_then(|()| Backoff::from_option(initial, max))
+    {
+        Ok(b) => b,
+        Err(e) => {
+            r.fail(e);
+            Backoff::default()
+        }
+    }
 }
 
 /// The URL checked, then `fetch` and `headers`: the HTTP side (`None` once an error is kept).
