@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-const { Client, wasmMemoryBytes } = require(process.env.MCP_PKG_NODE ?? "/work/main/pkg/nodejs");
+const { Client, McpError, wasmMemoryBytes } = require(process.env.MCP_PKG_NODE ?? "/work/main/pkg/nodejs");
 const BASE = `http://127.0.0.1:${Number(process.env.HOSTILE_PORT ?? 18801)}`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -70,12 +70,57 @@ const SCENARIOS = {
     await c.close();
     return { ok, pending };
   },
+  /** A GET stream that carries one notification and ends, 100 times (tests/hostile/server.mjs
+   *  get-reconnects): reconnected on `reconnection: { initialDelayMs: 5, maxDelayMs: 20 }`. */
+  async "get-reconnects"() {
+    const seqs = [];
+    const others = [];
+    const c = new Client(`${BASE}/get-reconnects/mcp`, {
+      mode: "legacy",
+      reconnection: { initialDelayMs: 5, maxDelayMs: 20 },
+      messageHandler: (m) => (m?.method === "notifications/message" ? seqs.push(m.params.data.seq) : others.push(String(m?.message ?? m?.method))),
+    });
+    const t0 = Date.now();
+    await c.connect();
+    while (seqs.length < 100 && Date.now() - t0 < 60_000) await sleep(20);
+    const ms = Date.now() - t0;
+    await sleep(100); // a 101st notification would come now (the server sends none)
+    await c.close();
+    return { seqs, others, ms };
+  },
 };
+
+/** A call whose result is a 50 MiB body (`fault` huge-50-json or huge-50-sse), maxMessageBytes
+ *  1 MiB; measured from after a first call (fetch and the client warmed up) to the refusal. */
+async function hugeBody(fault) {
+  const c = new Client(`${BASE}/${fault}/mcp`, { mode: "legacy", maxMessageBytes: 1024 * 1024 });
+  await c.connect();
+  await c.callTool("echo", {});
+  await sleep(20);
+  restart();
+  let err;
+  try {
+    await c.callTool("hostile", {}, { timeoutMs: 30_000 });
+  } catch (e) {
+    err = { message: e.message.slice(0, 300), code: e.code, data: e.data, isMcpError: e instanceof McpError };
+  }
+  const next = (await c.callTool("echo", {})).content[0].text;
+  await c.close();
+  return { err, next };
+}
+SCENARIOS["huge-50-json"] = () => hugeBody("huge-50-json");
+SCENARIOS["huge-50-sse"] = () => hugeBody("huge-50-sse");
 
 const name = process.argv[2];
 await sleep(20);
-const before = settle();
-let peakRss = before.rss;
+let before;
+let peakRss;
+/** Starts the measurement over (a scenario that warms up first calls it). */
+function restart() {
+  before = settle();
+  peakRss = before.rss;
+}
+restart();
 const timer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 10);
 const figures = await SCENARIOS[name]();
 await sleep(50);

@@ -261,8 +261,23 @@ test("a 50 MiB server request on the GET stream, maxMessageBytes 1 MiB: refused 
   report("huge-get (1 MiB cap)", m);
   const notes = (await log()).filter((e) => e.fault === "huge-get" && e.note).map((e) => e.note);
   console.log(`[huge-get] server: ${notes.join("; ")}; reports: ${reports.map((r) => r.message).join(" | ").slice(0, 300)}`);
-  // (Not checked: messageHandler hears nothing of the refusal today; the GET stream is reopened.)
   assert.ok(notes.some((n) => /client went away/.test(n)), "the client stopped reading the GET stream");
+  // messageHandler hears each refusal once (a GET cut by close() is not refused), never the content.
+  const refusals = reports.filter((r) => r.data?.maxMessageBytes === MiB);
+  const refused = notes.filter((n) => /client went away/.test(n)).length;
+  // Once per refused message: the server saw `refused` GETs cut short, of which at most one (the
+  // last) by close() rather than by the refusal.
+  console.log(`[huge-get] ${refusals.length} refusals heard for ${refused} GET streams cut short`);
+  assert.ok(refusals.length >= 1, "messageHandler heard the refusal");
+  assert.ok(refusals.length <= refused, `${refusals.length} refusals for ${refused} refused messages`);
+  assert.ok(refusals.length >= refused - 1, `${refusals.length} refusals for ${refused} refused messages: one missing`);
+  for (const r of refusals) {
+    assert.ok(r instanceof McpError, "the refusal is an McpError");
+    assert.equal(r.data.local, true);
+    assert.equal(r.data.kind, "protocol", "the same kind as a POST response over maxMessageBytes");
+    assert.match(r.message, /larger than 1048576 bytes/);
+    assert.ok(!/AAAA|"pad"/.test(JSON.stringify(r)), "the refusal carries none of the message");
+  }
   assert.ok(m.after.wasm - m.before.wasm < 8 * MiB, `wasm memory grew ${mb(m.after.wasm - m.before.wasm)}`);
 });
 
@@ -356,6 +371,26 @@ async function inChild(name) {
   return figures;
 }
 
+for (const [fault, body] of [["huge-50-json", "JSON"], ["huge-50-sse", "SSE"]]) {
+  test(`a 50 MiB result as the POST's ${body} body, maxMessageBytes 1 MiB: refused while read, wasm memory and RSS < 8 MiB growth (peak < 32 MiB)`, async () => {
+    const f = await inChild(fault);
+    const notes = (await log()).filter((e) => e.fault === fault && e.note).map((e) => e.note);
+    console.log(`[${fault}] ${f.err?.code} ${f.err?.data?.kind}: ${f.err?.message}; server: ${notes.at(-1)}`);
+    assert.ok(f.err?.isMcpError, "the call fails with an McpError");
+    assert.equal(f.err.data.local, true);
+    assert.equal(f.err.data.kind, "protocol");
+    assert.equal(f.err.data.maxMessageBytes, MiB);
+    assert.ok(!f.err.message.includes("AAAA"), "the refusal carries none of the body");
+    assert.equal(f.next, "ok", "the next call on the same client");
+    assert.match(notes.at(-1) ?? "", /client went away/, "the client stopped reading (the server did not send all 50 MiB)");
+    assert.ok(f.after.wasm - f.before.wasm < 8 * MiB, `wasm memory grew ${mb(f.after.wasm - f.before.wasm)}`);
+    // RSS once settled (gc) grows < 8 MiB; its peak (measured +5–21 MiB: fetch's socket buffers
+    // and the chunks read before the cap, garbage) stays far below the 50 MiB body, read whole.
+    assert.ok(f.after.rss - f.before.rss < 8 * MiB, `RSS grew ${mb(f.after.rss - f.before.rss)}`);
+    assert.ok(f.peakRss - f.before.rss < 32 * MiB, `RSS grew ${mb(f.peakRss - f.before.rss)} at its peak`);
+  });
+}
+
 test("1 000 ping, roots/list and elicitation/create requests at once: answered in order, at most 16 at a time, RSS bounded", async () => {
   const f = await inChild("request-flood");
   console.log(`[request-flood] ${f.text}; at most ${f.maxRunning} callbacks at once`);
@@ -396,6 +431,47 @@ test("10 000 calls with a timeout: all answered, nothing pending, wasm memory an
   assert.equal(f.pending, 0);
   assert.ok(f.after.wasm - f.before.wasm <= 2 * MiB, `wasm memory grew ${mb(f.after.wasm - f.before.wasm)}`);
   assert.ok(f.after.heap - f.before.heap < 8 * MiB, `heap grew ${mb(f.after.heap - f.before.heap)}`);
+});
+
+test("100 reconnects of the GET stream (one notification each, reconnection 5–20 ms): every notification once, wasm memory and JS heap flat", async () => {
+  const f = await inChild("get-reconnects");
+  const gets = (await log()).filter((e) => e.fault === "get-reconnects" && e.note?.startsWith("GET "));
+  const session = gets.at(-1)?.session;
+  const mine = gets.filter((e) => e.session === session);
+  const reconnects = mine.length - 1;
+  console.log(`[get-reconnects] ${reconnects} reconnects in ${f.ms} ms; ${f.seqs.length} notifications; messageHandler also heard: ${f.others.join(" | ").slice(0, 200) || "nothing else"}`);
+  // The first GET plus 100 reconnects; the 101st reconnect's stream is held open (no notification).
+  assert.equal(reconnects, 100, "100 reconnects counted server-side");
+  assert.deepEqual(f.seqs, Array.from({ length: 100 }, (_, i) => i + 1), "every notification delivered exactly once, in order");
+  // Each reconnect resumed from the last event id it saw.
+  for (const e of mine.slice(1)) assert.equal(e.resumedFrom, `get-${e.n - 1}`, `GET ${e.n} sent Last-Event-ID`);
+  assert.ok(f.after.wasm - f.before.wasm <= 2 * MiB, `wasm memory grew ${mb(f.after.wasm - f.before.wasm)}`);
+  assert.ok(f.after.heap - f.before.heap < 8 * MiB, `heap grew ${mb(f.after.heap - f.before.heap)}`);
+});
+
+test("a bad reconnection option is refused, naming the field", () => {
+  const range = "must be a number of milliseconds from 1 to 3600000";
+  const bad = [
+    [{ initialDelayMs: -1 }, `options.reconnection.initialDelayMs ${range}`],
+    [{ maxDelayMs: "20" }, `options.reconnection.maxDelayMs ${range}`],
+    [{ initialDelayMs: NaN }, `options.reconnection.initialDelayMs ${range}`],
+    [{ maxDelayMs: Infinity }, `options.reconnection.maxDelayMs ${range}`],
+    [{ maxDelayMs: 1e10 }, `options.reconnection.maxDelayMs ${range}`],
+    [{ initialDelayMs: 50, maxDelayMs: 20 }, "options.reconnection.initialDelayMs (50) is larger than options.reconnection.maxDelayMs (20)"],
+    [{ initialDelay: 5 }, "options.reconnection.initialDelay is not an option of reconnection: did you mean initialDelayMs?"],
+    [5, "options.reconnection must be an object"],
+  ];
+  for (const [reconnection, says] of bad) {
+    assert.throws(
+      () => new Client(url("ok"), { mode: "legacy", reconnection }),
+      (e) => e instanceof McpError && e.data?.kind === "input" && e.message.includes(says),
+      `reconnection ${JSON.stringify(reconnection)}`,
+    );
+  }
+  const transport = { start() {}, close() {}, send() {} };
+  assert.throws(() => new Client({ transport, reconnection: { initialDelayMs: 5 } }), /options\.reconnection applies to Streamable HTTP only/);
+  new Client(url("ok"), { reconnection: { initialDelayMs: 5, maxDelayMs: 20 } }); // accepted
+  new Client(url("ok"), { reconnection: {} }); // the defaults
 });
 
 // ---- invalid UTF-8 -------------------------------------------------------------------------------

@@ -11,7 +11,7 @@
 //   POST tools/call "echo"   -> always a correct result {content:[{type:"text",text:"ok"}]}
 //   POST tools/call (other)  -> the fault of the path (FAULTS below)
 //   other methods            -> 200 JSON {} result
-//   GET /<fault>/mcp -> 405, DELETE -> 200
+//   GET /<fault>/mcp -> 405 (but huge-get, get-reconnects, sse-endpoint-elsewhere), DELETE -> 200
 // Observation endpoints (main server):
 //   GET  /_log               -> [{t, fault, httpMethod, method, id, headers, note}] (last 5 000)
 //   DELETE /_log             -> clears it (and the trap hits)
@@ -101,6 +101,38 @@ async function streamHuge(res, fault, total, asEvent) {
   return sent;
 }
 
+// get-reconnects: per session, GET streams 1..GET_STREAMS each carry `retry: 5` and one
+// notifications/message (data.seq = n, event id get-n) and end; the next GET is held open.
+const GET_STREAMS = 100;
+const getCounts = new Map();
+async function getReconnects(req, res) {
+  const session = String(req.headers["mcp-session-id"]);
+  const n = (getCounts.get(session) ?? 0) + 1;
+  getCounts.set(session, n);
+  if (getCounts.size > 100) getCounts.delete(getCounts.keys().next().value);
+  const resumedFrom = req.headers["last-event-id"] ?? null;
+  record({ fault: "get-reconnects", note: `GET ${n}`, session, n, resumedFrom });
+  startSse(res);
+  if (n > GET_STREAMS) {
+    await closed(res, 60_000);
+    return res.end();
+  }
+  const note = { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: { seq: n } } };
+  await write(res, `retry: 5\n\n${sse(note, `get-${n}`)}`);
+  res.end();
+}
+
+/** Streams the call's result `{ content: [{ type: "text", text: "A"×total }] }` in 64 KiB chunks. */
+async function streamResult(res, fault, id, total, asEvent) {
+  const head = `${asEvent ? "event: message\ndata: " : ""}{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`;
+  if (!(await write(res, head))) return;
+  const chunk = "A".repeat(64 * 1024);
+  let sent = 0;
+  while (sent < total && (await write(res, chunk))) sent += chunk.length;
+  record({ fault, note: `result: wrote ${sent} bytes of text${sent < total ? " (client went away)" : ""}` });
+  if (sent >= total) await write(res, `"}]}}${asEvent ? "\n\n" : ""}`);
+}
+
 function deep(n) {
   return "[".repeat(n) + "]".repeat(n);
 }
@@ -173,6 +205,18 @@ const FAULTS = {
   "huge-result-json": async (msg, res) => {
     res.writeHead(200, { "Content-Type": "application/json" });
     await streamHuge(res, "huge-result-json", 100 * 1024 * 1024, false);
+    res.end();
+  },
+  // A 50 MiB result for the call itself, as the POST's JSON body (no Content-Length) or as one
+  // event of its SSE body: the client must refuse it while reading (maxMessageBytes).
+  "huge-50-json": async (msg, res) => {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    await streamResult(res, "huge-50-json", msg.id, 50 * 1024 * 1024, false);
+    res.end();
+  },
+  "huge-50-sse": async (msg, res) => {
+    startSse(res);
+    await streamResult(res, "huge-50-sse", msg.id, 50 * 1024 * 1024, true);
     res.end();
   },
   "huge-line-sse": async (msg, res) => {
@@ -409,6 +453,7 @@ async function handleMcp(fault, req, res) {
       await closed(res, 10000);
       return res.end();
     }
+    if (fault === "get-reconnects") return getReconnects(req, res);
     if (fault === "sse-endpoint-elsewhere") {
       // Deprecated HTTP+SSE layout whose endpoint event points at another origin.
       startSse(res);

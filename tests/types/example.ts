@@ -49,6 +49,7 @@ import {
   type Tasks,
   type CallToolOptions,
   type ListTasksResult,
+  type ReconnectionOptions,
 } from "../../pkg/nodejs/mcp_wasm_client.js";
 // @ts-expect-error: internal exports of the glue (the tests' memory checks) are not declared
 import { wasmMemoryBytes, start } from "../../pkg/nodejs/mcp_wasm_client.js";
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
     mode: "auto",
     clientInfo: { name: "typed", version: "1.0.0" },
     timeoutMs: 5_000,
+    reconnection: { initialDelayMs: 500, maxDelayMs: 10_000 },
     elicitationCallback: elicit,
     samplingCallback: sample,
     samplingCapabilities: { tools: {} },
@@ -258,6 +260,11 @@ void authorizeWithPopup({ window: null });
 void authorizeWithPopup({ window: "https://as.example/authorize" });
 // @ts-expect-error: timeoutMs is a number
 void authorizeWithPopup({ timeoutMs: "60s" });
+const backoff: ReconnectionOptions = { maxDelayMs: 5_000 };
+void backoff;
+// @ts-expect-error: initialDelayMs is a number of milliseconds
+const badBackoff: ReconnectionOptions = { initialDelayMs: "1s" };
+void badBackoff;
 // @ts-expect-error: onInsufficientScope is "reauthorize" | "throw"
 const badAuth: AuthOptions = { onInsufficientScope: "retry" };
 void badAuth;

@@ -14,6 +14,7 @@ use crate::protocol::capabilities::{Declared, Registered};
 use crate::protocol::error::McpError;
 use crate::protocol::version::Mode;
 use crate::session::negotiate::stored_discover_version;
+use crate::session::reconnect::{Backoff, RECONNECTION_KEYS};
 use crate::session::ClientConfig;
 use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
 use std::rc::Rc;
@@ -31,7 +32,7 @@ enum Target {
 
 /// Every option of `new Client(...)`: a key outside this list is refused, with the closest
 /// name (`timeout` → "did you mean timeoutMs?").
-const CLIENT_OPTIONS: [&str; 23] = [
+const CLIENT_OPTIONS: [&str; 24] = [
     "transport",
     "mode",
     "clientInfo",
@@ -49,6 +50,7 @@ const CLIENT_OPTIONS: [&str; 23] = [
     "discoverResult",
     "timeoutMs",
     "maxMessageBytes",
+    "reconnection",
     "inputRequiredMaxRounds",
     "cache",
     "listChanged",
@@ -58,7 +60,7 @@ const CLIENT_OPTIONS: [&str; 23] = [
 ];
 
 /// Options that only mean something over HTTP.
-const HTTP_ONLY: [&str; 3] = ["headers", "fetch", "auth"];
+const HTTP_ONLY: [&str; 4] = ["headers", "fetch", "auth", "reconnection"];
 
 /// Reads `new Client(url, options)` or `new Client({ transport, ...options }, moreOptions)`:
 /// the target and the one options object (the two merged; a key given twice is refused). An
@@ -197,6 +199,7 @@ pub(super) fn read(
         Target::Url(url) => read_http(r, options, url),
         Target::Transport(_) => None,
     };
+    let backoff = read_reconnection(r, options);
     #[cfg(feature = "auth")]
     let auth = http
         .as_ref()
@@ -215,6 +218,7 @@ pub(super) fn read(
             Rc::new(StreamableHttp::new(
                 http,
                 limits.max_message_bytes,
+                backoff,
                 open_timeout,
             ))
         }
@@ -333,6 +337,33 @@ fn read_limits(r: &mut options::Reader, options: &JsValue) -> Limits {
             .positive_number(options, "inputRequiredMaxRounds")
             .map_or(10, |n| n.min(u32::MAX as u64) as u32),
         cache: r.boolean(options, "cache").unwrap_or(true),
+    }
+}
+
+/// `reconnection: { initialDelayMs, maxDelayMs }`: the backoff of a broken stream's reconnects
+/// (absent: the defaults). Each field goes to `session::reconnect` as read (a non-number as
+/// NaN), which checks it.
+fn read_reconnection(r: &mut options::Reader, options: &JsValue) -> Backoff {
+    let Some(v) = r.value(options, "reconnection") else {
+        return Backoff::default();
+    };
+    if !v.is_object() || js_sys::Array::is_array(&v) {
+        r.fail_with("options.reconnection must be an object: { initialDelayMs?, maxDelayMs? }");
+        return Backoff::default();
+    }
+    let mut inner = options::Reader::new("options.reconnection");
+    inner.refuse_unknown(&v, &[&RECONNECTION_KEYS], "reconnection");
+    let mut field = |key| inner.value(&v, key).map(|f| f.as_f64().unwrap_or(f64::NAN));
+    let (initial, max) = (field("initialDelayMs"), field("maxDelayMs"));
+    match inner
+        .check()
+        .and_then(|()| Backoff::from_option(initial, max))
+    {
+        Ok(b) => b,
+        Err(e) => {
+            r.fail(e);
+            Backoff::default()
+        }
     }
 }
 

@@ -213,6 +213,14 @@ export interface MessagePortLike { postMessage(message: any, ...rest: any[]): vo
 /** What `windowTransport` takes: another window (`iframe.contentWindow`, `window.opener`, a popup). */
 export interface WindowLike { postMessage(message: any, targetOrigin: string, ...rest: any[]): void }
 
+/** The backoff of a dropped stream's reconnects: `initialDelayMs` doubled per failure in a row, up to `maxDelayMs` (each 1 to 3 600 000). */
+export interface ReconnectionOptions {
+  /** Delay before the first reconnect (default 1 000 ms). */
+  initialDelayMs?: number;
+  /** Longest delay between two reconnects (default 30 000 ms); a server's longer `retry:` is still waited. */
+  maxDelayMs?: number;
+}
+
 export interface ClientOptions {
   /** A transport written in JavaScript (then no URL, `headers`, `fetch` or `auth`). */
   transport?: McpTransport;
@@ -228,6 +236,8 @@ export interface ClientOptions {
   tasks?: boolean;
   /** Largest message the client buffers (default 16 MiB); over a `transport` object, the longest JSON text (in UTF-16 units) of a message handed to `onmessage`, checked before it is copied. */
   maxMessageBytes?: number;
+  /** How soon a dropped SSE stream (the GET stream, a resumed request's stream) is reconnected when the server's `retry:` does not say (Streamable HTTP only). */
+  reconnection?: ReconnectionOptions;
   /** Cache 2026 list results for their ttlMs (default true). */
   cache?: boolean;
   /** Registering it declares `elicitation: { form: {}, url: {} }`. */
@@ -572,7 +582,7 @@ export interface GroupClientOptions extends Omit<ClientOptions, "transport" | "e
 /** One server of a group: a Streamable HTTP URL or a transport, with Client options that win over the group's. */
 export type GroupServerConfig =
   | (GroupClientOptions & { url: string | URL; transport?: undefined })
-  | (Omit<GroupClientOptions, "headers" | "fetch" | "auth"> & { transport: McpTransport; url?: undefined });
+  | (Omit<GroupClientOptions, "headers" | "fetch" | "auth" | "reconnection"> & { transport: McpTransport; url?: undefined });
 export type GroupServerStatus = "connecting" | "connected" | "unauthorized" | "failed" | "closed";
 /** `"prefix"` (default): `server__tool`; `"bare"`: the tool's own name, prefixed when two servers share it. */
 export type GroupToolNames = "prefix" | "bare" | ((server: string, toolName: string) => string);

@@ -7,6 +7,7 @@ use crate::engine::{Exchange, Inbox, Sent, Transport};
 use crate::js::host::abort::new_controller;
 use crate::js::host::abort::{sleep, AbortOnDrop};
 use crate::js::http::fetch::{body_reader, Head, Http};
+use crate::js::http::sse_body::event_too_large;
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::decode;
@@ -90,8 +91,13 @@ async fn read_stream(
     let mut parser = SseParser::new(max_message_bytes);
     let mut body = body_reader(&head);
     while let Some(Ok(chunk)) = body.next("the HTTP+SSE stream").await {
-        let Ok(events) = parser.feed(&chunk) else {
-            break;
+        let events = match parser.feed(&chunk) {
+            Ok(events) => events,
+            Err(e) => {
+                // A message over maxMessageBytes is told before the session ends.
+                inbox.surface_error(event_too_large(&e, "the HTTP+SSE stream"));
+                break;
+            }
         };
         for ev in events {
             if ev.event == "endpoint" {

@@ -9,10 +9,10 @@ use crate::js::host::abort::{sleep, AbortOnDrop, SignalLink};
 use crate::js::http::fetch::{read_text, status_error, Head, Http};
 use crate::js::http::http_sse::HttpSse;
 use crate::js::http::json_body::read_messages;
-use crate::js::http::sse_body::read_sse_messages;
+use crate::js::http::sse_body::{is_too_large, read_sse_messages};
 use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{decode, Message};
-use crate::session::reconnect::{self, Reconnect};
+use crate::session::reconnect::{self, Backoff, Reconnect};
 use crate::session::retry::{resume_listen_stream, resume_request_stream, Resume};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{accepted_for_request, body_kind, unexpected_content_type, BodyKind};
@@ -32,6 +32,8 @@ const DELETE_TIMEOUT_MS: u64 = 5_000;
 pub struct StreamableHttp {
     http: Rc<Http>,
     max_message_bytes: usize,
+    /// The `reconnection` option: the schedule's first delay and cap.
+    backoff: Backoff,
     /// How long opening the fallback transport's stream may take.
     open_timeout_ms: u64,
     /// The standalone GET stream, while one runs.
@@ -55,6 +57,7 @@ enum Resuming {
 struct Resumable<'a> {
     http: &'a Http,
     max_message_bytes: usize,
+    backoff: Backoff,
     what: &'a str,
     /// The session headers every reconnect sends.
     headers: &'a [(String, String)],
@@ -72,6 +75,7 @@ impl Resumable<'_> {
         let Resumable {
             http,
             max_message_bytes,
+            backoff,
             what,
             headers,
             mode,
@@ -81,7 +85,7 @@ impl Resumable<'_> {
         let mut opening = first.is_none();
         let mut first = first;
         let limit = (mode == Resuming::Request).then_some(reconnect::RESUME_ATTEMPTS);
-        let mut schedule = Reconnect::new(limit);
+        let mut schedule = Reconnect::with_backoff(limit, backoff);
         let mut last_id: Option<String> = None;
         let mut retry: Option<u64> = None;
         let mut failure: Option<McpError> = None;
@@ -94,6 +98,10 @@ impl Resumable<'_> {
                 let newer = parser.last_event_id().map(str::to_string);
                 let Err(e) = read else { return Ok(()) };
                 if mode == Resuming::Listen {
+                    // A message over maxMessageBytes is told (once); the stream then reopens.
+                    if is_too_large(&e) {
+                        inbox.surface_error(e);
+                    }
                     if js_sys::Date::now() - opened >= reconnect::HEALTHY_STREAM_MS {
                         schedule.reset();
                     }
@@ -191,11 +199,17 @@ impl Resumable<'_> {
 }
 
 impl StreamableHttp {
-    /// The transport for `http`'s URL.
-    pub fn new(http: Http, max_message_bytes: usize, open_timeout_ms: u64) -> Self {
+    /// The transport for `http`'s URL; broken streams reconnect on `backoff`'s schedule.
+    pub fn new(
+        http: Http,
+        max_message_bytes: usize,
+        backoff: Backoff,
+        open_timeout_ms: u64,
+    ) -> Self {
         StreamableHttp {
             http: Rc::new(http),
             max_message_bytes,
+            backoff,
             open_timeout_ms,
             listening: RefCell::new(None),
         }
@@ -273,6 +287,7 @@ impl StreamableHttp {
                     let resumable = Resumable {
                         http: &self.http,
                         max_message_bytes: self.max_message_bytes,
+                        backoff: self.backoff,
                         what: x.what,
                         headers,
                         mode: Resuming::Request,
@@ -333,7 +348,7 @@ impl Transport for StreamableHttp {
         if let Some(old) = self.listening.replace(Some(controller.clone())) {
             old.abort();
         }
-        let (http, max) = (self.http.clone(), self.max_message_bytes);
+        let (http, max, backoff) = (self.http.clone(), self.max_message_bytes, self.backoff);
         crate::js::spawn(Box::pin(async move {
             let guard = AbortOnDrop::new(controller);
             let signal = guard.signal();
@@ -342,6 +357,7 @@ impl Transport for StreamableHttp {
             let resumable = Resumable {
                 http: &http,
                 max_message_bytes: max,
+                backoff,
                 what,
                 headers: &headers,
                 mode: Resuming::Listen,
