@@ -212,9 +212,12 @@ build_packages() {
 # prompts/resources, a trap poisoning the instance instead of hanging it (error.js guard), the
 # per-operation recovery budget shared by concurrent operations, scope-tokens, the DPoP-Nonce
 # grammar, the queue that answers a legacy stream's server requests 16 at a time) from their
-# measurement: full 273,794 B, core 165,544 B.
-SIZE_BUDGET_BYTES=274500
-CORE_SIZE_BUDGET_BYTES=166000
+# measurement: full 273,794 B, core 165,544 B. Reset again when issues 26 and 27 closed (new
+# features: the `reconnection` option read and checked in Rust, the GET stream's oversize refusal
+# reported, a trap in a Client method's synchronous part caught by the facade) from their
+# measurement: full 274,689 B, core 166,463 B.
+SIZE_BUDGET_BYTES=275200
+CORE_SIZE_BUDGET_BYTES=167000
 # check_size_budget NAME DIR BUDGET
 check_size_budget() {
   local name="$1" dir="$2" budget="$3" wasm glue snippets=0 total f
