@@ -108,6 +108,15 @@ const closedClient = (page, expr) => page.evaluate(async (expr) => {
   try { await client.callTool("echo", { text: "x" }); return "a call still works"; } catch (e) { return e.data?.kind === "closed" ? true : `${e.data?.kind}: ${e.message}`; }
 }, expr);
 const eventTargets = (page) => page.evaluate(() => typeof window.current?.client?.addEventListener === "function");
+/** Calls issue_card from its button; once the form shows (`sel`'s text is `want`), answers `name`
+ *  and waits for the card issued to it. */
+async function answerCard(page, [sel, want], name) {
+  await page.locator('[data-test="call-card"]').click();
+  await waitText(page, sel, want);
+  await page.locator('[data-test="elicitation-name"]').fill(name);
+  await page.locator('[data-test="elicitation-accept"]').click();
+  await waitText(page, '[data-test="result"]', `Card issued to ${name}.`);
+}
 /** Clicks toggle-bonus twice: the rendered tools become `tools` plus `bonus` (the name it is
  *  rendered under), then `tools` again, each after the tool's answer shows. */
 async function bonusComesAndGoes(page, tools, bonus) {
@@ -173,11 +182,7 @@ async function oneSteps(page, $, a) {
   });
 
   await step("an elicitation answered from a React form: the server's message rendered, the answer in the result", async () => {
-    await $('[data-test="call-card"]').click();
-    await waitText(page, '[data-test="elicitation-message"]', "What name should go on the card?");
-    await $('[data-test="elicitation-name"]').fill("Ada Lovelace");
-    await $('[data-test="elicitation-accept"]').click();
-    await waitText(page, '[data-test="result"]', "Card issued to Ada Lovelace.");
+    await answerCard(page, ['[data-test="elicitation-message"]', "What name should go on the card?"], "Ada Lovelace");
     expect(await $('[data-test="elicitation"]').count() === 0, "the form is gone");
   });
 
@@ -320,11 +325,7 @@ async function groupSteps(page, $, a, b) {
   });
 
   await step("useMcpGroup: an elicitation answered from a component (it names the server); a tool list change re-renders the merged list", async () => {
-    await $('[data-test="call-card"]').click();
-    await waitText(page, '[data-test="elicitation-server"]', "a");
-    await $('[data-test="elicitation-name"]').fill("Grace Hopper");
-    await $('[data-test="elicitation-accept"]').click();
-    await waitText(page, '[data-test="result"]', "Card issued to Grace Hopper.");
+    await answerCard(page, ['[data-test="elicitation-server"]', "a"], "Grace Hopper");
     const all = PEER_TOOLS.flatMap((t) => [`a__${t}`, `b__${t}`]);
     await bonusComesAndGoes(page, all, "a__bonus");
   });
