@@ -57,14 +57,20 @@ function spent(world, from) {
   };
 }
 
+/** A connected client of scenario `h` whose resource server then refuses every token (401
+ *  invalid_token forever), and where the log stood at that point (for spent()). */
+async function signedInThenRefused(h) {
+  const c = h.client();
+  await c.connect();
+  h.world.opts.challenge = invalidToken;
+  h.world.opts.refuseTokens = true;
+  return { c, from: h.world.log.length };
+}
+
 describe("bounded recovery per operation (issue 27.1)", () => {
   scenario("401 invalid_token forever to a signed-in client: one refresh, one new sign-in, then unauthorized", {}, async (h) => {
     const { world } = h;
-    const c = h.client();
-    await c.connect();
-    world.opts.challenge = invalidToken;
-    world.opts.refuseTokens = true;
-    const from = world.log.length;
+    const { c, from } = await signedInThenRefused(h);
     const e = await h.fails(c.callTool("echo", { text: "x" }), "unauthorized");
     const s = spent(world, from);
     console.log(`[401 forever, signed in] token requests ${s.token.length} (${s.token.join(", ")}), authorization requests ${s.authorize}: ${e.message}`);
@@ -88,11 +94,7 @@ describe("bounded recovery per operation (issue 27.1)", () => {
 
   scenario("five calls refused at once (401 forever) share one recovery", {}, async (h) => {
     const { world } = h;
-    const c = h.client();
-    await c.connect();
-    world.opts.challenge = invalidToken;
-    world.opts.refuseTokens = true;
-    const from = world.log.length;
+    const { c, from } = await signedInThenRefused(h);
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => rejection(c.callTool("echo", { text: `${i}` }))));
     for (const e of results) assert.equal(e.data?.kind, "unauthorized", e.message);
     const s = spent(world, from);

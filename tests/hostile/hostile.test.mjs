@@ -14,6 +14,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { handTransport } from "../js/peers.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require(process.env.MCP_PKG_NODE ?? "/work/main/pkg/nodejs");
@@ -225,18 +226,11 @@ test("a transport written in JS hands over a 50 MiB message: refused at maxMessa
   // The cap for a JS transport: the length of the message's JSON text (JSON.stringify, UTF-16
   // units), checked on the JS string before it crosses into wasm memory.
   const reports = [];
-  let peer;
-  const transport = {
-    start() {},
-    close() {},
-    send(m) {
-      const answer = (result) => queueMicrotask(() => peer.onmessage({ jsonrpc: "2.0", id: m.id, result }));
-      if (m.method === "initialize") answer({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "hand", version: "1" } });
-      else if (m.method === "tools/call" && m.params.name === "huge") answer({ content: [{ type: "text", text: "A".repeat(50 * MiB) }] });
-      else if (m.method === "tools/call") answer(OK_RESULT);
-    },
-  };
-  peer = transport;
+  const transport = handTransport({ tools: {} }, (m, peer) => {
+    const answer = (result) => queueMicrotask(() => peer.onmessage({ jsonrpc: "2.0", id: m.id, result }));
+    if (m.method === "tools/call" && m.params.name === "huge") answer({ content: [{ type: "text", text: "A".repeat(50 * MiB) }] });
+    else if (m.method === "tools/call") answer(OK_RESULT);
+  });
   const c = new Client({ transport, mode: "legacy", maxMessageBytes: MiB, messageHandler: (e) => reports.push(e) });
   await c.connect();
   const m = await measured(() => outcome(c.callTool("huge", {}, { timeoutMs: 10_000 })));

@@ -44,3 +44,20 @@ export async function eventually(check, ms = 5000) {
     await sleep(50);
   }
 }
+
+/** A transport written by hand, the "server" a legacy-era test scripts: `initialize` is
+ *  answered (2025-11-25, serverInfo "hand", the given `capabilities`); any other message goes to
+ *  `reply(m, peer)`, which answers through `peer.onmessage` / `peer.onerror` (set by the Client)
+ *  and whose return value is send()'s. */
+export function handTransport(capabilities, reply) {
+  const peer = {
+    start() {},
+    close() {},
+    send(m) {
+      if (m.method !== "initialize") return reply(m, peer);
+      const result = { protocolVersion: "2025-11-25", capabilities, serverInfo: { name: "hand", version: "1" } };
+      queueMicrotask(() => peer.onmessage({ jsonrpc: "2.0", id: m.id, result }));
+    },
+  };
+  return peer;
+}

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, Worker } from "node:worker_threads";
-import { pkg, rejection, text } from "./peers.mjs";
+import { handTransport, pkg, rejection, text } from "./peers.mjs";
 import { buildServer, InMemoryTransport } from "../peers/ts_transport_server.mjs";
 import { StdioClientTransport } from "../peers/node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js";
 
@@ -277,31 +277,21 @@ test("bad transports and bad messages get clear McpErrors, never a hang", async 
 
   // A "server" written by hand: answers initialize, then misbehaves on purpose.
   const reports = [];
-  let peer;
-  const transport = {
-    start() {},
-    close() {},
-    send(m) {
-      if (m.method === "initialize") {
-        queueMicrotask(() =>
-          peer.onmessage({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "hand", version: "1" } } }),
-        );
-      } else if (m.method === "tools/call" && m.params.name === "garbage") {
-        queueMicrotask(() => {
-          peer.onmessage("not an object");
-          peer.onmessage({ jsonrpc: "2.0", id: m.id }); // neither result nor error
-        });
-      } else if (m.method === "tools/call" && m.params.name === "refuse") {
-        return Promise.reject(new Error("the pipe is full"));
-      } else if (m.method === "tools/call" && m.params.name === "refuse-plain") {
-        return Promise.reject({ errno: -32, syscall: "write" }); // not an Error, no message
-      } else if (m.method === "tools/call" && m.params.name === "oops") {
-        queueMicrotask(() => peer.onerror(new Error("socket hiccup")));
-        queueMicrotask(() => peer.onmessage({ jsonrpc: "2.0", id: m.id, result: { content: [] } }));
-      }
-    },
-  };
-  peer = transport;
+  const transport = handTransport({}, (m, peer) => {
+    if (m.method === "tools/call" && m.params.name === "garbage") {
+      queueMicrotask(() => {
+        peer.onmessage("not an object");
+        peer.onmessage({ jsonrpc: "2.0", id: m.id }); // neither result nor error
+      });
+    } else if (m.method === "tools/call" && m.params.name === "refuse") {
+      return Promise.reject(new Error("the pipe is full"));
+    } else if (m.method === "tools/call" && m.params.name === "refuse-plain") {
+      return Promise.reject({ errno: -32, syscall: "write" }); // not an Error, no message
+    } else if (m.method === "tools/call" && m.params.name === "oops") {
+      queueMicrotask(() => peer.onerror(new Error("socket hiccup")));
+      queueMicrotask(() => peer.onmessage({ jsonrpc: "2.0", id: m.id, result: { content: [] } }));
+    }
+  });
   const client = new Client({ transport, mode: "legacy", messageHandler: (m) => reports.push(m) });
   await client.connect();
   const garbage = await rejection(client.callTool("garbage", {}, { timeoutMs: 2000 }));

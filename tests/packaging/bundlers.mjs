@@ -6,17 +6,16 @@
 // through <tmp>/bundlers/node_modules -> tests/packaging/node_modules, as a workspace's hoisted tools.
 // Each browser bundle is served from its own dist/ alone (nothing else on that origin) and run in
 // Chromium; the Node bundles run under this Node.
-import { cp, mkdir, readdir, readFile, stat, symlink } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, symlink } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "acorn";
+import { serveStatic } from "./serve.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(HERE, "fixtures", "bundlers");
 const WASM = "mcp_wasm_client_bg.wasm";
-const MIME = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
 
 // The page builds (fixture folder, the npm package whose version the line names; control: also
 // served without the .wasm) and the Node builds (scripts of fixtures/bundlers/esbuild-node).
@@ -132,24 +131,6 @@ async function install(root, name, tarball, run, brief) {
   return r.code === 0 ? null : `npm install of the tarball failed: ${brief(r)}`;
 }
 
-// A static server on 127.0.0.1 for `dir` alone (a file named `hide` answers 404).
-async function serveDir(dir, hide) {
-  const server = http.createServer(async (req, res) => {
-    try {
-      const name = decodeURIComponent(new URL(req.url, "http://x").pathname);
-      const file = path.join(dir, path.normalize(name === "/" ? "/index.html" : name));
-      if (!file.startsWith(dir + path.sep) || path.basename(file) === hide || !(await stat(file)).isFile()) throw new Error("not found");
-      res.writeHead(200, { "content-type": MIME[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
-      res.end(await readFile(file));
-    } catch {
-      res.writeHead(404, { "content-type": "text/plain" });
-      res.end("not found");
-    }
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, base: `http://127.0.0.1:${server.address().port}` };
-}
-
 // Opens each built page in one headless Chromium and records its window.__result.
 async function runPages(pages, pyUrl, record, chromium) {
   let browser;
@@ -161,7 +142,7 @@ async function runPages(pages, pyUrl, record, chromium) {
   }
   const peerOrigin = new URL(pyUrl).origin;
   for (const p of pages) {
-    const { server, base } = await serveDir(p.dir, p.hide);
+    const { server, base } = await serveStatic(p.dir, { hide: p.hide });
     const page = await browser.newPage();
     const problems = [];
     const missing = [];

@@ -5,10 +5,10 @@
 import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { serveStatic } from "./serve.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(HERE, "fixtures");
@@ -391,21 +391,7 @@ if (installed.plain === null) {
 } else installOk("browser <script type=module> + import map", "plain");
 
 // ---- a static server on 127.0.0.1 and headless Chromium -----------------------------------------
-const MIME = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json", ".css": "text/css", ".map": "application/json" };
-const server = http.createServer(async (req, res) => {
-  try {
-    const url = new URL(req.url, "http://x");
-    const file = path.join(tmp, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ""));
-    if (!file.startsWith(tmp + path.sep) || !(await stat(file)).isFile()) throw new Error("not found");
-    res.writeHead(200, { "content-type": MIME[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
-    res.end(await readFile(file));
-  } catch {
-    res.writeHead(404, { "content-type": "text/plain" });
-    res.end("not found");
-  }
-});
-await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-const base = `http://127.0.0.1:${server.address().port}`;
+const { server, base } = await serveStatic(tmp);
 
 if (pages.length) {
   let browser;

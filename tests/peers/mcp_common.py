@@ -13,12 +13,18 @@ corpus rely on, so a resolver must be defined in the script that runs.
     and the Streamable HTTP app at /mcp that two of them serve.
   * `echo` (all three servers), `add` (the two test peers): plain tools, registered
     with `mcp.tool()(echo)` so each server still decides their place in `tools/list`.
+  * `CardHolder`, `card_holder_question`, `issue_card_tool(ask)`, `greet`: the elicitation
+    tool `issue_card` and the prompt `greet` of python_server.py and the React tests' peer
+    (tests/react/peer.py); each script keeps its resolver `ask_card_holder`, whose
+    `__main__:ask_card_holder` is the 2026 key.
   * `sampled_text`: the text of a `sampling/createMessage` reply.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import Annotated
 
 import uvicorn
 from pydantic import BaseModel
@@ -26,6 +32,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp
 
 from mcp.server import MCPServer
+from mcp.server.mcpserver import AcceptedElicitation, Elicit, ElicitationResult, Resolve
 from mcp.types import CreateMessageResult, TextContent
 
 HOST = "127.0.0.1"
@@ -97,3 +104,36 @@ def sampled_text(reply: CreateMessageResult) -> str:
     """The text of a sampling reply, or the repr of its content when that is not text."""
     content = reply.content
     return content.text if isinstance(content, TextContent) else repr(content)
+
+
+# --- the elicitation tool issue_card and the prompt greet -------------------------------
+
+
+class CardHolder(BaseModel):
+    name: str
+
+
+def card_holder_question() -> Elicit[CardHolder]:
+    """The form `issue_card` elicits; a script's resolver `ask_card_holder` returns it."""
+    return Elicit("What name should go on the card?", CardHolder)
+
+
+def issue_card_tool(ask: Callable[[], Elicit[CardHolder]]) -> Callable[..., str]:
+    """The tool `issue_card`, eliciting through `ask` (the script's resolver, whose
+    module-qualified name is the 2026 `inputRequests` key); register it with `mcp.tool()(...)`."""
+
+    def issue_card(answer: ElicitationResult[CardHolder]) -> str:
+        """Elicit a name (form mode) and issue a card. Both eras (resolver-based)."""
+        if isinstance(answer, AcceptedElicitation):
+            return f"Card issued to {answer.data.name}."
+        return "No card issued."
+
+    # Set as objects: a string annotation (this module's `from __future__ import annotations`)
+    # could not name `ask`, a local.
+    issue_card.__annotations__ = {"answer": Annotated[ElicitationResult[CardHolder], Resolve(ask)], "return": str}
+    return issue_card
+
+
+def greet(name: str) -> str:
+    """Greet someone by name."""
+    return f"Please greet {name} warmly."

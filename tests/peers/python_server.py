@@ -16,7 +16,8 @@ the client retries with `inputResponses`. A bare `ctx.elicit()` only works on th
 legacy era (it needs a back-channel); see `issue_card_legacy`.
 
 CORS, startup and the `echo`/`add` tools come from mcp_common.py (shared with
-python_sse_server.py and demo/server.py).
+python_sse_server.py and demo/server.py), as do `issue_card` and the prompt `greet` (shared
+with the React tests' peer, tests/react/peer.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from mcp.server import MCPServer
 from mcp.server.apps import client_supports_apps
@@ -32,10 +33,8 @@ from mcp.server.extension import Extension
 from mcp.server.caching import CacheHint
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver import (
-    AcceptedElicitation,
     Context,
     Elicit,
-    ElicitationResult,
     ListRoots,
     Resolve,
     Sample,
@@ -51,7 +50,7 @@ from mcp.types import (
     TextContent,
 )
 
-from mcp_common import add, echo, port_from_argv, sampled_text, serve, streamable_http_app
+from mcp_common import CardHolder, add, card_holder_question, echo, greet, issue_card_tool, port_from_argv, sampled_text, serve, streamable_http_app
 
 class ExampleThing(Extension):
     """An extension with settings, so `serverCapabilities.extensions` has something to show."""
@@ -166,20 +165,11 @@ def client_capabilities(ctx: Context) -> dict[str, object]:
 # --- elicitation / sampling / roots via resolvers (both eras) -----------------
 
 
-class CardHolder(BaseModel):
-    name: str
-
-
 def ask_card_holder() -> Elicit[CardHolder]:
-    return Elicit("What name should go on the card?", CardHolder)
+    return card_holder_question()
 
 
-@mcp.tool()
-def issue_card(answer: Annotated[ElicitationResult[CardHolder], Resolve(ask_card_holder)]) -> str:
-    """Elicit a name (form mode) and issue a card. Both eras (resolver-based)."""
-    if isinstance(answer, AcceptedElicitation):
-        return f"Card issued to {answer.data.name}."
-    return "No card issued."
+mcp.tool()(issue_card_tool(ask_card_holder))  # from mcp_common.py, like the prompt greet
 
 
 @mcp.tool()
@@ -222,10 +212,7 @@ def hello() -> str:
     return "Hello from the python peer!"
 
 
-@mcp.prompt()
-def greet(name: str) -> str:
-    """Greet someone by name."""
-    return f"Please greet {name} warmly."
+mcp.prompt()(greet)
 
 
 # --- app ------------------------------------------------------------------------

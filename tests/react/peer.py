@@ -8,8 +8,9 @@ What tests/react/run.mjs needs beyond tests/peers/python_server.py:
   * GET /test/stats: how many `initialize` and `server/discover` requests and legacy DELETEs
     the server has seen (a StrictMode double mount must not double-connect), and
     POST /test/reset sets them back to zero.
-The elicitation tool `issue_card`, the resource `demo://hello` and the prompt `greet` are the
-python peer's.
+The elicitation tool `issue_card` and the prompt `greet` are the python peer's (from
+mcp_common.py; the resolver `ask_card_holder` stays here, its `__main__:ask_card_holder` the 2026
+key); the resource `demo://hello` answers "Hello from the react peer!".
 """
 
 from __future__ import annotations
@@ -17,18 +18,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Annotated
 
-from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "peers"))
 
 from mcp.server import MCPServer  # noqa: E402
-from mcp.server.mcpserver import AcceptedElicitation, Context, Elicit, ElicitationResult, Resolve  # noqa: E402
+from mcp.server.mcpserver import Context, Elicit  # noqa: E402
 
-from mcp_common import add, echo, port_from_argv, serve, streamable_http_app  # noqa: E402
+from mcp_common import CardHolder, add, card_holder_question, echo, greet, issue_card_tool, port_from_argv, serve, streamable_http_app  # noqa: E402
 
 mcp = MCPServer(name="react-peer", version="1.0.0")
 mcp.tool()(echo)
@@ -63,20 +62,11 @@ async def toggle_bonus(ctx: Context) -> str:
     return f"bonus {state}"
 
 
-class CardHolder(BaseModel):
-    name: str
-
-
 def ask_card_holder() -> Elicit[CardHolder]:
-    return Elicit("What name should go on the card?", CardHolder)
+    return card_holder_question()
 
 
-@mcp.tool()
-def issue_card(answer: Annotated[ElicitationResult[CardHolder], Resolve(ask_card_holder)]) -> str:
-    """Elicit a name (form mode) and issue a card. Both eras (resolver-based)."""
-    if isinstance(answer, AcceptedElicitation):
-        return f"Card issued to {answer.data.name}."
-    return "No card issued."
+mcp.tool()(issue_card_tool(ask_card_holder))
 
 
 @mcp.resource("demo://hello", name="hello", mime_type="text/plain")
@@ -84,10 +74,7 @@ def hello() -> str:
     return "Hello from the react peer!"
 
 
-@mcp.prompt()
-def greet(name: str) -> str:
-    """Greet someone by name."""
-    return f"Please greet {name} warmly."
+mcp.prompt()(greet)
 
 
 @mcp.custom_route("/test/stats", methods=["GET"])

@@ -108,6 +108,26 @@ const closedClient = (page, expr) => page.evaluate(async (expr) => {
   try { await client.callTool("echo", { text: "x" }); return "a call still works"; } catch (e) { return e.data?.kind === "closed" ? true : `${e.data?.kind}: ${e.message}`; }
 }, expr);
 const eventTargets = (page) => page.evaluate(() => typeof window.current?.client?.addEventListener === "function");
+/** Calls issue_card from its button; once the form shows (`sel`'s text is `want`), answers `name`
+ *  and waits for the card issued to it. */
+async function answerCard(page, [sel, want], name) {
+  await page.locator('[data-test="call-card"]').click();
+  await waitText(page, sel, want);
+  await page.locator('[data-test="elicitation-name"]').fill(name);
+  await page.locator('[data-test="elicitation-accept"]').click();
+  await waitText(page, '[data-test="result"]', `Card issued to ${name}.`);
+}
+/** Clicks toggle-bonus twice: the rendered tools become `tools` plus `bonus` (the name it is
+ *  rendered under), then `tools` again, each after the tool's answer shows. */
+async function bonusComesAndGoes(page, tools, bonus) {
+  const toggle = page.locator('[data-test="toggle-bonus"]');
+  await toggle.click();
+  await waitText(page, '[data-test="result"]', "bonus added");
+  await waitTools(page, [...tools, bonus]);
+  await toggle.click();
+  await waitText(page, '[data-test="result"]', "bonus removed");
+  await waitTools(page, tools);
+}
 
 const PEER_TOOLS = ["add", "echo", "issue_card", "toggle_bonus"];
 
@@ -162,11 +182,7 @@ async function oneSteps(page, $, a) {
   });
 
   await step("an elicitation answered from a React form: the server's message rendered, the answer in the result", async () => {
-    await $('[data-test="call-card"]').click();
-    await waitText(page, '[data-test="elicitation-message"]', "What name should go on the card?");
-    await $('[data-test="elicitation-name"]').fill("Ada Lovelace");
-    await $('[data-test="elicitation-accept"]').click();
-    await waitText(page, '[data-test="result"]', "Card issued to Ada Lovelace.");
+    await answerCard(page, ['[data-test="elicitation-message"]', "What name should go on the card?"], "Ada Lovelace");
     expect(await $('[data-test="elicitation"]').count() === 0, "the form is gone");
   });
 
@@ -176,12 +192,7 @@ async function oneSteps(page, $, a) {
     console.log(`SKIP ${name}: Client is not an EventTarget in this build (issue 26's observable state, branch client)`);
   };
   await needsEvents("a server-side tool list change re-renders the list (added, then removed)", async () => {
-    await $('[data-test="toggle-bonus"]').click();
-    await waitText(page, '[data-test="result"]', "bonus added");
-    await waitTools(page, [...PEER_TOOLS, "bonus"]);
-    await $('[data-test="toggle-bonus"]').click();
-    await waitText(page, '[data-test="result"]', "bonus removed");
-    await waitTools(page, PEER_TOOLS);
+    await bonusComesAndGoes(page, PEER_TOOLS, "bonus");
   });
 
   await step("unmount closes the client the hook made", async () => {
@@ -314,18 +325,9 @@ async function groupSteps(page, $, a, b) {
   });
 
   await step("useMcpGroup: an elicitation answered from a component (it names the server); a tool list change re-renders the merged list", async () => {
-    await $('[data-test="call-card"]').click();
-    await waitText(page, '[data-test="elicitation-server"]', "a");
-    await $('[data-test="elicitation-name"]').fill("Grace Hopper");
-    await $('[data-test="elicitation-accept"]').click();
-    await waitText(page, '[data-test="result"]', "Card issued to Grace Hopper.");
+    await answerCard(page, ['[data-test="elicitation-server"]', "a"], "Grace Hopper");
     const all = PEER_TOOLS.flatMap((t) => [`a__${t}`, `b__${t}`]);
-    await $('[data-test="toggle-bonus"]').click();
-    await waitText(page, '[data-test="result"]', "bonus added");
-    await waitTools(page, [...all, "a__bonus"]);
-    await $('[data-test="toggle-bonus"]').click();
-    await waitText(page, '[data-test="result"]', "bonus removed");
-    await waitTools(page, all);
+    await bonusComesAndGoes(page, all, "a__bonus");
   });
 
   await step("useMcpGroup: unmount closes the group's clients", async () => {

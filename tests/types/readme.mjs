@@ -39,15 +39,17 @@ const TRANSPORT_LINES = declare({
   args: "string[]",
   StdioClientTransport: `new (options: { command: string; args: string[] }) => ${PKG("McpTransport")}`,
 });
+/** Both READMEs' "Observable state" fragment: `Client` imported; url, render, renderTools free. */
+const OBSERVABLE_STATE_LINES = `import { Client } from "mcp-wasm-client";\n${declare({
+  url: "string",
+  render: `(state: ${PKG("ClientState")}) => void`,
+  renderTools: `(tools: ${PKG("Tool")}[]) => void`,
+})}`;
 /** What the fragments use and do not define: TypeScript put before the block (imports, and the
  *  free names through `declare`). */
 const PRELUDES = {
   "README.md ## Capabilities and extensions #1": `import { Client } from "mcp-wasm-client";\n${declare({ url: "string" })}`,
-  "README.md ## Observable state (for UIs) #1": `import { Client } from "mcp-wasm-client";\n${declare({
-    url: "string",
-    render: `(state: ${PKG("ClientState")}) => void`,
-    renderTools: `(tools: ${PKG("Tool")}[]) => void`,
-  })}`,
+  "README.md ## Observable state (for UIs) #1": OBSERVABLE_STATE_LINES,
   "README.md ## Transports written in JavaScript #1": TRANSPORT_LINES,
   "README.md ## Several servers: `ClientGroup` #1": `import { inMemoryPair } from "mcp-wasm-client";\n${declare({
     uri: "string",
@@ -81,11 +83,7 @@ const PRELUDES = {
     clientMetadata: `${PKG("AuthOptions")}["clientMetadata"]`,
   })}`,
   "README.md ### Grants without a user, and DPoP #2": `export const options: { auth: ${PKG("AuthOptions")} } = {`,
-  "pkg-template/README.md ## Observable state (for UIs) #1": `import { Client } from "mcp-wasm-client";\n${declare({
-    url: "string",
-    render: `(state: ${PKG("ClientState")}) => void`,
-    renderTools: `(tools: ${PKG("Tool")}[]) => void`,
-  })}`,
+  "pkg-template/README.md ## Observable state (for UIs) #1": OBSERVABLE_STATE_LINES,
   "pkg-template/README.md ## Transports written in JavaScript #1": TRANSPORT_LINES,
   "pkg-template/README.md ## Several servers: `ClientGroup` #1": declare({
     url: "string",
