@@ -23,7 +23,9 @@
 #                               AppFrame and ElicitationForm, and defines the tags where the host
 #                               has customElements (a page)
 #   react/                      mcp-wasm-client/react: useMcp and useMcpGroup (plain JS, React >= 18 an
-#                               optional peer dependency), loading the package by name when first used
+#                               optional peer dependency), loading the package by name when first used;
+#                               index.cjs (written from index.js by scripts/react-cjs.mjs) and
+#                               index.d.cts for require()
 #   mcp-app-sandbox.html        the MCP Apps sandbox proxy page, served by the app from another origin
 #   dist/core/, core/           the `mcp-wasm-client/core` entry: the crate built without its `auth`
 #                               feature (scripts/build-wasm.sh ENTRY core), its glue beside its own
@@ -216,8 +218,15 @@ elements_import="import { defineElements } from './elements/index.js';"
 [ "$(grep -cxF "$elements_import" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must have exactly one line $elements_import"
 cp -r "$TEMPLATE/elements" "$OUT/"
 # the React hooks (mcp-wasm-client/react): plain JS that imports "react" and, when first used, the
-# package itself by name
+# package itself by name. For require() (Node CommonJS, TypeScript's node16 CommonJS), react/index.cjs
+# is written from index.js by scripts/react-cjs.mjs (it loads the package with require, so Node
+# gives it node.cjs), and react/index.d.cts is index.d.ts reading the CommonJS declarations.
 cp -r "$TEMPLATE/react" "$OUT/"
+node "$ROOT/scripts/react-cjs.mjs" "$TEMPLATE/react/index.js" "$OUT/react/index.cjs" \
+  || die "react/index.cjs from pkg-template/react/index.js failed (above)"
+[ "$(grep -c 'from "../index.js"' "$OUT/react/index.d.ts")" = 1 ] \
+  || die 'react/index.d.ts must import its types from exactly one "../index.js"'
+sed 's#from "../index.js"#from "../index.cjs"#' "$OUT/react/index.d.ts" >"$OUT/react/index.d.cts"
 cp "$TEMPLATE/mcp-app-sandbox.html" "$OUT/"
 # The CommonJS entry's types (TypeScript's node16/nodenext resolution reads .d.cts for require, and
 # a CommonJS file may not import an ESM .d.ts): the nodejs build's declarations as .d.cts, the
@@ -329,7 +338,7 @@ gz() { gzip -9c "$1" | wc -c; }
   elements=0
   for f in "$OUT"/elements/*.js; do elements=$((elements + $(gz "$f"))); done
   echo "  custom elements (elements/*.js, outside the wasm): $elements B; mcp-app-sandbox.html $(gz "$OUT/mcp-app-sandbox.html") B"
-  echo "  React hooks (react/index.js, outside the wasm): $(gz "$OUT/react/index.js") B"
+  echo "  React hooks (react/index.js, outside the wasm): $(gz "$OUT/react/index.js") B; react/index.cjs (require) $(gz "$OUT/react/index.cjs") B"
   echo "  tarball: $(stat -c %s "$TARBALL") B ($(tar -tzf "$TARBALL" | wc -l) files)"
 } >&2
 echo "$TARBALL"
