@@ -163,6 +163,27 @@ log "core exports: ${CORE_NAMES[*]}; stand-ins for: ${ABSENT[*]}"
 rm -rf "$OUT"
 mkdir -p "$OUT/dist"
 cp "$STAGE/web/$STEM.js" "$STAGE/web/$STEM.d.ts" "$STAGE/web/${STEM}_bg.wasm" "$OUT/dist/"
+# The web glue's declarations type init()'s result, InitOutput, as the raw wasm exports (memory,
+# start, wasmMemoryBytes, the glue's minified functions) and name the default export __wbg_init.
+# manual.js's init() and initSync() give nothing back, so InitOutput becomes `void` (the name kept
+# for code that wrote it) and the default export is named init.
+public_init_types() { # public_init_types FILE.d.ts
+  node -e '
+    const fs = require("fs");
+    const file = process.argv[1];
+    let text = fs.readFileSync(file, "utf8");
+    const fail = (what) => { console.error(`${file}: ${what}`); process.exit(1); };
+    const output = /^export interface InitOutput \{\n(?: {4}.*\n)*\}\n/m;
+    const init = /^export default function __wbg_init ?\(/m;
+    if (!output.test(text)) fail("no `export interface InitOutput { … }` block");
+    if (!init.test(text)) fail("no `export default function __wbg_init(`");
+    text = text
+      .replace(output, "/** What init() and initSync() give back: nothing (the raw wasm exports are not the package'"'"'s API). */\nexport type InitOutput = void;\n")
+      .replace(init, "export default function init(");
+    fs.writeFileSync(file, text);
+  ' "$1" || die "the glue's declarations are not as public_init_types expects (above)"
+}
+public_init_types "$OUT/dist/$STEM.d.ts"
 [ -f "$STAGE/web/${STEM}_bg.wasm.d.ts" ] && cp "$STAGE/web/${STEM}_bg.wasm.d.ts" "$OUT/dist/"
 [ -d "$STAGE/web/snippets" ] && cp -r "$STAGE/web/snippets" "$OUT/dist/"
 # the nodejs glue as .cjs beside the web glue: it reads `${__dirname}/${STEM}_bg.wasm` (the shared
@@ -240,6 +261,7 @@ cp "$TEMPLATE/index.d.cts" "$OUT/"
 # the core entry: its glue and .wasm in dist/core/, its wrappers in core/
 mkdir -p "$OUT/dist/core" "$OUT/core"
 cp "$STAGE/core-web/$STEM.js" "$STAGE/core-web/$STEM.d.ts" "$STAGE/core-web/${STEM}_bg.wasm" "$OUT/dist/core/"
+public_init_types "$OUT/dist/core/$STEM.d.ts"
 [ -f "$STAGE/core-web/${STEM}_bg.wasm.d.ts" ] && cp "$STAGE/core-web/${STEM}_bg.wasm.d.ts" "$OUT/dist/core/"
 [ -d "$STAGE/core-web/snippets" ] && cp -r "$STAGE/core-web/snippets" "$OUT/dist/core/"
 node_glue "$STAGE/core-nodejs/$STEM.js" "$OUT/dist/core/$STEM.cjs"
@@ -315,6 +337,12 @@ for n in "${INTERNAL[@]}"; do
     die "the glue's declarations declare the internal '$n' (skip_typescript it in the Rust)"
   fi
 done
+# ... nor does any declaration file the entries reach mention the glue's internals: ClientCore,
+# wasm-bindgen's __wbg_* names, wasmMemoryBytes, or InitOutput's raw exports (start, memory).
+# (dist/**/*_bg.wasm.d.ts declares the .wasm's raw exports; no entry refers to it.)
+leaks="$(find "$OUT" \( -name '*.d.ts' -o -name '*.d.cts' \) ! -name '*_bg.wasm.d.ts' -print0 \
+  | xargs -0 grep -EnH 'ClientCore|__wbg|wasmMemoryBytes|interface InitOutput|readonly (start|memory)\b' || true)"
+[ -z "$leaks" ] || die "declarations mention the glue's internals: ${leaks//$OUT\//}"
 
 # 5. pack ----------------------------------------------------------------------------------------
 rm -f "$ROOT/pkg/$NAME"-*.tgz

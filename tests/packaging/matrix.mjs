@@ -170,7 +170,7 @@ async function tscFixture(name, label, note) {
 }
 await tscFixture("ts-dom", "tsc --strict, lib DOM: the custom elements' types", "createElement tags, event details, ElicitationForm.ask as the elicitationCallback");
 await tscFixture("ts-cjs", "tsc --strict, module node16, a CommonJS project: require types (index.d.cts)", "mcp-wasm-client, /core and /react resolve index.d.cts; init/initSync as node.cjs has them");
-await tscFixture("ts-min", "tsc --strict, the README's minimum: lib ES2018 + DOM, target ES2017, bundler resolution", "every entry; McpError narrows by kind; internals not exported");
+await tscFixture("ts-min", "tsc --strict, the README's minimum: lib ES2018 + DOM, target ES2017, bundler resolution", "every entry; McpError narrows by kind; internals not exported; init() gives back nothing");
 // ... and the minimum is the minimum: lib ES2017 lacks what the declarations use (AsyncIterableIterator)
 if (installOk("tsc: lib ES2017 + DOM, below the README's minimum, fails", "ts-min")) {
   const label = "tsc: lib ES2017 + DOM, below the README's minimum, fails";
