@@ -240,7 +240,7 @@ elements_import="import { defineElements } from './elements/index.js';"
 cp -r "$TEMPLATE/elements" "$OUT/"
 # the React hooks (mcp-wasm-client/react): plain JS that imports "react" and, when first used, the
 # package itself by name. For require() (Node CommonJS, TypeScript's node16 CommonJS), react/index.cjs
-# is written from index.js by scripts/react-cjs.mjs (it loads the package with require, so Node
+# is written from index.js by scripts/react-cjs.mjs (esbuild; it loads the package with require, so Node
 # gives it node.cjs), and react/index.d.cts is index.d.ts reading the CommonJS declarations.
 cp -r "$TEMPLATE/react" "$OUT/"
 node "$ROOT/scripts/react-cjs.mjs" "$TEMPLATE/react/index.js" "$OUT/react/index.cjs" \
