@@ -34,23 +34,25 @@ function guard(target, name) {
   });
 }
 
-/** Initialises the module (once; concurrent and repeated calls share the first). */
+/**
+ * Initialises the module (once; concurrent and repeated calls share the first). Resolves to
+ * nothing: the raw wasm exports the glue's init returns are not the package's API.
+ */
 export function init(input) {
   if (ready) return pending;
   if (!pending) {
     pending = glue.default(input).then(
-      (exports) => { ready = true; return exports; },
+      () => { ready = true; },
       (error) => { pending = null; throw error; },
     );
   }
   return pending;
 }
 
-/** Initialises the module synchronously from bytes or a WebAssembly.Module. */
+/** Initialises the module synchronously from bytes or a WebAssembly.Module (returns nothing). */
 export function initSync(input) {
-  const exports = glue.initSync(input);
-  if (!ready) { ready = true; pending = Promise.resolve(exports); }
-  return exports;
+  glue.initSync(input);
+  if (!ready) { ready = true; pending = Promise.resolve(); }
 }
 
 export default init;

@@ -23,7 +23,9 @@
 #                               AppFrame and ElicitationForm, and defines the tags where the host
 #                               has customElements (a page)
 #   react/                      mcp-wasm-client/react: useMcp and useMcpGroup (plain JS, React >= 18 an
-#                               optional peer dependency), loading the package by name when first used
+#                               optional peer dependency), loading the package by name when first used;
+#                               index.cjs (written from index.js by scripts/react-cjs.mjs) and
+#                               index.d.cts for require()
 #   mcp-app-sandbox.html        the MCP Apps sandbox proxy page, served by the app from another origin
 #   dist/core/, core/           the `mcp-wasm-client/core` entry: the crate built without its `auth`
 #                               feature (scripts/build-wasm.sh ENTRY core), its glue beside its own
@@ -161,6 +163,27 @@ log "core exports: ${CORE_NAMES[*]}; stand-ins for: ${ABSENT[*]}"
 rm -rf "$OUT"
 mkdir -p "$OUT/dist"
 cp "$STAGE/web/$STEM.js" "$STAGE/web/$STEM.d.ts" "$STAGE/web/${STEM}_bg.wasm" "$OUT/dist/"
+# The web glue's declarations type init()'s result, InitOutput, as the raw wasm exports (memory,
+# start, wasmMemoryBytes, the glue's minified functions) and name the default export __wbg_init.
+# manual.js's init() and initSync() give nothing back, so InitOutput becomes `void` (the name kept
+# for code that wrote it) and the default export is named init.
+public_init_types() { # public_init_types FILE.d.ts
+  node -e '
+    const fs = require("fs");
+    const file = process.argv[1];
+    let text = fs.readFileSync(file, "utf8");
+    const fail = (what) => { console.error(`${file}: ${what}`); process.exit(1); };
+    const output = /^export interface InitOutput \{\n(?: {4}.*\n)*\}\n/m;
+    const init = /^export default function __wbg_init ?\(/m;
+    if (!output.test(text)) fail("no `export interface InitOutput { … }` block");
+    if (!init.test(text)) fail("no `export default function __wbg_init(`");
+    text = text
+      .replace(output, "/** What init() and initSync() give back: nothing (the raw wasm exports are not the package'"'"'s API). */\nexport type InitOutput = void;\n")
+      .replace(init, "export default function init(");
+    fs.writeFileSync(file, text);
+  ' "$1" || die "the glue's declarations are not as public_init_types expects (above)"
+}
+public_init_types "$OUT/dist/$STEM.d.ts"
 [ -f "$STAGE/web/${STEM}_bg.wasm.d.ts" ] && cp "$STAGE/web/${STEM}_bg.wasm.d.ts" "$OUT/dist/"
 [ -d "$STAGE/web/snippets" ] && cp -r "$STAGE/web/snippets" "$OUT/dist/"
 # the nodejs glue as .cjs beside the web glue: it reads `${__dirname}/${STEM}_bg.wasm` (the shared
@@ -216,8 +239,15 @@ elements_import="import { defineElements } from './elements/index.js';"
 [ "$(grep -cxF "$elements_import" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must have exactly one line $elements_import"
 cp -r "$TEMPLATE/elements" "$OUT/"
 # the React hooks (mcp-wasm-client/react): plain JS that imports "react" and, when first used, the
-# package itself by name
+# package itself by name. For require() (Node CommonJS, TypeScript's node16 CommonJS), react/index.cjs
+# is written from index.js by scripts/react-cjs.mjs (esbuild; it loads the package with require, so Node
+# gives it node.cjs), and react/index.d.cts is index.d.ts reading the CommonJS declarations.
 cp -r "$TEMPLATE/react" "$OUT/"
+node "$ROOT/scripts/react-cjs.mjs" "$TEMPLATE/react/index.js" "$OUT/react/index.cjs" \
+  || die "react/index.cjs from pkg-template/react/index.js failed (above)"
+[ "$(grep -c 'from "../index.js"' "$OUT/react/index.d.ts")" = 1 ] \
+  || die 'react/index.d.ts must import its types from exactly one "../index.js"'
+sed 's#from "../index.js"#from "../index.cjs"#' "$OUT/react/index.d.ts" >"$OUT/react/index.d.cts"
 cp "$TEMPLATE/mcp-app-sandbox.html" "$OUT/"
 # The CommonJS entry's types (TypeScript's node16/nodenext resolution reads .d.cts for require, and
 # a CommonJS file may not import an ESM .d.ts): the nodejs build's declarations as .d.cts, the
@@ -231,6 +261,7 @@ cp "$TEMPLATE/index.d.cts" "$OUT/"
 # the core entry: its glue and .wasm in dist/core/, its wrappers in core/
 mkdir -p "$OUT/dist/core" "$OUT/core"
 cp "$STAGE/core-web/$STEM.js" "$STAGE/core-web/$STEM.d.ts" "$STAGE/core-web/${STEM}_bg.wasm" "$OUT/dist/core/"
+public_init_types "$OUT/dist/core/$STEM.d.ts"
 [ -f "$STAGE/core-web/${STEM}_bg.wasm.d.ts" ] && cp "$STAGE/core-web/${STEM}_bg.wasm.d.ts" "$OUT/dist/core/"
 [ -d "$STAGE/core-web/snippets" ] && cp -r "$STAGE/core-web/snippets" "$OUT/dist/core/"
 node_glue "$STAGE/core-nodejs/$STEM.js" "$OUT/dist/core/$STEM.cjs"
@@ -306,6 +337,12 @@ for n in "${INTERNAL[@]}"; do
     die "the glue's declarations declare the internal '$n' (skip_typescript it in the Rust)"
   fi
 done
+# ... nor does any declaration file the entries reach mention the glue's internals: ClientCore,
+# wasm-bindgen's __wbg_* names, wasmMemoryBytes, or InitOutput's raw exports (start, memory).
+# (dist/**/*_bg.wasm.d.ts declares the .wasm's raw exports; no entry refers to it.)
+leaks="$(find "$OUT" \( -name '*.d.ts' -o -name '*.d.cts' \) ! -name '*_bg.wasm.d.ts' -print0 \
+  | xargs -0 grep -EnH 'ClientCore|__wbg|wasmMemoryBytes|interface InitOutput|readonly (start|memory)\b' || true)"
+[ -z "$leaks" ] || die "declarations mention the glue's internals: ${leaks//$OUT\//}"
 
 # 5. pack ----------------------------------------------------------------------------------------
 rm -f "$ROOT/pkg/$NAME"-*.tgz
@@ -329,7 +366,7 @@ gz() { gzip -9c "$1" | wc -c; }
   elements=0
   for f in "$OUT"/elements/*.js; do elements=$((elements + $(gz "$f"))); done
   echo "  custom elements (elements/*.js, outside the wasm): $elements B; mcp-app-sandbox.html $(gz "$OUT/mcp-app-sandbox.html") B"
-  echo "  React hooks (react/index.js, outside the wasm): $(gz "$OUT/react/index.js") B"
+  echo "  React hooks (react/index.js, outside the wasm): $(gz "$OUT/react/index.js") B; react/index.cjs (require) $(gz "$OUT/react/index.cjs") B"
   echo "  tarball: $(stat -c %s "$TARBALL") B ($(tar -tzf "$TARBALL" | wc -l) files)"
 } >&2
 echo "$TARBALL"

@@ -97,6 +97,12 @@ if (installOk("react entry in Node (SSR: idle, no fetch)", "react-ssr")) {
     const res = lastJson(r.stdout);
     if (r.code !== 0 || !res) record(label, "fail", brief(r));
     else fromCheck(label, res, `renderToString: ${res.html}`);
+    // ... and through require(): react/index.cjs, which loads the package with require (node.cjs)
+    const cjsLabel = "react entry in Node CJS (require; SSR: idle, no fetch)";
+    const c = await run(process.execPath, ["test.cjs"], { cwd: dirOf("react-ssr"), timeoutMs: 30_000 });
+    const cjs = lastJson(c.stdout);
+    if (c.code !== 0 || !cjs) record(cjsLabel, "fail", brief(c));
+    else fromCheck(cjsLabel, cjs, `${cjs.entry}; renderToString: ${cjs.html}; callTool before mount: ${cjs.packageFile} McpError ${cjs.error?.split(":")[0]}`);
   }
 }
 
@@ -163,8 +169,8 @@ async function tscFixture(name, label, note) {
   else record(label, "fail", brief(t).replace(/\s+/g, " ").slice(0, 400));
 }
 await tscFixture("ts-dom", "tsc --strict, lib DOM: the custom elements' types", "createElement tags, event details, ElicitationForm.ask as the elicitationCallback");
-await tscFixture("ts-cjs", "tsc --strict, module node16, a CommonJS project: require types (index.d.cts)", "mcp-wasm-client and /core resolve index.d.cts; init/initSync as node.cjs has them");
-await tscFixture("ts-min", "tsc --strict, the README's minimum: lib ES2018 + DOM, target ES2017, bundler resolution", "every entry; McpError narrows by kind; internals not exported");
+await tscFixture("ts-cjs", "tsc --strict, module node16, a CommonJS project: require types (index.d.cts)", "mcp-wasm-client, /core and /react resolve index.d.cts; init/initSync as node.cjs has them");
+await tscFixture("ts-min", "tsc --strict, the README's minimum: lib ES2018 + DOM, target ES2017, bundler resolution", "every entry; McpError narrows by kind; internals not exported; init() gives back nothing");
 // ... and the minimum is the minimum: lib ES2017 lacks what the declarations use (AsyncIterableIterator)
 if (installOk("tsc: lib ES2017 + DOM, below the README's minimum, fails", "ts-min")) {
   const label = "tsc: lib ES2017 + DOM, below the README's minimum, fails";

@@ -1,7 +1,8 @@
 // mcp-wasm-client/react (pkg-template/react) with React 19 in Debian's headless Chromium
 // (playwright-core) against the Python SDK: connect, lists, a call from a button, a server-side
 // tool list change, an elicitation answered from a component, unmount, StrictMode, stable
-// identities, useMcpGroup over two servers; then ssr.mjs (the entry in Node without a DOM).
+// identities, useMcpGroup over two servers; then ssr.mjs and ssr-cjs.cjs (the entry, imported and
+// required, in Node without a DOM).
 //
 //   flock /tmp/mcp-ports.lock timeout 600 node tests/react/run.mjs     (needs pkg/web, pkg/nodejs)
 //
@@ -374,9 +375,9 @@ async function main() {
   }
 }
 
-/** ssr.mjs in its own Node process (it must start without a DOM and with nothing loaded). */
-function ssrSteps() {
-  const r = spawnSync(process.execPath, [path.join(HERE, "ssr.mjs")], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+/** `file` (ssr.mjs, ssr-cjs.cjs) in its own Node process (it must start without a DOM and with nothing loaded). */
+function ssrSteps(file) {
+  const r = spawnSync(process.execPath, [path.join(HERE, file)], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
   for (const line of (r.stdout ?? "").trim().split("\n").filter(Boolean)) {
     console.log(line);
     if (line.startsWith("ok ")) steps.passed++;
@@ -384,12 +385,13 @@ function ssrSteps() {
   }
   if (r.status !== 0) {
     steps.failed++;
-    console.log(`FAIL ssr.mjs exited ${r.status}: ${(r.stderr ?? "").trim().split("\n").slice(-5).join(" | ")}`);
+    console.log(`FAIL ${file} exited ${r.status}: ${(r.stderr ?? "").trim().split("\n").slice(-5).join(" | ")}`);
   }
 }
 
 await runMain(steps, main, servers);
-ssrSteps();
+ssrSteps("ssr.mjs");
+ssrSteps("ssr-cjs.cjs");
 const secs = ((Date.now() - started) / 1000).toFixed(1);
 console.log(`react: ${steps.passed} passed, ${steps.failed} failed (${secs} s)`);
 process.exit(steps.failed ? 1 : 0);
