@@ -31,18 +31,7 @@ Module._resolveFilename = function (request, parent, ...rest) {
   return file;
 };
 
-let failed = 0;
-async function step(name, fn) {
-  try {
-    await fn();
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e?.message ?? e}`);
-  }
-}
-const expect = (cond, message) => { if (!cond) throw new Error(message); };
-const settle = () => new Promise((r) => setTimeout(r, 50));
+const { step, expect, settle, finish } = require("./ssr-steps.cjs");
 
 (async () => {
   let hooks, rendered;
@@ -88,5 +77,5 @@ const settle = () => new Promise((r) => setTimeout(r, 50));
     expect(error.data?.kind === "closed" && error.data?.local === true, `data ${JSON.stringify(error.data)}`);
   });
   rmSync(tmp, { recursive: true, force: true });
-  process.exit(failed ? 1 : 0);
+  finish();
 })();

@@ -10,6 +10,7 @@ import { register } from "node:module";
 import { MessageChannel } from "node:worker_threads";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { expect, finish, settle, step } from "./ssr-steps.cjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
@@ -22,19 +23,6 @@ register(pathToFileURL(path.join(HERE, "ssr-hooks.mjs")), {
   data: { port: port2, root: ROOT, here: HERE },
   transferList: [port2],
 });
-
-let failed = 0;
-async function step(name, fn) {
-  try {
-    await fn();
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e?.message ?? e}`);
-  }
-}
-const expect = (cond, message) => { if (!cond) throw new Error(message); };
-const settle = () => new Promise((r) => setTimeout(r, 50)); // the hook's messages arrive
 
 let hooks;
 await step("ssr: import(\"mcp-wasm-client/react\") without a DOM loads nothing of the package", async () => {
@@ -68,4 +56,4 @@ await step("ssr: renderToString of useMcp / useMcpGroup renders idle, connects n
     globalThis.fetch = realFetch;
   }
 });
-process.exit(failed ? 1 : 0);
+finish();
