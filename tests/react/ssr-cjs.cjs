@@ -31,7 +31,7 @@ Module._resolveFilename = function (request, parent, ...rest) {
   return file;
 };
 
-const { step, expect, settle, finish } = require("./ssr-steps.cjs");
+const { step, expect, renderIdle, finish } = require("./ssr-steps.cjs");
 
 (async () => {
   let hooks, rendered;
@@ -47,24 +47,8 @@ const { step, expect, settle, finish } = require("./ssr-steps.cjs");
   await step("ssr (CommonJS): renderToString of useMcp / useMcpGroup renders idle, connects nothing, loads no wasm", async () => {
     const React = require("react");
     const { renderToString } = require("react-dom/server");
-    let fetched = 0;
-    const realFetch = globalThis.fetch;
-    globalThis.fetch = (...args) => { fetched++; return realFetch(...args); };
-    try {
-      const App = () => {
-        const one = hooks.useMcp("http://127.0.0.1:9/mcp");
-        const group = hooks.useMcpGroup({ a: { url: "http://127.0.0.1:9/mcp" } });
-        rendered = one;
-        return React.createElement("p", null, `${one.state} ${one.tools === undefined} ${group.state} ${JSON.stringify(group.status)}`);
-      };
-      const html = renderToString(React.createElement(App));
-      await settle();
-      expect(html === "<p>idle true idle {}</p>", `rendered ${html}`);
-      expect(fetched === 0, `${fetched} fetches during a server render`);
-      expect(!required.some(([r]) => r === "mcp-wasm-client"), "the server render loaded the package");
-    } finally {
-      globalThis.fetch = realFetch;
-    }
+    rendered = await renderIdle(React, renderToString, hooks);
+    expect(!required.some(([r]) => r === "mcp-wasm-client"), "the server render loaded the package");
   });
 
   await step("ssr (CommonJS): callTool before mount requires the package (the nodejs build) and rejects with its McpError \"closed\"", async () => {

@@ -23,7 +23,36 @@ const expect = (cond, message) => {
 /** Waits for messages in flight (the loader hook's, a rejected promise's). */
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
+/**
+ * renderToString of a component using useMcp and useMcpGroup (`hooks`) on a server: the HTML must
+ * be the idle state and no fetch may happen. Returns useMcp's result, for later checks.
+ */
+async function renderIdle(React, renderToString, hooks) {
+  let fetched = 0;
+  let rendered;
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (...args) => {
+    fetched++;
+    return realFetch(...args);
+  };
+  try {
+    const App = () => {
+      const one = hooks.useMcp("http://127.0.0.1:9/mcp");
+      const group = hooks.useMcpGroup({ a: { url: "http://127.0.0.1:9/mcp" } });
+      rendered = one;
+      return React.createElement("p", null, `${one.state} ${one.tools === undefined} ${group.state} ${JSON.stringify(group.status)}`);
+    };
+    const html = renderToString(React.createElement(App));
+    await settle();
+    expect(html === "<p>idle true idle {}</p>", `rendered ${html}`);
+    expect(fetched === 0, `${fetched} fetches during a server render`);
+    return rendered;
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+}
+
 /** Exits the process: 1 when a step failed. */
 const finish = () => process.exit(failed ? 1 : 0);
 
-module.exports = { step, expect, settle, finish };
+module.exports = { step, expect, settle, renderIdle, finish };
