@@ -51,9 +51,12 @@
 # Ports (env): PEERS_*_PORT as in tests/peers/peers.sh; HOSTILE_PORT (default 18811) is the hostile
 # server the wasm stages use, HOSTILE_PORT+1 its second origin, and tests/wasm.rs reads HOSTILE_PORT
 # at compile time; the hostile stage's own server is on HOSTILE_SUITE_PORT (default HOSTILE_PORT-10,
-# so 18801) and HOSTILE_SUITE_PORT+1; E2E_PORTS as in tests/e2e/run.mjs, E2E_AUTH_PORTS as in
+# so 18801) and HOSTILE_SUITE_PORT+1; WASM_CHROME_PORT (default 18821) the wasm-chrome runner's
+# page server; E2E_PORTS as in tests/e2e/run.mjs, E2E_AUTH_PORTS as in
 # tests/e2e/auth.mjs, E2E_DPOP_PORTS as in tests/e2e/dpop.mjs, E2E_TRANSPORT_PORTS (default 18900-18919) as
 # in tests/e2e/transports.mjs. The conformance suite's mock servers take ephemeral ports.
+# WASM_LAUNCH_TIMEOUT (default 120 s) bounds each launch of a wasm stage's compiled suite; a launch
+# that reports nothing is made again, up to three launches (see wasm_tests).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -295,8 +298,9 @@ wasm_tests() {
   need_peers
   local log="$LOG_DIR/$stage.log" status=0
   # The runner gives a browser 20 s by default to load and finish the suite; a cold Chromium on
-  # a loaded CI machine can need more than that before the first test starts.
-  export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
+  # a loaded CI machine can need more than that before the first test starts. 90 s, within
+  # WASM_LAUNCH_TIMEOUT, so that a suite that stalls is reported by the runner itself.
+  export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-90}"
   # Compile first, with the very command wasm-pack test starts with (so its own build step and
   # `cargo test` find it fresh): a launch's time limit then covers the runner alone.
   CARGO_BUILD_TARGET=wasm32-unknown-unknown run "$log" cargo build --tests --test wasm || status=$?
@@ -333,8 +337,9 @@ wasm_tests() {
 
 # One launch of the compiled suite may take WASM_LAUNCH_TIMEOUT seconds: wasm-pack test, the
 # runner, chromedriver and Chromium all run in timeout's own process group, which the timeout
-# kills whole (SIGTERM, SIGKILL 10 s later), so nothing is left running. A passing launch takes
-# 9-11 s on this 2-core machine (load 1-2.4): wasm-bindgen on the test wasm, Chromium, 4 s of tests.
+# kills whole (SIGTERM, SIGKILL 10 s later), so nothing is left running. A passing wasm-chrome
+# launch took 9-11 s on this 2-core machine at load 1-2.4 (wasm-bindgen on the test wasm,
+# Chromium, 4 s of tests) and 26 s at load 5 (11 s of tests).
 WASM_LAUNCH_TIMEOUT="${WASM_LAUNCH_TIMEOUT:-120}"
 wasm_unstick_pid=""
 # wasm_launch LOG WASM-PACK-ARGS...: one launch (appends to LOG, which the compile step began).
@@ -351,8 +356,8 @@ wasm_launch() {
   # A queued connection is served as soon as any connection closes, so while the runner is up a
   # loop opens and closes a connection to it every second (the server listens on
   # WASM_BINDGEN_TEST_ADDRESS, a fixed port, set by the wasm-chrome stage). Measured on this
-  # 2-core machine: without it 5 of 8 launches hung (and 5 of 8 with the fixed port alone), with
-  # it 10 of 10 loaded.
+  # 2-core machine (runner launched directly, 14:25-14:41 UTC): without it 10 of 16 launches hung
+  # (5 of 8 with the fixed port alone), with it 30 of 30 loaded.
   if [ -n "${WASM_BINDGEN_TEST_ADDRESS:-}" ]; then
     wasm_unstick "${WASM_BINDGEN_TEST_ADDRESS##*:}" &
     wasm_unstick_pid=$!
