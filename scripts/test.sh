@@ -143,11 +143,14 @@ run() {
 peers_started=0
 wasm_hostile_pid=""
 cleanup() {
+  # A wasm launch cut short: timeout passes the signal on to its process group (wasm-pack, the
+  # runner, chromedriver, Chromium).
+  if [ -n "${wasm_launch_pid:-}" ]; then kill "$wasm_launch_pid" 2>/dev/null || true; fi
+  if [ -n "${wasm_unstick_pid:-}" ]; then kill "$wasm_unstick_pid" 2>/dev/null || true; fi
   if [ "$peers_started" = 1 ]; then
     PEERS_RUN_DIR="$LOG_DIR/peers" bash tests/peers/peers.sh stop >/dev/null 2>&1 || true
   fi
   if [ -n "$wasm_hostile_pid" ]; then kill "$wasm_hostile_pid" 2>/dev/null || true; fi
-  if [ -n "${wasm_unstick_pid:-}" ]; then kill "$wasm_unstick_pid" 2>/dev/null || true; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -341,6 +344,7 @@ wasm_tests() {
 # launch took 9-11 s on this 2-core machine at load 1-2.4 (wasm-bindgen on the test wasm,
 # Chromium, 4 s of tests) and 26 s at load 5 (11 s of tests).
 WASM_LAUNCH_TIMEOUT="${WASM_LAUNCH_TIMEOUT:-120}"
+wasm_launch_pid=""
 wasm_unstick_pid=""
 # wasm_launch LOG WASM-PACK-ARGS...: one launch (appends to LOG, which the compile step began).
 wasm_launch() {
@@ -362,8 +366,17 @@ wasm_launch() {
     wasm_unstick "${WASM_BINDGEN_TEST_ADDRESS##*:}" &
     wasm_unstick_pid=$!
   fi
-  run "$log.launch" timeout -k 10 "$WASM_LAUNCH_TIMEOUT" \
-    wasm-pack test "$@" --mode no-install -- --test wasm || status=$?
+  # In the background and waited for, so that a signal to this script (Ctrl-C, an outer timeout)
+  # interrupts the wait at once and cleanup ends the launch's process group through timeout.
+  local out tee_pid
+  exec {out}> >(tee "$log.launch")
+  tee_pid=$!
+  timeout -k 10 "$WASM_LAUNCH_TIMEOUT" wasm-pack test "$@" --mode no-install -- --test wasm >&"$out" 2>&1 &
+  wasm_launch_pid=$!
+  exec {out}>&-
+  wait "$wasm_launch_pid" || status=$?
+  wasm_launch_pid=""
+  wait "$tee_pid" 2>/dev/null || true
   cat "$log.launch" >>"$log" && rm -f "$log.launch"
   echo "test.sh: the launch took $((SECONDS - start)) s (exit $status)" | tee -a "$log"
   if [ -n "$wasm_unstick_pid" ]; then
