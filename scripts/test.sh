@@ -300,9 +300,9 @@ wasm_tests() {
   local stage="$1"; shift
   need_peers
   local log="$LOG_DIR/$stage.log" status=0
-  # The runner gives a browser 20 s by default to load and finish the suite; a cold Chromium on
-  # a loaded CI machine can need more than that before the first test starts. 90 s, within
-  # WASM_LAUNCH_TIMEOUT, so that a suite that stalls is reported by the runner itself.
+  # Once the page has loaded, the runner gives the suite 20 s by default; a cold Chromium on a
+  # loaded CI machine can need more than that before the first test starts. 90 s: within
+  # WASM_LAUNCH_TIMEOUT, so that the runner itself reports a suite that stalls.
   export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-90}"
   # Compile first, with the very command wasm-pack test starts with (so its own build step and
   # `cargo test` find it fresh): a launch's time limit then covers the runner alone.
