@@ -51,9 +51,12 @@
 # Ports (env): PEERS_*_PORT as in tests/peers/peers.sh; HOSTILE_PORT (default 18811) is the hostile
 # server the wasm stages use, HOSTILE_PORT+1 its second origin, and tests/wasm.rs reads HOSTILE_PORT
 # at compile time; the hostile stage's own server is on HOSTILE_SUITE_PORT (default HOSTILE_PORT-10,
-# so 18801) and HOSTILE_SUITE_PORT+1; E2E_PORTS as in tests/e2e/run.mjs, E2E_AUTH_PORTS as in
+# so 18801) and HOSTILE_SUITE_PORT+1; WASM_CHROME_PORT (default 18821) the wasm-chrome runner's
+# page server; E2E_PORTS as in tests/e2e/run.mjs, E2E_AUTH_PORTS as in
 # tests/e2e/auth.mjs, E2E_DPOP_PORTS as in tests/e2e/dpop.mjs, E2E_TRANSPORT_PORTS (default 18900-18919) as
 # in tests/e2e/transports.mjs. The conformance suite's mock servers take ephemeral ports.
+# WASM_LAUNCH_TIMEOUT (default 120 s) bounds each launch of a wasm stage's compiled suite; a launch
+# that reports nothing is made again, up to three launches (see wasm_tests).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -140,6 +143,10 @@ run() {
 peers_started=0
 wasm_hostile_pid=""
 cleanup() {
+  # A wasm launch cut short: timeout passes the signal on to its process group (wasm-pack, the
+  # runner, chromedriver, Chromium).
+  if [ -n "${wasm_launch_pid:-}" ]; then kill "$wasm_launch_pid" 2>/dev/null || true; fi
+  if [ -n "${wasm_unstick_pid:-}" ]; then kill "$wasm_unstick_pid" 2>/dev/null || true; fi
   if [ "$peers_started" = 1 ]; then
     PEERS_RUN_DIR="$LOG_DIR/peers" bash tests/peers/peers.sh stop >/dev/null 2>&1 || true
   fi
@@ -296,26 +303,32 @@ wasm_tests() {
   local stage="$1"; shift
   need_peers
   local log="$LOG_DIR/$stage.log" status=0
-  # The runner gives a browser 20 s by default to load and finish the suite; a cold Chromium on
-  # a loaded CI machine can need more than that before the first test starts.
-  export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
-  run "$log" wasm-pack test "$@" --mode no-install -- --test wasm || status=$?
+  # Once the page has loaded, the runner gives the suite 20 s by default; a cold Chromium on a
+  # loaded CI machine can need more than that before the first test starts. 90 s: within
+  # WASM_LAUNCH_TIMEOUT, so that the runner itself reports a suite that stalls.
+  export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-90}"
+  # Compile first, with the very command wasm-pack test starts with (so its own build step and
+  # `cargo test` find it fresh): a launch's time limit then covers the runner alone.
+  CARGO_BUILD_TARGET=wasm32-unknown-unknown run "$log" cargo build --tests --test wasm || status=$?
+  if [ "$status" -ne 0 ]; then
+    record_counts "$stage" "$status" 0 0
+    return
+  fi
+  wasm_launch "$log" "$@" || status=$?
   # The last `test result` line is the suite's (wasm-pack prints none of its own).
   local result; result="$(grep -E '^test result' "$log" | tail -1 || true)"
-  # No result line: the suite never reported. Headless Chromium sometimes hangs before the page
-  # has loaded (wasm-bindgen-test-runner shows "Loading scripts...", chromedriver "Timed out
-  # receiving message from renderer"; 4 of 13 launches on this machine, 1 of 10 on an idle
-  # machine), which is not a test failing. Launch it again, up to three attempts; each earlier
-  # log stays beside the last and the summary says so. A suite that reports a failure never runs
-  # again.
+  # No result line: the suite never reported (a launch cut at WASM_LAUNCH_TIMEOUT, exit 124, or
+  # a browser that did not start), which is not a test failing. Launch it again, up to three
+  # launches; each earlier log stays beside the last and the summary says so. A suite that
+  # reports a failure never runs again.
   local attempt=1
   while [ -z "$result" ] && [ "$status" -ne 0 ] && [ "$attempt" -lt 3 ]; do
     mv "$log" "$LOG_DIR/$stage.attempt-$attempt.log"
-    echo "test.sh: $stage reported no result (exit $status); launching it again (log of attempt $attempt: $LOG_DIR/$stage.attempt-$attempt.log)" >&2
+    echo "test.sh: $stage reported no result (exit $status$([ "$status" -eq 124 ] && echo ", cut at ${WASM_LAUNCH_TIMEOUT}s")); launching it again (log of attempt $attempt: $LOG_DIR/$stage.attempt-$attempt.log)" >&2
     tail -20 "$LOG_DIR/$stage.attempt-$attempt.log" >&2
     attempt=$((attempt + 1))
     status=0
-    run "$log" wasm-pack test "$@" --mode no-install -- --test wasm || status=$?
+    wasm_launch "$log" "$@" || status=$?
     result="$(grep -E '^test result' "$log" | tail -1 || true)"
   done
   if [ "$attempt" -gt 1 ]; then
@@ -328,6 +341,65 @@ wasm_tests() {
   record_counts "$stage" "$status" "$(awk '{print $4 + 0}' <<<"$result")" "$(awk '{print $6 + 0}' <<<"$result")"
 }
 
+# One launch of the compiled suite may take WASM_LAUNCH_TIMEOUT seconds: wasm-pack test, the
+# runner, chromedriver and Chromium all run in timeout's own process group, which the timeout
+# kills whole (SIGTERM, SIGKILL 10 s later), so nothing is left running. A passing wasm-chrome
+# launch took 9-11 s on this 2-core machine at load 1-2.4 (wasm-bindgen on the test wasm,
+# Chromium, 4 s of tests) and 26 s at load 5 (11 s of tests).
+WASM_LAUNCH_TIMEOUT="${WASM_LAUNCH_TIMEOUT:-120}"
+wasm_launch_pid=""
+wasm_unstick_pid=""
+# wasm_launch LOG WASM-PACK-ARGS...: one launch (appends to LOG, which the compile step began).
+wasm_launch() {
+  local log="$1"; shift
+  local status=0 start=$SECONDS
+  # The runner's page server (tiny_http 0.12 under rouille) hands each connection to a pool of 4+
+  # threads, and its pool can lose a wakeup: when Chromium opens several connections at once
+  # while the pool's idle threads have not yet been scheduled (a loaded machine), it counts those
+  # threads as idle, queues the extra connection and starts no thread for it. That connection's
+  # request (one of the page's module imports) is never read, the page never loads, and the
+  # runner waits out chromedriver's 300 s page-load limit (seen with gdb: all 4 pool threads in
+  # recv on Chromium's keep-alive connections, a 5th connection with its 610 B request unread).
+  # A queued connection is served as soon as any connection closes, so while the runner is up a
+  # loop opens and closes a connection to it every second (the server listens on
+  # WASM_BINDGEN_TEST_ADDRESS, a fixed port, set by the wasm-chrome stage). Measured on this
+  # 2-core machine (the runner launched directly, 2026-12-05): without it 10 of 16 launches hung
+  # (5 of 8 with the fixed port alone), with it 30 of 30 loaded; and in 3 launches left to hang,
+  # one such connection 15 s into the hang made the suite run and finish within 2 s.
+  if [ -n "${WASM_BINDGEN_TEST_ADDRESS:-}" ]; then
+    wasm_unstick "${WASM_BINDGEN_TEST_ADDRESS##*:}" &
+    wasm_unstick_pid=$!
+  fi
+  # In the background and waited for, so that a signal to this script (Ctrl-C, an outer timeout)
+  # interrupts the wait at once and cleanup ends the launch's process group through timeout.
+  local out tee_pid
+  exec {out}> >(tee "$log.launch")
+  tee_pid=$!
+  timeout -k 10 "$WASM_LAUNCH_TIMEOUT" wasm-pack test "$@" --mode no-install -- --test wasm >&"$out" 2>&1 &
+  wasm_launch_pid=$!
+  exec {out}>&-
+  wait "$wasm_launch_pid" || status=$?
+  wasm_launch_pid=""
+  wait "$tee_pid" 2>/dev/null || true
+  cat "$log.launch" >>"$log" && rm -f "$log.launch"
+  echo "test.sh: the launch took $((SECONDS - start)) s (exit $status)" | tee -a "$log"
+  if [ -n "$wasm_unstick_pid" ]; then
+    kill "$wasm_unstick_pid" 2>/dev/null || true
+    wait "$wasm_unstick_pid" 2>/dev/null || true
+    wasm_unstick_pid=""
+  fi
+  return "$status"
+}
+
+# wasm_unstick PORT: opens and closes a connection to 127.0.0.1:PORT every second while this
+# script runs (see wasm_launch).
+wasm_unstick() {
+  while kill -0 $$ 2>/dev/null; do
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null || true
+    sleep 1
+  done
+}
+
 stage_wasm-node() {
   step "wasm-node: tests/wasm.rs in Node (wasm-pack test --node)"
   wasm_tests wasm-node --node
@@ -337,7 +409,9 @@ stage_wasm-chrome() {
   step "wasm-chrome: tests/wasm.rs in headless Chromium (wasm-pack test --headless --chrome)"
   # tests/wasm.rs has no wasm_bindgen_test_configure!(run_in_browser): this variable is what makes
   # wasm-bindgen-test-runner use the browser (without it the runner would skip the suite).
-  WASM_BINDGEN_USE_BROWSER=1 wasm_tests wasm-chrome --headless --chrome --chromedriver "$(command -v chromedriver)"
+  # The runner's page server on a fixed port, so that wasm_launch can keep its pool unstuck.
+  WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_ADDRESS="127.0.0.1:${WASM_CHROME_PORT:-18821}" \
+    wasm_tests wasm-chrome --headless --chrome --chromedriver "$(command -v chromedriver)"
 }
 
 stage_js() {
