@@ -184,7 +184,6 @@ public_init_types() { # public_init_types FILE.d.ts
   ' "$1" || die "the glue's declarations are not as public_init_types expects (above)"
 }
 public_init_types "$OUT/dist/$STEM.d.ts"
-[ -f "$STAGE/web/${STEM}_bg.wasm.d.ts" ] && cp "$STAGE/web/${STEM}_bg.wasm.d.ts" "$OUT/dist/"
 [ -d "$STAGE/web/snippets" ] && cp -r "$STAGE/web/snippets" "$OUT/dist/"
 # the nodejs glue as .cjs beside the web glue: it reads `${__dirname}/${STEM}_bg.wasm` (the shared
 # file) and require()s the ESM snippets (require(esm): Node >= 20.19 / 22.12, Deno 2). wasm-bindgen
@@ -262,7 +261,6 @@ cp "$TEMPLATE/index.d.cts" "$OUT/"
 mkdir -p "$OUT/dist/core" "$OUT/core"
 cp "$STAGE/core-web/$STEM.js" "$STAGE/core-web/$STEM.d.ts" "$STAGE/core-web/${STEM}_bg.wasm" "$OUT/dist/core/"
 public_init_types "$OUT/dist/core/$STEM.d.ts"
-[ -f "$STAGE/core-web/${STEM}_bg.wasm.d.ts" ] && cp "$STAGE/core-web/${STEM}_bg.wasm.d.ts" "$OUT/dist/core/"
 [ -d "$STAGE/core-web/snippets" ] && cp -r "$STAGE/core-web/snippets" "$OUT/dist/core/"
 node_glue "$STAGE/core-nodejs/$STEM.js" "$OUT/dist/core/$STEM.cjs"
 CORE=1 fill_exports "$TEMPLATE/core/node.cjs" "$OUT/core/node.cjs" 'exports.{} = glue.{};' "exports.{} = absent(glue.McpError, '{}');"
@@ -324,7 +322,8 @@ for f in core/node.cjs core/node.mjs; do
 done
 
 # no entry exports an INTERNAL name, and the glue's declarations (which index.d.ts re-exports) do not
-# declare one (the .wasm's own _bg.wasm.d.ts lists every raw export; no entry re-exports it)
+# declare one (the .wasm's own _bg.wasm.d.ts, which lists every raw export, is not shipped: no
+# entry refers to it, and mcp-wasm-client/wasm has its own wasm.d.ts)
 for f in node.cjs node.mjs core/node.cjs core/node.mjs; do
   node --input-type=module -e '
     const m = await import(process.argv[1]);
@@ -339,8 +338,7 @@ for n in "${INTERNAL[@]}"; do
 done
 # ... nor does any declaration file the entries reach mention the glue's internals: ClientCore,
 # wasm-bindgen's __wbg_* names, wasmMemoryBytes, or InitOutput's raw exports (start, memory).
-# (dist/**/*_bg.wasm.d.ts declares the .wasm's raw exports; no entry refers to it.)
-leaks="$(find "$OUT" \( -name '*.d.ts' -o -name '*.d.cts' \) ! -name '*_bg.wasm.d.ts' -print0 \
+leaks="$(find "$OUT" \( -name '*.d.ts' -o -name '*.d.cts' \) -print0 \
   | xargs -0 grep -EnH 'ClientCore|__wbg|wasmMemoryBytes|interface InitOutput|readonly (start|memory)\b' || true)"
 [ -z "$leaks" ] || die "declarations mention the glue's internals: ${leaks//$OUT\//}"
 
