@@ -20,15 +20,13 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { pkg, rejection } from "../js/peers.mjs";
+import { pkg, PKG_PATH, rejection } from "../js/peers.mjs";
 import { scenarios } from "../js/auth-harness.mjs";
 
 const { authorizeHeadless } = pkg;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CHILD = path.join(here, "auth_rss_child.mjs");
 const execFileAsync = promisify(execFile);
-/** The package tests/js/peers.mjs loaded. */
-const PKG_PATH = process.env.MCP_PKG_NODE ?? path.join(here, "../../pkg/nodejs");
 
 const REDIRECT = "http://127.0.0.1/callback";
 const CLIENT_METADATA = { client_name: "hostile/auth.test.mjs", redirect_uris: [REDIRECT] };

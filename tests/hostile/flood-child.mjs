@@ -2,10 +2,9 @@
 // figure is not mixed with the other tests': prints one JSON line
 // {before, after, peakRss, ...the scenario's own figures}.
 // Run: node --expose-gc flood-child.mjs <scenario>   (env as hostile.test.mjs: MCP_PKG_NODE, HOSTILE_PORT)
-import { createRequire } from "node:module";
+import { pkg } from "../js/peers.mjs";
 
-const require = createRequire(import.meta.url);
-const { Client, McpError, wasmMemoryBytes } = require(process.env.MCP_PKG_NODE ?? "/work/main/pkg/nodejs");
+const { Client, McpError, wasmMemoryBytes } = pkg;
 const BASE = `http://127.0.0.1:${Number(process.env.HOSTILE_PORT ?? 18801)}`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -6,18 +6,15 @@
 // never reach another origin (redirects included), and maxMessageBytes bounds what is buffered.
 //
 // Run: bash tests/hostile/run.sh   (or node --test --expose-gc tests/hostile/ with the server up)
-// Env: MCP_PKG_NODE (the built --target nodejs package, default /work/main/pkg/nodejs),
+// Env: MCP_PKG_NODE (the built --target nodejs package, default <repo>/pkg/nodejs: tests/js/peers.mjs),
 //      HOSTILE_PORT (18801), HOSTILE_PORT2 (18802).
 // Where the client misbehaves today the test states the expected behaviour and is marked
 // `todo` (node:test reports it without failing the run).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import { handTransport } from "../js/peers.mjs";
+import { handTransport, pkg, PKG_PATH } from "../js/peers.mjs";
 
-const require = createRequire(import.meta.url);
-const pkg = require(process.env.MCP_PKG_NODE ?? "/work/main/pkg/nodejs");
 const { Client, McpError, wasmMemoryBytes } = pkg;
 
 const PORT = Number(process.env.HOSTILE_PORT ?? 18801);
@@ -525,7 +522,7 @@ test(
          }
          await c.close();
        })();`,
-      { eval: true, workerData: { pkg: process.env.MCP_PKG_NODE ?? "/work/main/pkg/nodejs", url: url("exp-output-schema") } },
+      { eval: true, workerData: { pkg: PKG_PATH, url: url("exp-output-schema") } },
     );
     const msgs = [];
     worker.on("message", (m) => msgs.push(m));

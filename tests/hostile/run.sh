@@ -2,8 +2,7 @@
 # Runs the hostile-server suite: starts tests/hostile/server.mjs (127.0.0.1 only), runs
 # hostile.test.mjs against the built Node package, and stops the server by its PID; then
 # auth.test.mjs (hostile authorization: its own OAuth world on an OS-assigned port).
-#   MCP_PKG_NODE   the built `wasm-pack --target nodejs` package (default /work/main/pkg/nodejs,
-#                  i.e. <repo>/pkg/nodejs)
+#   MCP_PKG_NODE   the built `wasm-pack --target nodejs` package (default <repo>/pkg/nodejs)
 #   HOSTILE_PORT   main server port (default 18801); HOSTILE_PORT2 the "other origin" (18802)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import util from "node:util";
 import path from "node:path";
-import { pkg, PY, rejection } from "./peers.mjs";
+import { pkg, PKG_PATH, PY, rejection } from "./peers.mjs";
 
 const { Client, McpError } = pkg;
 const here = fileURLToPath(import.meta.url);
@@ -133,7 +133,7 @@ describe("McpError is a real Error", () => {
 });
 
 describe("an uncaught McpError in Node", () => {
-  const glue = require_path();
+  const glue = PKG_PATH;
   function run(source) {
     const r = spawnSync(process.execPath, ["-e", source], { encoding: "utf8", timeout: 30_000 });
     assert.notEqual(r.status, 0, "the process fails");
@@ -155,7 +155,3 @@ describe("an uncaught McpError in Node", () => {
   });
 });
 
-/** The package directory peers.mjs loads (MCP_PKG_NODE or pkg/nodejs). */
-function require_path() {
-  return process.env.MCP_PKG_NODE ?? path.join(path.dirname(here), "../../pkg/nodejs");
-}

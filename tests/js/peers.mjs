@@ -6,8 +6,10 @@ import path from "node:path";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
-/** The built `--target nodejs` package, loaded exactly as a user's CommonJS/ESM code would. */
-export const pkg = require(process.env.MCP_PKG_NODE ?? path.join(here, "../../pkg/nodejs"));
+/** The built `--target nodejs` package's directory: MCP_PKG_NODE, else <repo>/pkg/nodejs. */
+export const PKG_PATH = process.env.MCP_PKG_NODE ?? path.join(here, "../../pkg/nodejs");
+/** That package, loaded exactly as a user's CommonJS/ESM code would. */
+export const pkg = require(PKG_PATH);
 
 const port = (name, dflt) => Number(process.env[`PEERS_${name}_PORT`] ?? dflt);
 export const PY = `http://127.0.0.1:${port("PYTHON", 18101)}/mcp`;
