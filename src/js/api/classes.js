@@ -257,6 +257,15 @@ class ClientGroup extends EventTarget {
     return tagged;
   }
 
+  // Runs `call` with the client of server `e`, a routed call: its failure is `#failed`'s.
+  async #onServer(e, call) {
+    try {
+      return await call(e.client);
+    } catch (err) {
+      throw this.#failed(e, err);
+    }
+  }
+
   /** Connects every server not yet connected, concurrently; resolves when all have settled. */
   async connect() {
     this.#connected = true;
@@ -368,11 +377,7 @@ class ClientGroup extends EventTarget {
         tool: name,
       });
     const [e, tool] = route;
-    try {
-      return await e.client.callTool(tool, args, options);
-    } catch (err) {
-      throw this.#failed(e, err);
-    }
+    return this.#onServer(e, (client) => client.callTool(tool, args, options));
   }
 
   /** Every connected server's prompts, named by the toolNames rule (refetched after a list_changed). */
@@ -385,11 +390,7 @@ class ClientGroup extends EventTarget {
     const route = await this.#route("prompts", name, () => this.listPrompts());
     if (!route) throw this.#input(`Unknown prompt: ${name} (no server of the group lists it)`, { prompt: name });
     const [e, prompt] = route;
-    try {
-      return await e.client.getPrompt(prompt, args, options);
-    } catch (err) {
-      throw this.#failed(e, err);
-    }
+    return this.#onServer(e, (client) => client.getPrompt(prompt, args, options));
   }
 
   /** Every connected server's resources with `server` added; a URI two servers list is there twice. */
@@ -423,11 +424,7 @@ class ClientGroup extends EventTarget {
       e = (await this.#route("resources", uri, () => this.listResources()))?.[0];
       if (!e) throw this.#input(`Unknown resource: ${uri} (no server of the group lists it; pass { server } to read it from one)`, { uri: String(uri) });
     }
-    try {
-      return await e.client.readResource(uri, callOptions);
-    } catch (err) {
-      throw this.#failed(e, err);
-    }
+    return this.#onServer(e, (client) => client.readResource(uri, callOptions));
   }
 }
 
