@@ -8,6 +8,10 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+#[path = "support/source_files.rs"]
+mod source_files;
+use source_files::files_with_extension;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -56,19 +60,7 @@ fn rust_kinds() -> BTreeSet<String> {
 
 /// The JS files of the package: src/js/**/*.js and pkg-template/**/*.js.
 fn js_files() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root().join("src/js"), root().join("pkg-template")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a readable directory") {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "js") {
-                out.push(path);
-            }
-        }
-    }
-    out
+    files_with_extension([root().join("src/js"), root().join("pkg-template")], "js")
 }
 
 /// The third argument of each `name(code, message, 'kind'…)` call in `text` (the elements' `#err`).

@@ -7,33 +7,29 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+#[path = "support/source_files.rs"]
+mod source_files;
+use source_files::files_with_extension;
+
 /// Module path (`engine::request`) of each file under src/, with its source.
 fn modules() -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut stack = vec![root.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("src/ is readable") {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let rel = path.strip_prefix(&root).unwrap().with_extension("");
-                let mut parts: Vec<String> = rel
-                    .iter()
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .collect();
-                if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
-                    parts.pop();
-                }
-                let name = if parts.is_empty() {
-                    "crate".into()
-                } else {
-                    parts.join("::")
-                };
-                out.insert(name, std::fs::read_to_string(&path).unwrap());
-            }
+    for path in files_with_extension([root.clone()], "rs") {
+        let rel = path.strip_prefix(&root).unwrap().with_extension("");
+        let mut parts: Vec<String> = rel
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+            parts.pop();
         }
+        let name = if parts.is_empty() {
+            "crate".into()
+        } else {
+            parts.join("::")
+        };
+        out.insert(name, std::fs::read_to_string(&path).unwrap());
     }
     out
 }
