@@ -202,7 +202,7 @@ function poison(e, site) {
   calls.clear();
 }
 
-/** Whether a trap poisoned the instance (error.rs asks: a synchronous trap poisons it here). */
+/** Whether a trap poisoned the instance: the one flag, which error.rs `poisoned()` reads. */
 export const isPoisoned = () => poisoned;
 
 /**

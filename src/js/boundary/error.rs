@@ -48,7 +48,6 @@ impl McpError {
 
 thread_local! {
     static PROTOTYPE_INSTALLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    static POISONED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Makes the exported `McpError` stand for the JS class (`error.js`'s `adopt`), once; also run
@@ -84,10 +83,7 @@ pub fn guarded<T>(site: &JsValue, f: impl FnOnce() -> T) -> Result<T, JsValue> {
     );
     match out {
         Some(v) if failed.is_undefined() => Ok(v),
-        _ => {
-            POISONED.with(|p| p.set(true));
-            Err(failed)
-        }
+        _ => Err(failed),
     }
 }
 
@@ -102,14 +98,10 @@ pub fn usable(site: &JsValue) -> Result<(), JsValue> {
 }
 
 /// Whether a trap poisoned the instance (then nothing more runs or is dropped: see [`guarded`]).
-/// A synchronous trap in a `Client` method (caught by `classes.js`) poisons it on the JS side only.
+/// `error.js` holds the one flag: `guard` sets it, and so does `classes.js` on a trap in a
+/// `Client` method's synchronous part.
 pub fn poisoned() -> bool {
-    POISONED.with(|p| {
-        if !p.get() && js_is_poisoned() {
-            p.set(true);
-        }
-        p.get()
-    })
+    js_is_poisoned()
 }
 
 /// A method's promise `p` (begun at `site`) as the caller gets it: rejected at once, with the
