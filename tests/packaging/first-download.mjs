@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { launchChromium } from "./browser.mjs";
 import { serveStatic } from "./serve.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,7 +26,6 @@ const budget = budgetAt >= 0 ? Number(args.splice(budgetAt, 2)[1]) : null;
 if (budgetAt >= 0 && !Number.isFinite(budget)) throw new Error("first-download: --budget takes a byte count");
 const source = path.resolve(args[0] ?? path.join(root, "pkg/npm"));
 const port = Number(process.env.FIRST_DOWNLOAD_PORT ?? 18985);
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
 const site = await mkdtemp(path.join(tmpdir(), "first-download-"));
 if (source.endsWith(".tgz")) {
@@ -77,12 +77,7 @@ try {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  const { chromium } = await import("playwright-core");
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-quic", "--no-first-run"],
-  });
+  browser = await launchChromium();
   const page = await browser.newPage();
   const fetched = [];
   page.on("response", (response) => {

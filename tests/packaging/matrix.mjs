@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium } from "./browser.mjs";
 import { serveStatic } from "./serve.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -17,7 +18,6 @@ if (!process.argv[2] || !existsSync(tarball)) {
   console.error(`usage: node matrix.mjs <tarball> (got ${process.argv[2] ?? "nothing"})`);
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const KEEP = process.env.PACKAGING_KEEP === "1";
 const DENO_CACHE = process.env.PACKAGING_DENO_DIR
   ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "mcp-wasm-client-packaging", "deno");
@@ -402,12 +402,7 @@ const { server, base } = await serveStatic(tmp);
 if (pages.length) {
   let browser;
   try {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-quic", "--no-first-run"],
-    });
+    browser = await launchChromium();
   } catch (e) {
     for (const p of pages) record(p.label, "fail", `chromium did not start: ${String(e.message ?? e).split("\n")[0]}`);
   }
@@ -449,11 +444,7 @@ if (pages.length) {
 // ---- consumer builds with real bundlers (bundlers.mjs): a real call from each bundle -------------
 {
   const { consumerBuilds } = await import("./bundlers.mjs");
-  const chromium = async () => (await import("playwright-core")).chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-quic", "--no-first-run"],
-  });
+  const chromium = launchChromium;
   await consumerBuilds({ tmp, tarball, pyUrl: PY_URL, pyDown: pyPeer.error, record, run, brief, lastJson, chromium });
 }
 
@@ -472,12 +463,7 @@ if (pages.length) {
     let browser = null;
     try {
       if (down) throw new Error(`serve.mjs: ${down}`);
-      const { chromium } = await import("playwright-core");
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-quic", "--no-first-run"],
-      });
+      browser = await launchChromium();
       const page = await browser.newPage();
       const problems = [];
       page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));

@@ -10,15 +10,13 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
+import { launchChromium } from "./browser.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const given = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));
 const unpacked = given.endsWith(".tgz") ? await mkdtemp(path.join(os.tmpdir(), "no-tla-")) : null;
 if (unpacked) execFileSync("tar", ["-xzf", given, "-C", unpacked]);
 const pkgDir = unpacked ? path.join(unpacked, "package") : given;
-const require = createRequire(path.join(here, "package.json"));
-const { chromium } = require("playwright-core");
 const ORIGIN = "http://pkg.test";
 const MIME = { ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
 
@@ -64,11 +62,7 @@ const checks = [
   ["after init: construction is synchronous, an option error throws", (r) => r.afterInit === true && r.afterInitThrows === true],
 ];
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
-});
+const browser = await launchChromium();
 let passed = 0;
 let failed = 0;
 try {
