@@ -1,32 +1,13 @@
-// Sums `twiggy top --format csv` rows by owner: a project module (mcp_wasm_client::floor::module)
+// Sums `twiggy top --format json` rows by owner: a project module (mcp_wasm_client::floor::module)
 // when the item names one anywhere (a generic instantiated for our types is our code's cost), else
 // the first crate its name names; data segments and unnamed items apart; custom sections (never
 // shipped) left out. A step of size-report.sh.
 import { readFileSync } from 'node:fs';
 
-const [csvPath] = process.argv.slice(2);
-if (!csvPath) {
-  console.error('usage: node scripts/size-groups.mjs TWIGGY_TOP.csv');
+const [jsonPath] = process.argv.slice(2);
+if (!jsonPath) {
+  console.error('usage: node scripts/size-groups.mjs TWIGGY_TOP.json');
   process.exit(2);
-}
-
-/** Splits one CSV line (twiggy quotes fields holding commas). */
-function fields(line) {
-  const out = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { cur += '"'; i++; }
-      else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { out.push(cur); cur = ''; }
-    else cur += c;
-  }
-  out.push(cur);
-  return out;
 }
 
 /** The crate an item belongs to, or the project module when it names one. */
@@ -40,18 +21,11 @@ function owner(name) {
   return { crate: '(other: imports, tables, type and element sections)' };
 }
 
-const [header, ...rows] = readFileSync(csvPath, 'utf8').trim().split('\n');
-const cols = fields(header);
-const nameAt = cols.indexOf('Name');
-const sizeAt = cols.indexOf('ShallowSize');
-if (nameAt < 0 || sizeAt < 0) throw new Error(`size-groups: unexpected twiggy header: ${header}`);
+const rows = JSON.parse(readFileSync(jsonPath, 'utf8'));
 const crates = new Map();
 const modules = new Map();
 let total = 0;
-for (const row of rows) {
-  const f = fields(row);
-  const name = f[nameAt];
-  const size = Number(f[sizeAt]);
+for (const { name, shallow_size: size } of rows) {
   // Sections nothing ships: wasm-bindgen's own and the names (wasm-opt strips both).
   if (!Number.isFinite(size) || /^Σ|^\.\.\. and |^custom section|^"function names"/.test(name)) continue;
   total += size;

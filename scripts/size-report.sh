@@ -48,8 +48,8 @@ done < <(find "$ROOT/pkg-template/elements" "$ROOT/pkg-template/react" -name '*.
 [ -f "$raw" ] || { echo "size-report.sh: rustc's module $raw is missing" >&2; exit 1; }
 named="$(mktemp -d)"
 wasm-bindgen --target web --keep-debug --out-dir "$named" "$raw"
-twiggy top -n 1000000 --format csv "$named/mcp_wasm_client_bg.wasm" >"$named/top.csv"
+twiggy top -n 1000000 --format json "$named/mcp_wasm_client_bg.wasm" >"$named/top.json"
 echo
 echo "== wasm code and data by crate (raw bytes after wasm-bindgen, before wasm-opt; names kept) =="
-node "$ROOT/scripts/size-groups.mjs" "$named/top.csv"
+node "$ROOT/scripts/size-groups.mjs" "$named/top.json"
 rm -rf "$named"
