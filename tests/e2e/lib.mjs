@@ -135,12 +135,12 @@ export function readmeJsBlocks() {
 }
 
 /**
- * Debian's chromium through playwright-core (never a downloaded browser). `popupBlocking`: keep
+ * Debian's chromium (or $CHROMIUM) through playwright-core (never a downloaded browser). `popupBlocking`: keep
  * Chromium's popup blocker (playwright turns it off by default).
  */
 export function launchChromium({ popupBlocking = false } = {}) {
   return chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     ...(popupBlocking ? { ignoreDefaultArgs: ["--disable-popup-blocking"] } : {}),
     headless: process.env.E2E_HEADED !== "1",
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",

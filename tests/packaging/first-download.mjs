@@ -9,13 +9,13 @@
 // PACKAGE_DIR defaults to pkg/npm (scripts/package.sh assembles it); a .tgz is unpacked. The Python peer is started
 // on FIRST_DOWNLOAD_PORT (default 18985, 127.0.0.1) and stopped by PID. With --budget, exits 1
 // when the gzip total is over BYTES. Prints one line per file, then the total.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { launchChromium } from "./browser.mjs";
+import { launchChromium, start, waitAnswering } from "../e2e/lib.mjs";
 import { serveStatic } from "./serve.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -59,24 +59,12 @@ await writeFile(
 </script>`,
 );
 
-const peer = spawn("python3", [path.join(root, "tests/peers/python_server.py"), String(port)], {
-  stdio: ["ignore", "ignore", "pipe"],
-});
-let peerLog = "";
-peer.stderr.on("data", (d) => { peerLog += d; });
+const peer = start("the Python peer", "python3", ["tests/peers/python_server.py", String(port)]);
 const { server, base } = await serveStatic(site);
 let browser;
 let failed = false;
 try {
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/mcp`, { method: "GET" });
-      break;
-    } catch {
-      if (i > 100 || peer.exitCode !== null) throw new Error(`the Python peer did not start on ${port}:\n${peerLog}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  await waitAnswering(`http://127.0.0.1:${port}/mcp`, peer);
   browser = await launchChromium();
   const page = await browser.newPage();
   const fetched = [];

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchChromium } from "./browser.mjs";
+import { launchChromium } from "../e2e/lib.mjs";
 import { serveStatic } from "./serve.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -444,8 +444,7 @@ if (pages.length) {
 // ---- consumer builds with real bundlers (bundlers.mjs): a real call from each bundle -------------
 {
   const { consumerBuilds } = await import("./bundlers.mjs");
-  const chromium = launchChromium;
-  await consumerBuilds({ tmp, tarball, pyUrl: PY_URL, pyDown: pyPeer.error, record, run, brief, lastJson, chromium });
+  await consumerBuilds({ tmp, tarball, pyUrl: PY_URL, pyDown: pyPeer.error, record, run, brief, lastJson, chromium: launchChromium });
 }
 
 // ---- a page under a strict Content-Security-Policy (no 'unsafe-eval') ----------------------------

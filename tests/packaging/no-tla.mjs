@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchChromium } from "./browser.mjs";
+import { launchChromium } from "../e2e/lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const given = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));
