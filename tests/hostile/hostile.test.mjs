@@ -363,7 +363,7 @@ async function inChild(name) {
 }
 
 for (const [fault, body] of [["huge-50-json", "JSON"], ["huge-50-sse", "SSE"]]) {
-  test(`a 50 MiB result as the POST's ${body} body, maxMessageBytes 1 MiB: refused while read, wasm memory and RSS < 8 MiB growth (peak < 32 MiB)`, async () => {
+  test(`a 50 MiB result as the POST's ${body} body, maxMessageBytes 1 MiB: refused while read, wasm memory and JS heap < 8 MiB growth (RSS peak < 40 MiB)`, async () => {
     const f = await inChild(fault);
     const notes = (await log()).filter((e) => e.fault === fault && e.note).map((e) => e.note);
     console.log(`[${fault}] ${f.err?.code} ${f.err?.data?.kind}: ${f.err?.message}; server: ${notes.at(-1)}`);
@@ -375,10 +375,13 @@ for (const [fault, body] of [["huge-50-json", "JSON"], ["huge-50-sse", "SSE"]]) 
     assert.equal(f.next, "ok", "the next call on the same client");
     assert.match(notes.at(-1) ?? "", /client went away/, "the client stopped reading (the server did not send all 50 MiB)");
     assert.ok(f.after.wasm - f.before.wasm < 8 * MiB, `wasm memory grew ${mb(f.after.wasm - f.before.wasm)}`);
-    // RSS once settled (gc) grows < 8 MiB; its peak (measured +5–21 MiB: fetch's socket buffers
-    // and the chunks read before the cap, garbage) stays far below the 50 MiB body, read whole.
-    assert.ok(f.after.rss - f.before.rss < 8 * MiB, `RSS grew ${mb(f.after.rss - f.before.rss)}`);
-    assert.ok(f.peakRss - f.before.rss < 32 * MiB, `RSS grew ${mb(f.peakRss - f.before.rss)} at its peak`);
+    // Nothing of the body is kept: the JS heap once settled (two gcs) grows < 8 MiB (measured
+    // +0.2 MiB every run). RSS after the gcs is the allocator's business, not a retention signal
+    // (measured −13 to +27 MiB on the same run, often above the peak: the gc's own pages), so it
+    // is not asserted. The RSS peak (measured +11–27 MiB: fetch's socket buffers and the chunks
+    // read before the cap) stays below the 50 MiB the body would take read whole.
+    assert.ok(f.after.heap - f.before.heap < 8 * MiB, `JS heap grew ${mb(f.after.heap - f.before.heap)}`);
+    assert.ok(f.peakRss - f.before.rss < 40 * MiB, `RSS grew ${mb(f.peakRss - f.before.rss)} at its peak`);
   });
 }
 
