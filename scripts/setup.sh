@@ -4,6 +4,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WASM_PACK_VERSION=0.15.1
+GECKODRIVER_VERSION=0.37.1
 WASM_BINDGEN_VERSION=$(grep -A1 '^name = "wasm-bindgen"$' "$ROOT/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')
 export PATH="$HOME/.cargo/bin:$PATH"
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
@@ -26,11 +27,23 @@ if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VER
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  say "apt-get install chromium chromium-driver"
+# The three engines of the browser stages: Chromium, Firefox ESR and WebKitGTK (WebKitWebDriver
+# drives its MiniBrowser, which needs a display: xvfb-run).
+apt_missing=()
+command -v chromium >/dev/null || apt_missing+=(chromium)
+command -v chromedriver >/dev/null || apt_missing+=(chromium-driver)
+command -v firefox-esr >/dev/null || apt_missing+=(firefox-esr)
+command -v WebKitWebDriver >/dev/null || apt_missing+=(webkit2gtk-driver)
+command -v xvfb-run >/dev/null || apt_missing+=(xvfb xauth)
+if [ "${#apt_missing[@]}" -gt 0 ]; then
+  say "apt-get install ${apt_missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq chromium chromium-driver >/dev/null
+  apt-get install -y -qq "${apt_missing[@]}" >/dev/null
+fi
+if [[ "$(geckodriver --version 2>/dev/null | head -1)" != "geckodriver $GECKODRIVER_VERSION"* ]]; then
+  say "cargo install geckodriver $GECKODRIVER_VERSION (~3 min; Firefox's WebDriver, not a Debian package)"
+  cargo install --locked geckodriver --version "$GECKODRIVER_VERSION"
 fi
 
 if ! python3 -c 'import mcp, uvicorn, cryptography, sys; from importlib.metadata import version; sys.exit(0 if version("mcp").startswith("2.") else 1)' 2>/dev/null; then

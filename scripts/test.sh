@@ -20,6 +20,8 @@
 #                of README.md and pkg-template/README.md (tests/types/readme.mjs)       (pkg)
 #   wasm-node    tests/wasm.rs in Node (wasm-pack test --node)                       (peers)
 #   wasm-chrome  tests/wasm.rs in headless Chromium                                  (peers)
+#   wasm-firefox tests/wasm.rs in headless Firefox ESR (geckodriver)                 (peers)
+#   wasm-webkit  tests/wasm.rs in WebKitGTK's MiniBrowser (WebKitWebDriver, under xvfb-run) (peers)
 #   js           node --test tests/js/ against pkg/nodejs (core.test.mjs: pkg/core-nodejs,
 #                panic.test.mjs: pkg/nodejs-panic)                                 (peers, pkg)
 #   conformance  the official MCP conformance suite's client scenarios (0.1.16 and
@@ -43,7 +45,7 @@
 #
 # Every selected stage runs even if an earlier one failed. Each prints one summary line; the last
 # line is `all: N passed, M failed`, summed over the stages that count tests (native, wasm-node,
-# wasm-chrome, js, conformance, hostile, e2e, elements, react, packaging). A stage that fails without a count of its own failures
+# wasm-chrome, wasm-firefox, wasm-webkit, js, conformance, hostile, e2e, elements, react, packaging). A stage that fails without a count of its own failures
 # (lint, build, types, bench, or a test stage that broke before reporting) adds one failure.
 # The exit status is 0 only when M is 0. Logs go to a fresh `mktemp -d` folder, printed first and
 # last.
@@ -51,8 +53,8 @@
 # Ports (env): PEERS_*_PORT as in tests/peers/peers.sh; HOSTILE_PORT (default 18811) is the hostile
 # server the wasm stages use, HOSTILE_PORT+1 its second origin, and tests/wasm.rs reads HOSTILE_PORT
 # at compile time; the hostile stage's own server is on HOSTILE_SUITE_PORT (default HOSTILE_PORT-10,
-# so 18801) and HOSTILE_SUITE_PORT+1; WASM_CHROME_PORT (default 18821) the wasm-chrome runner's
-# page server; E2E_PORTS as in tests/e2e/run.mjs, E2E_AUTH_PORTS as in
+# so 18801) and HOSTILE_SUITE_PORT+1; WASM_CHROME_PORT (default 18821), WASM_FIREFOX_PORT (18822) and
+# WASM_WEBKIT_PORT (18823) the browser stages' runner page servers; E2E_PORTS as in tests/e2e/run.mjs, E2E_AUTH_PORTS as in
 # tests/e2e/auth.mjs, E2E_DPOP_PORTS as in tests/e2e/dpop.mjs, E2E_TRANSPORT_PORTS (default 18900-18919) as
 # in tests/e2e/transports.mjs. The conformance suite's mock servers take ephemeral ports.
 # WASM_LAUNCH_TIMEOUT (default 120 s) bounds each launch of a wasm stage's compiled suite; a launch
@@ -62,7 +64,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-STAGES=(lint native build types wasm-node wasm-chrome js conformance hostile bench e2e elements react packaging)
+STAGES=(lint native build types wasm-node wasm-chrome wasm-firefox wasm-webkit js conformance hostile bench e2e elements react packaging)
 
 usage() {
   echo "usage: bash scripts/test.sh [stage...]   (no stage: all of them)"
@@ -298,7 +300,9 @@ stage_types() {
   record_check types "$status" "$note"
 }
 
-# wasm_tests STAGE WASM-PACK-ARGS...: tests/wasm.rs under wasm-pack test.
+# wasm_tests STAGE LAUNCH-COMMAND...: tests/wasm.rs, compiled for wasm32, then run by the command
+# (wasm-pack test …, or cargo test under the wasm-bindgen-test-runner for WebKit, which wasm-pack
+# cannot drive off macOS).
 wasm_tests() {
   local stage="$1"; shift
   need_peers
@@ -349,7 +353,7 @@ wasm_tests() {
 WASM_LAUNCH_TIMEOUT="${WASM_LAUNCH_TIMEOUT:-120}"
 wasm_launch_pid=""
 wasm_unstick_pid=""
-# wasm_launch LOG WASM-PACK-ARGS...: one launch (appends to LOG, which the compile step began).
+# wasm_launch LOG COMMAND...: one launch (appends to LOG, which the compile step began).
 wasm_launch() {
   local log="$1"; shift
   local status=0 start=$SECONDS
@@ -375,7 +379,7 @@ wasm_launch() {
   local out tee_pid
   exec {out}> >(tee "$log.launch")
   tee_pid=$!
-  timeout -k 10 "$WASM_LAUNCH_TIMEOUT" wasm-pack test "$@" --mode no-install -- --test wasm >&"$out" 2>&1 &
+  timeout -k 10 "$WASM_LAUNCH_TIMEOUT" "$@" >&"$out" 2>&1 &
   wasm_launch_pid=$!
   exec {out}>&-
   wait "$wasm_launch_pid" || status=$?
@@ -402,7 +406,7 @@ wasm_unstick() {
 
 stage_wasm-node() {
   step "wasm-node: tests/wasm.rs in Node (wasm-pack test --node)"
-  wasm_tests wasm-node --node
+  wasm_tests wasm-node wasm-pack test --node --mode no-install -- --test wasm
 }
 
 stage_wasm-chrome() {
@@ -411,7 +415,25 @@ stage_wasm-chrome() {
   # wasm-bindgen-test-runner use the browser (without it the runner would skip the suite).
   # The runner's page server on a fixed port, so that wasm_launch can keep its pool unstuck.
   WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_ADDRESS="127.0.0.1:${WASM_CHROME_PORT:-18821}" \
-    wasm_tests wasm-chrome --headless --chrome --chromedriver "$(command -v chromedriver)"
+    wasm_tests wasm-chrome wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" \
+      --mode no-install -- --test wasm
+}
+
+stage_wasm-firefox() {
+  step "wasm-firefox: tests/wasm.rs in headless Firefox ESR (wasm-pack test --headless --firefox)"
+  WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_ADDRESS="127.0.0.1:${WASM_FIREFOX_PORT:-18822}" \
+    wasm_tests wasm-firefox wasm-pack test --headless --firefox --geckodriver "$(command -v geckodriver)" \
+      --mode no-install -- --test wasm
+}
+
+stage_wasm-webkit() {
+  step "wasm-webkit: tests/wasm.rs in WebKitGTK's MiniBrowser (WebKitWebDriver under xvfb-run)"
+  # The runner drives any W3C WebDriver named by SAFARIDRIVER with empty capabilities, which
+  # WebKitWebDriver answers with its MiniBrowser; MiniBrowser needs a display, hence xvfb-run.
+  SAFARIDRIVER="$(command -v WebKitWebDriver)" WASM_BINDGEN_USE_BROWSER=1 \
+    WASM_BINDGEN_TEST_ADDRESS="127.0.0.1:${WASM_WEBKIT_PORT:-18823}" \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    wasm_tests wasm-webkit xvfb-run -a cargo test --target wasm32-unknown-unknown --test wasm
 }
 
 stage_js() {
