@@ -31,6 +31,10 @@
 #                floor's build (bench/size-floor/build.sh)                            (peers, pkg)
 #   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs, dpop.mjs,
 #                transports.mjs: windowTransport, messagePortTransport, inMemoryPair)        (pkg)
+#   e2e-firefox  a named subset of the demo's e2e steps in Firefox ESR and WebKitGTK through their
+#   e2e-webkit   WebDriver servers (tests/engines/run.mjs: connect, a streamed call, the elicitation
+#                form by keyboard, an MCP App through the sandbox origin, the legacy era; webkit
+#                under xvfb-run; ports ENGINES_PORTS 18986-18999)                      (pkg)
 #   elements     the custom elements in Chromium (tests/elements: apps.mjs, <mcp-app-frame> with apps
 #                built with the official View SDK, served by a TypeScript SDK server with the
 #                official ext-apps server helpers, on ELEMENTS_APPS_PORTS 18940-18959; form.mjs,
@@ -44,8 +48,8 @@
 #                (tests/packaging; starts its own peers on 18920-18925)
 #
 # Every selected stage runs even if an earlier one failed. Each prints one summary line; the last
-# line is `all: N passed, M failed`, summed over the stages that count tests (native, wasm-node,
-# wasm-chrome, wasm-firefox, wasm-webkit, js, conformance, hostile, e2e, elements, react, packaging). A stage that fails without a count of its own failures
+# line is `all: N passed, M failed, K skipped`, summed over the stages that count tests (native, wasm-node,
+# wasm-chrome, wasm-firefox, wasm-webkit, js, conformance, hostile, e2e, e2e-firefox, e2e-webkit, elements, react, packaging). A stage that fails without a count of its own failures
 # (lint, build, types, bench, or a test stage that broke before reporting) adds one failure.
 # The exit status is 0 only when M is 0. Logs go to a fresh `mktemp -d` folder, printed first and
 # last.
@@ -64,7 +68,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-STAGES=(lint native build types wasm-node wasm-chrome wasm-firefox wasm-webkit js conformance hostile bench e2e elements react packaging)
+STAGES=(lint native build types wasm-node wasm-chrome wasm-firefox wasm-webkit js conformance hostile bench e2e e2e-firefox e2e-webkit elements react packaging)
 
 usage() {
   echo "usage: bash scripts/test.sh [stage...]   (no stage: all of them)"
@@ -102,11 +106,14 @@ summary=()
 retried_note=()
 total_passed=0
 total_failed=0
-# record STAGE PASSED FAILED [NOTE]: a stage that counted its tests
+total_skipped=0
+# record STAGE PASSED FAILED [NOTE] [SKIPPED]: a stage that counted its tests (and the ones it
+# skipped, with their reasons in its log)
 record() {
   total_passed=$((total_passed + $2))
   total_failed=$((total_failed + $3))
-  summary+=("$1: $2 passed, $3 failed${4:+ ($4)}")
+  total_skipped=$((total_skipped + ${5:-0}))
+  summary+=("$1: $2 passed, $3 failed${5:+, $5 skipped}${4:+ ($4)}")
 }
 # record_check STAGE STATUS [NOTE]: a stage without test counts; a failure counts as one
 record_check() {
@@ -117,14 +124,14 @@ record_check() {
     summary+=("$1: FAILED (exit $2; counted as 1 failure)${3:+ ($3)}")
   fi
 }
-# record_counts STAGE STATUS PASSED FAILED: a test stage. If the run exited non-zero without
+# record_counts STAGE STATUS PASSED FAILED [SKIPPED]: a test stage. If the run exited non-zero without
 # reporting any failure (a build error, a crash, a suite skipped), that counts as one failure.
 record_counts() {
-  local stage="$1" status="$2" passed="${3:-0}" failed="${4:-0}"
+  local stage="$1" status="$2" passed="${3:-0}" failed="${4:-0}" skipped="${5:-}"
   if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
-    record "$stage" "$passed" 1 "exit $status without a failure count; see $LOG_DIR/$stage.log"
+    record "$stage" "$passed" 1 "exit $status without a failure count; see $LOG_DIR/$stage.log" "$skipped"
   else
-    record "$stage" "$passed" "$failed"
+    record "$stage" "$passed" "$failed" "" "$skipped"
   fi
 }
 # Sums of the `test result: ok. P passed; F failed; ...` lines (cargo test, wasm-bindgen-test).
@@ -510,6 +517,28 @@ stage_e2e() {
   node_scripts e2e tests/e2e run.mjs run.mjs auth.mjs dpop.mjs transports.mjs
 }
 
+# engine_pages STAGE ENGINE [WRAPPER...]: tests/engines/run.mjs in one engine; its
+# `engines-ENGINE: P passed, F failed, S skipped` line is the stage's count.
+engine_pages() {
+  local stage="$1" engine="$2"; shift 2
+  need_packages "$stage" || { record_check "$stage" 1 "no built packages"; return; }
+  local log="$LOG_DIR/$stage.log" status=0
+  (cd tests/engines && ENGINES="$engine" run "$log" "$@" node run.mjs) || status=$?
+  local line; line="$(grep -E "^engines-$engine: " "$log" | tail -1 || true)"
+  record_counts "$stage" "$status" "$(awk '{print $2 + 0}' <<<"$line")" "$(awk '{print $4 + 0}' <<<"$line")" \
+    "$(awk '{print $6 + 0}' <<<"$line")"
+}
+
+stage_e2e-firefox() {
+  step "e2e-firefox: the demo's subset in Firefox ESR (geckodriver, selenium-webdriver)"
+  engine_pages e2e-firefox firefox
+}
+
+stage_e2e-webkit() {
+  step "e2e-webkit: the demo's subset in WebKitGTK's MiniBrowser (WebKitWebDriver under xvfb-run)"
+  engine_pages e2e-webkit webkit xvfb-run -a
+}
+
 stage_elements() {
   need_packages elements || { record_check elements 1 "no built packages"; return; }
   step "elements: <mcp-app-frame> and <mcp-elicitation-form> in Chromium (Playwright) against real peers"
@@ -537,5 +566,5 @@ for stage in "${selected[@]}"; do "stage_$stage"; done
 step "summary (logs: $LOG_DIR)"
 printf '%s\n' "${summary[@]}"
 [ "${#retried_note[@]}" -gt 0 ] && printf 'note: %s\n' "${retried_note[@]}"
-echo "all: $total_passed passed, $total_failed failed"
+echo "all: $total_passed passed, $total_failed failed, $total_skipped skipped"
 [ "$total_failed" -eq 0 ]

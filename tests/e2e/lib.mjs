@@ -105,7 +105,7 @@ export function stepper(timeoutMs = 20_000) {
         return true;
       } catch (err) {
         s.failed++;
-        console.log(`FAIL ${name}: ${String(err?.message ?? err).split("\n").slice(0, 6).join("\n     ")}`);
+        console.log(`FAIL ${name}: ${String(err?.message || err?.name || err).split("\n").slice(0, 6).join("\n     ")}`);
         return false;
       }
     },
