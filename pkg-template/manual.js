@@ -4,9 +4,14 @@
 // `initSync({ module: bytesOrModule })` first; until then every export throws a clear error.
 import * as glue from './dist/mcp_wasm_client.js';
 import { defineElements } from './elements/index.js';
+import { McpError as ErrorClass, adopt } from '{{snippets}}/src/js/boundary/error.js';
 
 let ready = false;
 let pending = null;
+let loadFailure = null; // the McpError of the last init() that failed, until one succeeds
+
+// The package's McpError answers `instanceof` before (and without) a successful init.
+adopt(glue.McpError);
 
 function notInitialised(name) {
   const error = new Error(
@@ -24,11 +29,11 @@ function notInitialised(name) {
 function guard(target, name) {
   return new Proxy(target, {
     apply(fn, self, args) {
-      if (!ready) throw notInitialised(`${name}()`);
+      if (!ready) throw loadFailure ?? notInitialised(`${name}()`);
       return Reflect.apply(fn, self, args);
     },
     construct(cls, args, newTarget) {
-      if (!ready) throw notInitialised(`new ${name}()`);
+      if (!ready) throw loadFailure ?? notInitialised(`new ${name}()`);
       return Reflect.construct(cls, args, newTarget);
     },
   });
@@ -41,12 +46,65 @@ function guard(target, name) {
 export function init(input) {
   if (ready) return pending;
   if (!pending) {
-    pending = glue.default(input).then(
-      () => { ready = true; },
-      (error) => { pending = null; throw error; },
-    );
+    const url = wasmUrl(input);
+    pending = fetched(input, url)
+      .then((source) => glue.default(source))
+      .then(
+        () => { ready = true; loadFailure = null; },
+        (error) => { pending = null; throw (loadFailure = loadError(error, url)); },
+      );
   }
   return pending;
+}
+
+// What init(input) was given to read the module from (the object form's module_or_path).
+function sourceOf(input) {
+  return input && typeof input === 'object' && 'module_or_path' in input ? input.module_or_path : input;
+}
+
+// Where init(input) reads the module from: a URL, or null (bytes or a compiled module).
+function wasmUrl(input) {
+  const source = sourceOf(input);
+  if (source === undefined) return new URL('./dist/mcp_wasm_client_bg.wasm', import.meta.url).href;
+  if (typeof source === 'string' || source instanceof URL) return new URL(String(source), globalThis.location?.href).href;
+  if (typeof Request === 'function' && source instanceof Request) return source.url;
+  if (typeof Response === 'function' && source instanceof Response) return source.url || null;
+  return null;
+}
+
+// The module's response when init() fetches it (undefined, a string or a URL): a status that is
+// not 2xx is an error of its own; anything else is passed to the glue as it was given.
+async function fetched(input, url) {
+  const source = sourceOf(input);
+  if (!(source === undefined || typeof source === 'string' || source instanceof URL)) return input;
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw Object.assign(new Error(`fetching it failed (${error?.message ?? error}): the network, CORS, or the page's Content-Security-Policy connect-src`), { loading: true });
+  }
+  if (!response.ok) throw Object.assign(new Error(`the server answered ${response.status} ${response.statusText}`.trim()), { loading: true });
+  return { ...(input && typeof input === 'object' && !(input instanceof URL) ? input : {}), module_or_path: response };
+}
+
+// The McpError every API call rejects with after init() failed: what happened, and the URL.
+function loadError(error, url) {
+  if (error instanceof ErrorClass) return error;
+  const text = String(error?.message ?? error);
+  let why = text;
+  if (!error?.loading) {
+    if (/unsafe-eval|Content.Security.Policy|CSP/i.test(text)) {
+      why = `the page's Content-Security-Policy refused to compile it (allow 'wasm-unsafe-eval' in script-src): ${text}`;
+    } else if (error instanceof WebAssembly.CompileError || /magic|not a wasm|expected.*wasm|Wasm/i.test(text)) {
+      why = `the response is not the WebAssembly module (a wrong file, or an HTML page in its place; it must be served as application/wasm): ${text}`;
+    }
+  }
+  const where = url ? `from ${url}` : '(the bytes or module given to init)';
+  return new ErrorClass(-32603, `mcp-wasm-client: the WebAssembly module could not be loaded ${where}: ${why}`, {
+    kind: 'wasm_load',
+    url: url ?? undefined,
+    cause: text,
+  });
 }
 
 /** Initialises the module synchronously from bytes or a WebAssembly.Module (returns nothing). */

@@ -220,7 +220,7 @@ fill_exports() {
 }
 fill_exports "$TEMPLATE/node.cjs" "$OUT/node.cjs" 'exports.{} = glue.{};'
 fill_exports "$TEMPLATE/node.mjs" "$OUT/node.mjs" '  {},'
-fill_exports "$TEMPLATE/manual.js" "$OUT/manual.js" "export const {} = guard(glue.{}, '{}');"
+fill_exports "$TEMPLATE/manual.js" "$OUT/manual.template.js" "export const {} = guard(glue.{}, '{}');"
 cp "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/wasm.d.ts" "$TEMPLATE/README.md" "$OUT/"
 # index.js imports the facade classes (classes.js) and McpError (error.js) from the snippets
 # directory, whose name has a hash: `{{snippets}}` becomes its path.
@@ -232,6 +232,7 @@ fill_snippets() { # fill_snippets FILE OUT_FILE DIST (under $OUT) DIST_AS_FILE_S
   sed "s#{{snippets}}#$4/snippets/$(basename "${dirs[0]}")#g" "$1" >"$2"
 }
 fill_snippets "$TEMPLATE/index.js" "$OUT/index.js" dist ./dist
+fill_snippets "$OUT/manual.template.js" "$OUT/manual.js" dist ./dist && rm "$OUT/manual.template.js"
 # the custom elements (plain JS, shared by both entries) and the MCP Apps sandbox proxy page, which
 # an app serves as a static file from another origin
 elements_import="import { defineElements } from './elements/index.js';"
@@ -269,16 +270,20 @@ CORE=1 fill_exports "$TEMPLATE/core/node.mjs" "$OUT/core/node.mjs" '  {},' '  {}
 # before init they say so, like every other export)
 glue_import="import * as glue from './dist/$STEM.js';"
 [ "$(grep -cxF "$glue_import" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must have exactly one line $glue_import"
+wasm_url="new URL('./dist/${STEM}_bg.wasm', import.meta.url)"
+[ "$(grep -cF "$wasm_url" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must name its module exactly once as $wasm_url"
 {
   echo "// mcp-wasm-client/core's manual.js: the full entry's (below), reading the core glue; the"
   echo "// authorization helpers are stand-ins (absent.js) that throw. Not an entry of its own."
   sed -e "s#^import \* as glue from './dist/$STEM.js';\$#import * as glue from '../dist/core/$STEM.js';\nimport { absent } from './absent.js';#" \
     -e "s#^import { defineElements } from './elements/index.js';\$#import { defineElements } from '../elements/index.js';#" \
+    -e "s#new URL('./dist/${STEM}_bg.wasm', import.meta.url)#new URL('../dist/core/${STEM}_bg.wasm', import.meta.url)#" \
     "$TEMPLATE/manual.js"
   echo '// {{absent}}'
 } >"$OUT/core/manual.template.js"
 CORE=1 fill_exports "$OUT/core/manual.template.js" "$OUT/core/manual.js" \
   "export const {} = guard(glue.{}, '{}');" "export const {} = guard(absent(glue.McpError, '{}'), '{}');"
+fill_snippets "$OUT/core/manual.js" "$OUT/core/manual.filled.js" dist/core ../dist/core && mv "$OUT/core/manual.filled.js" "$OUT/core/manual.js"
 rm "$OUT/core/manual.template.js"
 fill_snippets "$TEMPLATE/core/index.js" "$OUT/core/index.js" dist/core ../dist/core
 cp "$TEMPLATE/core/workerd.js" "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/index.d.cts" "$TEMPLATE/core/absent.js" "$OUT/core/"

@@ -27,6 +27,9 @@ const CONTENT_KINDS = { text: {}, image: {}, audio: {}, resource: {}, resourceLi
 const PERMISSIONS = { camera: 'camera', microphone: 'microphone', geolocation: 'geolocation', clipboardWrite: 'clipboard-write' };
 const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'];
 const PROXIED = ['resources/read', 'resources/list', 'resources/templates/list', 'prompts/list'];
+/** Resolves after `ms`. */
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** The app frame's sandbox flags: scripts and forms, never allow-same-origin. */
 const INNER_SANDBOX = 'allow-scripts allow-forms';
 /** The proxy frame's flags, as the specification gives them (its own origin is the isolation). */
@@ -387,6 +390,7 @@ class ViewSession {
     this.declared = Boolean(this.resource.ui.csp); // absent: the proxy applies the specification's default
     this.permissions = grantPermissions(this.resource.ui.permissions);
     this.onMessage = (e) => this.receive(e);
+    this.started = new Promise((resolve) => (this.markStarted = resolve)); // true once initialized, false if closed first
     this.size = { pending: undefined, frame: 0 };
   }
 
@@ -412,9 +416,10 @@ class ViewSession {
     this.notify('ui/notifications/tool-input', { arguments: this.args ?? {} });
   }
 
-  /** Posts one message to the proxy, with the sandbox's exact origin as targetOrigin. */
+  /** Posts one message to the proxy: on the channel once the proxy took it, else to its window with the sandbox's exact origin. */
   post(msg) {
-    this.iframe?.contentWindow?.postMessage(msg, this.origin);
+    if (this.port) this.port.postMessage(msg);
+    else this.iframe?.contentWindow?.postMessage(msg, this.origin);
   }
 
   /** Sends a notification to the view, held until it has sent `ui/notifications/initialized`. */
@@ -435,9 +440,15 @@ class ViewSession {
     });
   }
 
-  /** One message event: dropped unless it comes from the proxy window with the sandbox's origin. */
+  /**
+   * One message event: dropped unless it comes from the proxy window with the sandbox's origin,
+   * or on the channel given to the proxy with the resource (engines whose sandboxed-frame proxy
+   * reports a wrong event.source still reach this view, and only this one).
+   */
   receive(event) {
-    if (!this.iframe || event.source !== this.iframe.contentWindow || event.origin !== this.origin) return;
+    if (!this.iframe) return;
+    const fromChannel = this.port !== undefined && event.target === this.port;
+    if (!fromChannel && (event.source !== this.iframe.contentWindow || event.origin !== this.origin)) return;
     const msg = event.data;
     const kind = classify(msg);
     if (!kind) {
@@ -477,17 +488,24 @@ class ViewSession {
   sendResource() {
     if (this.state !== 'loading') return;
     this.state = 'resource-sent';
-    this.post({
+    const msg = {
       jsonrpc: '2.0',
       method: 'ui/notifications/sandbox-resource-ready',
       params: { html: this.resource.html, sandbox: INNER_SANDBOX, csp: this.declared ? this.csp : undefined, permissions: this.permissions },
-    });
+    };
+    // The view's channel goes with it; mcp-app-sandbox.html relays over it from then on (a proxy
+    // that ignores it keeps using window messages, checked by source and origin).
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    this.port.onmessage = this.onMessage;
+    this.iframe?.contentWindow?.postMessage(msg, this.origin, [channel.port2]);
   }
 
   /** The view is initialized: the held notifications go out in order. */
   initialized() {
     if (this.state !== 'answered') return;
     this.state = 'initialized';
+    this.markStarted(true);
     for (const msg of this.held.splice(0)) this.post(msg);
   }
 
@@ -644,12 +662,19 @@ class ViewSession {
     fire(this.frame, 'mcp-app-log', { ...params, ...source }, false);
   }
 
-  /** Sends `ui/resource-teardown` to an initialized view (waiting up to 3 s), then removes the iframes. */
+  /**
+   * Sends `ui/resource-teardown` and waits for the view's answer, then removes the iframes. A view
+   * still starting is first given the time to initialize: both waits are bounded (3 s each), so a
+   * view that never answers is removed anyway, with a console warning.
+   */
   async teardown(reason) {
     if (this.state === 'closed') return;
-    const wasInitialized = this.state === 'initialized';
     this.held = [];
-    if (wasInitialized) {
+    if (this.state !== 'initialized') {
+      const started = await Promise.race([this.started, delay(TEARDOWN_WAIT_MS).then(() => false)]);
+      if (!started) console.warn(`mcp-app-frame: ${this.uri}: the view did not initialize within ${TEARDOWN_WAIT_MS} ms; removing it without ui/resource-teardown`);
+    }
+    if (this.state === 'initialized') {
       try {
         await this.request('ui/resource-teardown', { reason }, TEARDOWN_WAIT_MS);
       } catch (e) {
@@ -663,7 +688,10 @@ class ViewSession {
   dispose() {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    this.markStarted(false);
     window.removeEventListener('message', this.onMessage);
+    this.port?.close();
+    this.port = undefined;
     if (this.size.frame) cancelAnimationFrame(this.size.frame);
     for (const [, w] of this.pending) { clearTimeout(w.timer); w.reject(new Error('the view was torn down')); }
     this.pending.clear();

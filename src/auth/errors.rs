@@ -35,7 +35,7 @@ pub fn response_too_large(url: &str, max_bytes: usize, how: &str) -> McpError {
 pub fn popup_blocked(authorization_url: &str) -> McpError {
     auth_error(
         ErrorKind::PopupBlocked,
-        "The browser blocked the sign-in popup: open the window in the click handler and pass it (authorizeWithPopup({ window })), connect from a click handler, or show data.authorizationUrl as a link",
+        "The browser blocked the sign-in popup: call client.signIn() in the click handler (it opens the window before any await), pass a window opened there (authorizeWithPopup({ window })), or show data.authorizationUrl as a link",
         json!({ "authorizationUrl": authorization_url }),
     )
 }

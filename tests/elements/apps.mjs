@@ -8,6 +8,8 @@
 // CSP) is served from the repository root on one origin, the sandbox proxy (pkg-template/
 // mcp-app-sandbox.html) by a second static server on another. Prints one line per step, then
 // "elements-apps: N passed, M failed (...)"; exits non-zero on failure; stops its servers by PID.
+import { spawn } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT, expect, freePorts, launchChromium, needWebPackage, readmeJsBlocks, runMain, start, stepper, waitHttp } from "../e2e/lib.mjs";
@@ -153,6 +155,7 @@ async function browserSteps(env) {
   await requestSteps(env);
   await proxySteps(env);
   await teardownStep(env);
+  await teardownUnderLoadStep(env);
   await cancelStep(env);
   await cspSteps(env);
   await groupStep(env);
@@ -429,6 +432,41 @@ async function teardownStep(env) {
     expect(out.seen && out.seen.iframe === true, `the app logged "teardown seen" while its iframe was there: ${JSON.stringify(out.seen)}`);
     expect(out.ms >= 280, `teardown waited for the app's reply (${Math.round(out.ms)} ms; the app answers after 300 ms)`);
     expect(out.gone && out.tool === null, "the iframe is gone");
+  });
+}
+
+/** Runs `job` while every core of the machine spins in a busy loop (one child process per core). */
+async function underLoad(job) {
+  const hogs = os.cpus().map(() => spawn(process.execPath, ["-e", "for (;;);"], { stdio: "ignore" }));
+  try {
+    return await job();
+  } finally {
+    for (const h of hogs) h.kill("SIGKILL");
+  }
+}
+
+async function teardownUnderLoadStep(env) {
+  const { page } = env;
+  const ROUNDS = 8;
+  await step(`teardown under load, ${ROUNDS} rounds: show, then teardown() at once (the view maybe not initialized yet): the app answers ui/resource-teardown before its iframe goes, every round`, async () => {
+    const rounds = await underLoad(async () => {
+      const out = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        const shown = await mount(env, { tool: "show_chart", args: { title: `load ${i}` }, id: "load" });
+        expect(shown.result, `round ${i}: show_chart: ${JSON.stringify(shown.error)}`);
+        out.push(await page.evaluate(async () => {
+          const f = document.getElementById("load");
+          const before = t.log.filter((e) => e.type === "mcp-app-log" && e.detail.data === "teardown seen").length;
+          await f.teardown();
+          const seen = t.log.filter((e) => e.type === "mcp-app-log" && e.detail.data === "teardown seen");
+          return { seen: seen.length - before, whileThere: seen.at(-1)?.iframe === true, gone: !f.shadowRoot.querySelector("iframe") };
+        }));
+      }
+      return out;
+    });
+    const good = rounds.filter((r) => r.seen === 1 && r.whileThere && r.gone).length;
+    expect(good === ROUNDS, `${good} of ${ROUNDS} rounds had the app's teardown while its iframe was there: ${JSON.stringify(rounds)}`);
+    await page.evaluate(() => document.getElementById("load").remove());
   });
 }
 

@@ -7,19 +7,22 @@
 // The subset, per engine: connect on the 2026 era; a streamed tool call (progress, logs, the
 // result); the elicitation form (every field kind labelled, keyboard focus, decline); an MCP App
 // through the sandbox proxy on another origin (render, an app-only tool call through the host,
-// a ui/message); the legacy era's connect and streamed call. Saves docs/screenshots/<engine>-
+// a ui/message); the legacy era's connect and streamed call; sign-in in a popup against the
+// OAuth peer (tests/peers/oauth_server.py). Saves docs/screenshots/<engine>-
 // tool-call.png and <engine>-mcp-app.png (E2E_SCREENSHOTS=0 skips them). Servers on free ports of
 // ENGINES_PORTS (default 18986-18999), stopped by PID. Prints one line per step and, per engine,
 // "engines-<engine>: N passed, M failed, K skipped" (an engine whose driver or display is missing is
 // skipped with the reason), then "engines: N passed, M failed, K skipped".
 import path from "node:path";
-import { ROOT, SHOTS, TAKE_SHOTS, expect, freePorts, needWebPackage, start, stepper, stopChildren, waitHttp } from "../e2e/lib.mjs";
+import {
+  ROOT, SHOTS, TAKE_SHOTS, expect, freePorts, needOauthServer, needWebPackage, oauthPeer, start, stepper, stopChildren, waitHttp,
+} from "../e2e/lib.mjs";
 import { Key } from "selenium-webdriver";
 import { missing, openEngine } from "./driver.mjs";
 
 const ENGINES = (process.env.ENGINES ?? "firefox webkit").split(/[\s,]+/).filter(Boolean);
 const PORTS = process.env.ENGINES_PORTS ?? "18986-18999";
-const STEPS = ["connect", "streamed call", "elicitation form", "MCP App", "legacy era"];
+const STEPS = ["connect", "streamed call", "elicitation form", "MCP App", "legacy era", "popup sign-in"];
 const started = Date.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
@@ -133,9 +136,41 @@ async function demoSteps(page, steps, urls) {
   });
 }
 
+/** Sign-in in a popup against the OAuth peer (Python SDK authorization server, consent page). */
+async function signInSteps(page, steps, urls) {
+  const { step } = steps;
+  const E = page.engine;
+  await step(`${E}: popup sign-in: 401 → Sign in (a click) → consent page in a popup → Approve → signed in, whoami`, async () => {
+    await page.goto(`${urls.web}/www/?url=${encodeURIComponent(urls.oauth.mcp)}`);
+    await page.find('body[data-wasm="ready"]', 20_000);
+    await page.click('[data-test="connect"]');
+    await page.find('[data-test="status"][data-state="error"]', 15_000);
+    const main = await page.driver.getWindowHandle();
+    await page.click('[data-test="sign-in"]'); // a click: the popup needs a user gesture
+    const popup = await page.driver.wait(async () => (await page.driver.getAllWindowHandles()).find((h) => h !== main), 15_000, "no sign-in popup");
+    await page.driver.switchTo().window(popup);
+    await page.waitFor(() => /\/consent\?request_id=/.test(location.href) && document.querySelector("#approve"), 15_000, "the consent page");
+    await page.click("#approve");
+    // completeAuthorizationPopup() on the callback page closes the popup
+    await page.driver.wait(async () => (await page.driver.getAllWindowHandles()).length === 1, 15_000, "the popup did not close");
+    await page.driver.switchTo().window(main);
+    await page.find('[data-test="status"][data-state="connected"]', 15_000);
+    const auth = JSON.parse(await (await page.find('[data-test="auth-card"][data-signed-in="true"]')).getAttribute("data-authorization"));
+    expect(auth.issuer === urls.oauth.issuer && auth.scope?.split(" ").includes("mcp:read"), `client.authorization: ${JSON.stringify(auth)}`);
+    await page.click('[data-test="tool-whoami"]');
+    await page.click('[data-test="call"]');
+    const r = await page.waitFor(() => {
+      const li = [...document.querySelectorAll('[data-test="msg-result"][data-tool="whoami"]')].pop();
+      return li && li.dataset.state !== "pending" && { state: li.dataset.state, text: li.textContent };
+    }, 15_000, "whoami settled");
+    expect(r.state === "ok" && /scopes=.*mcp:read/.test(r.text), `whoami: ${r.state} ${r.text}`);
+  });
+}
+
 async function main() {
   needWebPackage();
-  const [mcpPort, webPort, sandboxPort, ...driverPorts] = await freePorts(3 + ENGINES.length, PORTS);
+  needOauthServer();
+  const [mcpPort, webPort, sandboxPort, rsPort, asPort, ...driverPorts] = await freePorts(5 + ENGINES.length, PORTS);
   const mcp = start("demo server", "python3", ["demo/server.py", String(mcpPort)]);
   const web = start("static server", "python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", ROOT, String(webPort)]);
   const sandbox = start("sandbox server", "python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", ROOT, String(sandboxPort)]);
@@ -143,6 +178,7 @@ async function main() {
     mcp: `http://127.0.0.1:${mcpPort}/mcp`,
     web: `http://127.0.0.1:${webPort}`,
     sandbox: `http://127.0.0.1:${sandboxPort}/pkg-template/mcp-app-sandbox.html`,
+    oauth: await oauthPeer("oauth peer", rsPort, asPort, []),
   };
   await Promise.all([waitHttp(`http://127.0.0.1:${mcpPort}/connect`, mcp), waitHttp(`${urls.web}/www/`, web), waitHttp(urls.sandbox, sandbox)]);
   for (const [i, engine] of ENGINES.entries()) {
@@ -160,6 +196,7 @@ async function main() {
         const caps = await page.driver.getCapabilities();
         console.log(`# ${engine}: ${caps.get("browserName")} ${caps.get("browserVersion")}`);
         await demoSteps(page, steps, urls);
+        await signInSteps(page, steps, urls);
       } catch (err) {
         steps.failed++;
         console.log(`FAIL ${engine} setup: ${err?.stack ?? err}`);

@@ -46,19 +46,38 @@ function onMessage(message, source) {
   if (method) systemNote(`${from}Notification ${method}`, "msg-notification");
 }
 
-/** Connects to the URL and mode in the top bar (closing any current session first), then lists tools. */
-export async function connect() {
+/**
+ * Connects to the URL and mode in the top bar (closing any current session first), then lists
+ * tools. `signIn` (the Sign in button's click): client.signIn() instead of connect(), which
+ * opens the sign-in popup inside the click.
+ */
+export async function connect({ signIn = false } = {}) {
   if (state.busy) return;
   state.busy = true;
   updateButtons();
-  if (state.client) await disconnect({ quiet: true, keepBusy: true });
   const url = el.url.value.trim();
   const entries = groupEntries(url);
-  if (entries) return connectGroup(entries);
+  if (entries) {
+    if (state.client) await disconnect({ quiet: true, keepBusy: true });
+    return connectGroup(entries);
+  }
+  let c;
+  let connecting;
+  try {
+    // signIn() before any await: still in the click, its popup is not blocked (Safari blocks
+    // one opened after an await).
+    const options = clientOptions(url);
+    c = new Client(url, options);
+    connecting = signIn && options.auth ? c.signIn() : null;
+    connecting?.catch(() => {}); // awaited below
+  } catch (err) {
+    connecting = Promise.reject(err);
+    connecting.catch(() => {});
+  }
+  if (state.client) await disconnect({ quiet: true, keepBusy: true });
   setStatus("connecting", `Connecting to ${url} (mode ${el.mode.value})…`);
   try {
-    const c = new Client(url, clientOptions(url));
-    await c.connect();
+    await (connecting ?? c.connect());
     state.client = c;
     renderAuth();
     if (c.era !== "modern" && c.era !== "2026-07-28") {
@@ -127,10 +146,10 @@ function connectError(err) {
   const box = errorNode(err, "Connect");
   const hint = authHint(err);
   if (hint) box.append(h("div", { class: "hint-line", "data-test": "auth-hint", text: hint }));
-  if (needsSignIn(err) && !el.auth.checked) {
+  if ((needsSignIn(err) && !el.auth.checked) || err?.data?.kind === "popup_blocked") {
     box.append(h("div", { class: "buttons" }, h("button", {
       type: "button", "data-test": "sign-in",
-      onclick: () => { el.auth.checked = true; connect(); }, // a click: the popup may open
+      onclick: () => { el.auth.checked = true; connect({ signIn: true }); }, // the popup opens in this click
     }, "Sign in and connect")));
   }
   return box;

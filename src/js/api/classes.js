@@ -439,6 +439,26 @@ const LIST_EVENTS = {
 /** What a getter answers before the core exists (every other getter: undefined). */
 const BEFORE_CORE = { state: "idle", pendingRequests: 0, discoverResult: null };
 
+/** The popup authorizer's window name and features (src/js/auth/exports.rs's defaults). */
+const SIGN_IN_WINDOW = ["mcp-wasm-client-auth", "popup,width=520,height=720"];
+
+// In a page, for an `auth` option whose sign-in page is a popup (the default, or
+// authorizeWithPopup() without a window): a blank window opened now, else undefined.
+function openSignInWindow(auth) {
+  const page = globalThis.window;
+  const authorize = auth?.authorize;
+  const popup = authorize === undefined || authorize?.mcpWasmClientKind === "popup";
+  if (!auth || typeof auth !== "object" || !popup || typeof page?.open !== "function") return undefined;
+  const [name, features] = authorize?.windowFeatures ? [SIGN_IN_WINDOW[0], authorize.windowFeatures] : SIGN_IN_WINDOW;
+  try {
+    const w = page.open("", name, features);
+    if (w?.document) w.document.title = "Signing in…";
+    return w ?? undefined;
+  } catch {
+    return undefined; // blocked: the authorizer opens its own, or says popup_blocked
+  }
+}
+
 let Exported; // the exported Client (its prototype is the facades')
 let newCore; // (first, second, observer) => ClientCore
 let whenReady = null; // before the wasm is ready (index.js): resolves once it is
@@ -448,6 +468,7 @@ class ClientFacade extends EventTarget {
   #ready; // before init: the core's promise
   #failed; // before init: the error the core's construction threw
   #loggingCallback;
+  #auth; // options.auth, for signIn() before the core exists
   #watching = false;
   #sub; // the 2026 listen stream #watch opened
   #wanted = new Set(); // the list events someone listens for
@@ -455,6 +476,7 @@ class ClientFacade extends EventTarget {
   constructor(first, second) {
     super();
     const observe = (type, detail) => this.#observe(type, detail);
+    this.#auth = [first, second].find((o) => o && typeof o === "object" && "auth" in o)?.auth;
     if (!whenReady) {
       this.#core = ClientFacade.#make(first, second, observe);
       return;
@@ -546,6 +568,41 @@ class ClientFacade extends EventTarget {
     };
     if (c.#core) return run(c.#core);
     return c.#ready.then(run);
+  }
+
+  /**
+   * `signIn()`, from a click handler: opens the sign-in window now, inside the gesture (before
+   * any await, before the module is ready), so that no browser blocks it; connects, the
+   * authorization page showing in that window; resolves with `authorization`. A window the
+   * sign-in did not need closes.
+   */
+  signIn() {
+    const c = ClientFacade.#of(this);
+    const w = openSignInWindow(c.#auth);
+    const forget = (core) => {
+      try {
+        core?.__useSignInWindow(null);
+      } catch {}
+      try {
+        if (w && !w.closed && w.location.href === "about:blank") w.close();
+      } catch {} // navigated to the authorization server: its page is in use
+    };
+    const run = async (core) => {
+      try {
+        core.__useSignInWindow(w ?? null);
+        if (core.state !== "connected") await core.connect();
+        return core.authorization;
+      } catch (e) {
+        throw trapped(e, "signIn");
+      } finally {
+        forget(core);
+      }
+    };
+    if (c.#core) return run(c.#core);
+    return c.#ready.then(run, (e) => {
+      forget(null);
+      throw e;
+    });
   }
 
   #observe(type, detail) {

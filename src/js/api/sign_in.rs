@@ -82,6 +82,17 @@ impl Client {
         }
     }
 
+    /// The facade's `signIn()`: `window` (opened in the app's click, or null to forget it)
+    /// shows the next authorization page instead of a popup opened after an await.
+    #[wasm_bindgen(js_name = __useSignInWindow)]
+    pub fn use_sign_in_window(&self, window: JsValue) -> Result<(), JsValue> {
+        let auth = self
+            .auth_flow("signIn")
+            .map_err(crate::js::boundary::error::to_js)?;
+        *auth.host().sign_in_window.borrow_mut() = window;
+        Ok(())
+    }
+
     /// `signOut({ all })`: forgets the tokens (with `all`, the client registrations too).
     #[wasm_bindgen(js_name = signOut, unchecked_return_type = "Promise<void>")]
     pub fn sign_out(

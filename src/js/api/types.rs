@@ -517,6 +517,9 @@ export class Client extends EventTarget {
   finishAuthorization(callbackUrl: string | URL): Promise<void>;
   /** Signed-in state (never the token), or null. */
   readonly authorization: AuthorizationStatus | null;
+  /** From a click handler: opens the sign-in popup at once (inside the gesture, so no browser
+   *  blocks it), connects, and resolves with `authorization`; a window not needed closes. */
+  signIn(): Promise<AuthorizationStatus | null>;
   /** Forget tokens (and registrations with `{ all: true }`). */
   signOut(options?: { all?: boolean }): Promise<void>;
   /** The skills extension (`io.modelcontextprotocol/skills`): list, get, verified reads. */

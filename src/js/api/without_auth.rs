@@ -1,6 +1,6 @@
 //! `Client` in a build without the `auth` feature (the npm package's `mcp-wasm-client/core`):
 //! the API stays the same, and what needs authorization says where to find it. The `auth`
-//! option is refused; `finishAuthorization` and `signOut` reject; `authorization` is `null`.
+//! option is refused; `finishAuthorization`, `signIn` and `signOut` reject; `authorization` is `null`.
 
 use super::client::Client;
 use crate::js::boundary::error as jserr;
@@ -35,6 +35,12 @@ impl Client {
     #[wasm_bindgen(getter)]
     pub fn authorization(&self) -> JsValue {
         JsValue::NULL
+    }
+
+    /// The facade's `signIn()`: throws (no authorization in this build).
+    #[wasm_bindgen(js_name = __useSignInWindow)]
+    pub fn use_sign_in_window(&self, _window: JsValue) -> Result<(), JsValue> {
+        Err(jserr::to_js(needs_full_entry("signIn")))
     }
 
     /// `signOut(options)`: rejects (no authorization in this build).

@@ -78,15 +78,17 @@ function showPage(w, given, url, features) {
   if (!popup) {
     throw failure(
       "PopupBlocked",
-      "The browser blocked the sign-in popup: pass a window opened in the click handler (authorizeWithPopup({ window })), or show the authorization URL as a link",
+      "The browser blocked the sign-in popup: call client.signIn() in the click handler, pass a window opened there (authorizeWithPopup({ window })), or show the authorization URL as a link",
     );
   }
   return popup;
 }
 
+// `opened`: a window client.signIn() opened in the click for this authorization; it comes
+// before `window` (the app's, for the first authorization) and before a popup opened here.
 export function popupAuthorizer(features, timeoutMs, window) {
   const given = window ? { window, used: false } : null;
-  return ({ url, state, redirectUri, signal }) =>
+  const authorize = ({ url, state, redirectUri, signal, window: opened }) =>
     new Promise((resolve, reject) => {
       const w = globalThis.window;
       if (!w || typeof w.open !== "function") {
@@ -104,7 +106,8 @@ export function popupAuthorizer(features, timeoutMs, window) {
       }
       let popup;
       try {
-        popup = showPage(w, given, url, features);
+        const fresh = opened && !opened.closed ? { window: opened, used: false } : given;
+        popup = showPage(w, fresh, url, features);
       } catch (e) {
         reject(e);
         return;
@@ -165,6 +168,9 @@ export function popupAuthorizer(features, timeoutMs, window) {
           finish(failure("PopupClosed", "The sign-in window was closed before authorization finished"));
       }, 250);
     });
+  // client.signIn() opens its window with these features, kind "popup"
+  Object.defineProperty(authorize, "windowFeatures", { value: features });
+  return tag(authorize, "popup");
 }
 
 export function completePopup(close) {

@@ -45,6 +45,8 @@ pub struct JsAuthHost {
     pub dpop_storage_key: String,
     /// A client secret or private key was configured in a page (a public client).
     pub confidential_in_page: bool,
+    /// A window the app's click opened for the next authorization page (`signIn()`), if any.
+    pub sign_in_window: RefCell<JsValue>,
     /// The `dpop` option is on.
     pub dpop_on: bool,
 }
@@ -178,6 +180,7 @@ impl JsAuthHost {
             ("state", state.as_str().into()),
             ("redirectUri", redirect_uri.as_str().into()),
             ("signal", guard.signal().into()),
+            ("window", self.sign_in_window.take()),
         ]);
         let out = settled(call_app("authorize", &self.authorize, &request))
             .await

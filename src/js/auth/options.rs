@@ -301,6 +301,7 @@ pub fn read(
         dpop_storage_key: ["mcp-wasm-client:dpop:", server_url].concat(),
         confidential_in_page: in_page && grant.confidential,
         dpop_on: dpop.on,
+        sign_in_window: std::cell::RefCell::new(JsValue::UNDEFINED),
     };
     Some(Rc::new(Authorizer::new(config, host)))
 }
