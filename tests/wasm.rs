@@ -224,6 +224,24 @@ async fn a_cut_sse_stream_is_an_error_not_a_hang() {
     assert!(msg.contains("SSE stream"), "{msg}");
 }
 
+/// A response stream whose end never comes (the server keeps it open; some engines do not
+/// signal an end that came): each call settles on its response event, well inside timeoutMs.
+#[wasm_bindgen_test]
+async fn a_response_stream_that_never_ends_still_settles() {
+    let c = connect(&fault("sse-never-ends"), "legacy").await;
+    for _ in 0..2 {
+        let o = opts(&[("timeoutMs", 3000.into())]);
+        let r = JsFuture::from(c.call_tool("echo".into(), opts(&[]), o))
+            .await
+            .expect("the call settles on its response event");
+        assert!(js_sys::JSON::stringify(&r)
+            .unwrap()
+            .as_string()
+            .unwrap()
+            .contains("ok"));
+    }
+}
+
 #[wasm_bindgen_test]
 async fn a_hanging_server_times_out() {
     let c = connect(&fault("hang"), "legacy").await;

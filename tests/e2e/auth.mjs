@@ -74,7 +74,7 @@ function oversized(res) {
  * /oversized: a 100 MiB answer (recorded in `streams`), for a page's auth.fetch to send a token
  * request to.
  */
-function staticServer(port, allowedOrigins, proxied, streams) {
+function staticServer(port, allowedOrigins, proxied, streams, flags) {
   const server = http.createServer((req, res) => {
     const u = new URL(req.url, `http://127.0.0.1:${port}`);
     if (u.pathname === "/oversized") {
@@ -104,7 +104,8 @@ function staticServer(port, allowedOrigins, proxied, streams) {
     try {
       if (fs.statSync(file).isDirectory()) file = path.join(file, "index.html");
       const body = fs.readFileSync(file);
-      res.writeHead(200, { "content-type": MIME[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      const coop = flags.coop && u.pathname === "/www/oauth/callback.html" ? { "cross-origin-opener-policy": "same-origin" } : {};
+      res.writeHead(200, { "content-type": MIME[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-store", ...coop });
       res.end(body);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
@@ -127,7 +128,8 @@ async function main() {
   const proxied = [];
   const streams = [];
   const allowed = new Set([plain, hidden, noCors].flatMap((x) => x.origins));
-  const webServer = await staticServer(web, allowed, proxied, streams);
+  const flags = { coop: false }; // coop: the callback page is served with Cross-Origin-Opener-Policy: same-origin
+  const webServer = await staticServer(web, allowed, proxied, streams, flags);
   const WEB = `http://127.0.0.1:${web}`;
   console.log(`# oauth peers ${plain.mcp} (AS ${plain.issuer}), ${hidden.mcp} (hidden WWW-Authenticate), ` +
     `${noCors.mcp} (AS without CORS); static + /as-proxy/ ${WEB}/`);
@@ -402,6 +404,31 @@ async function main() {
     const line = (t) => t.replace(/\s+/g, " ").slice(0, 150);
     console.log(`     deny: ${line(denied)}\n     closed: ${line(closed)}`);
     await E.context.close();
+  });
+
+  // ---- Cross-Origin-Opener-Policy on the callback page: window.opener is gone there
+  await step("COOP same-origin on the callback page: no window.opener, the callback reaches the page over BroadcastChannel; signed in", async () => {
+    const C = await newPage();
+    const seen = [];
+    C.context.on("console", (m) => { if (m.text().startsWith("coop-probe:")) seen.push(m.text()); });
+    await C.context.addInitScript(() => {
+      if (location.pathname.endsWith("/oauth/callback.html")) console.info(`coop-probe: opener ${window.opener === null ? "null" : "present"}`);
+    });
+    flags.coop = true;
+    try {
+      await C.page.goto(demo(plain.mcp));
+      await C.$('body[data-wasm="ready"]').waitFor();
+      const approved = approveInPopup(C.context, { scopes: ["mcp:read"] });
+      await C.$('[data-test="connect"]').click();
+      await approved;
+      await C.$('[data-test="status"][data-state="connected"]').waitFor();
+      const a = await signedIn(C.$);
+      expect(a.issuer === plain.issuer, `issuer ${a.issuer}`);
+      expect(seen.includes("coop-probe: opener null"), `the callback page had no opener: ${JSON.stringify(seen)}`);
+    } finally {
+      flags.coop = false;
+      await C.context.close();
+    }
   });
 
   // ---- a token response of 100 MiB

@@ -237,6 +237,16 @@ const FAULTS = {
     rpc: ({ res, msg, id }) =>
       send(res, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" }, sseEvent(rpcResult(id, okResult(msg)))),
   },
+  "sse-never-ends": {
+    description: "answers as a text/event-stream whose response event comes, but the stream is never ended (as an engine that does not signal the end sees it)",
+    rpc: ({ req, res, msg, id }) => {
+      req.socket.setTimeout(0);
+      hanging.add(req.socket);
+      req.socket.on("close", () => hanging.delete(req.socket));
+      res.writeHead(200, { ...CORS, "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+      res.write(sseEvent(rpcResult(id, okResult(msg))));
+    },
+  },
   // 2026 multi round-trip: elicitation → roots → a state-only round → complete. The server
   // checks each retry: a new JSON-RPC id, this round's inputResponses only, requestState echoed.
   // Legacy session expiry: every session serves exactly one tools/call, then expires and
