@@ -33,7 +33,7 @@
 #                transports.mjs: windowTransport, messagePortTransport, inMemoryPair)        (pkg)
 #   e2e-firefox  a named subset of the demo's e2e steps in Firefox ESR and WebKitGTK through their
 #   e2e-webkit   WebDriver servers (tests/engines/run.mjs: connect, a streamed call, the elicitation
-#                form by keyboard, an MCP App through the sandbox origin, the legacy era; webkit
+#                form by keyboard, an MCP App through the sandbox origin, the legacy era, popup sign-in; webkit
 #                under xvfb-run; ports ENGINES_PORTS 18986-18999)                      (pkg)
 #   elements     the custom elements in Chromium (tests/elements: apps.mjs, <mcp-app-frame> with apps
 #                built with the official View SDK, served by a TypeScript SDK server with the

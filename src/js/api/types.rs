@@ -438,6 +438,9 @@ export interface McpErrorKinds {
   /** A bug inside the client (a WebAssembly trap): this package instance cannot be used any more;
    *  `cause` is the trap. Create the clients again in a new instance (reload, a new process or worker). */
   internal: {};
+  /** The WebAssembly module could not be loaded from `url` (a status, not WebAssembly, a CSP
+   *  refusal; `cause`: the engine's words): every call of the package rejects with it. */
+  wasm_load: { url?: string; cause: string };
 }
 /** Every `data.kind` of an error the client makes itself. */
 export type McpErrorKind = keyof McpErrorKinds;
