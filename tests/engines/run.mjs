@@ -15,7 +15,7 @@
 // skipped with the reason), then "engines: N passed, M failed, K skipped".
 import path from "node:path";
 import {
-  ROOT, SHOTS, TAKE_SHOTS, expect, freePorts, needOauthServer, needWebPackage, oauthPeer, start, stepper, stopChildren, waitHttp,
+  ROOT, SHOTS, TAKE_SHOTS, expect, freePorts, needOauthServer, needWebPackage, oauthPeer, runMain, start, stepper, waitHttp,
 } from "../e2e/lib.mjs";
 import { Key } from "selenium-webdriver";
 import { missing, openEngine } from "./driver.mjs";
@@ -212,14 +212,7 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (err) {
-  totals.failed++;
-  console.log(`FAIL setup: ${err?.stack ?? err}`);
-} finally {
-  stopChildren();
-}
+await runMain(totals, main);
 console.log(`# ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`engines: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed ? 1 : 0);
