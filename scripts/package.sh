@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Assembles ONE npm package, mcp-wasm-client, in pkg/npm/ and packs it into pkg/.
 #
-# The three wasm-pack targets are built into a staging directory (never into pkg/nodejs, pkg/web,
-# pkg/bundler, which scripts/test.sh owns). The package ships:
+# The wasm-pack targets (nodejs and web, of the full and the core entry) are built into a staging
+# directory (never into pkg/nodejs, pkg/web, …, which scripts/test.sh owns), or taken from
+# PACKAGE_FROM. The package ships:
 #   dist/mcp_wasm_client.js     the `web` target glue (ESM; init()/initSync())
 #   dist/mcp_wasm_client.cjs    the `nodejs` target glue (CommonJS; instantiates synchronously)
 #   dist/mcp_wasm_client_bg.wasm   one .wasm, shared: both targets emit the same bytes (checked)
@@ -38,13 +39,17 @@
 # pkg-template/, copied with the substitutions of step 3: the crate's export names, and Cargo.toml's
 # version, description, license and repository; core/manual.js is pkg-template/manual.js reading
 # the core glue.
-# The `bundler` target is built and measured but not shipped: it needs the bundler to implement
-# WebAssembly ESM integration (webpack `experiments.asyncWebAssembly`, vite-plugin-wasm), and a
-# browser cannot load it at all; the web target with `new URL(…, import.meta.url)` and top-level
-# await works unchanged in Vite, webpack 5, plain browsers and module workers.
+# wasm-pack's `bundler` target is not built: it needs the bundler to implement WebAssembly ESM
+# integration (webpack `experiments.asyncWebAssembly`, vite-plugin-wasm), a browser cannot load it
+# at all, and its .wasm is the web target's byte for byte; the web glue with
+# `new URL(…, import.meta.url)` works unchanged in Vite, webpack 5, Rollup, esbuild, plain browsers
+# and module workers.
 #
 # Usage: bash scripts/package.sh        (prints the tarball path last)
-# Env:   PACKAGE_SKIP_BUILD=1 reuses the staging dir of the previous run (pkg/.stage).
+# Env:   PACKAGE_FROM=DIR takes the four builds from DIR/{nodejs,web,core-nodejs,core-web}
+#        instead of building them (scripts/test.sh passes pkg/, which its build stage just built
+#        with the same scripts/build-wasm.sh; DIR is only read);
+#        PACKAGE_SKIP_BUILD=1 reuses the staging dir of the previous run (pkg/.stage).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -52,7 +57,8 @@ export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 NAME=mcp-wasm-client
 STEM=mcp_wasm_client
-STAGE="$ROOT/pkg/.stage"
+STAGE="${PACKAGE_FROM:+$(cd "$PACKAGE_FROM" && pwd)}"
+STAGE="${STAGE:-$ROOT/pkg/.stage}"
 OUT="$ROOT/pkg/npm"
 TEMPLATE="$ROOT/pkg-template"
 log() { printf '[package] %s\n' "$*" >&2; }
@@ -76,12 +82,14 @@ LICENSE="$(read_meta license)"
 REPOSITORY="$(read_meta repository)"
 [ -n "$VERSION" ] || die "no version in Cargo.toml"
 
-# 1. build the three targets into the staging dir ------------------------------------------------
-if [ "${PACKAGE_SKIP_BUILD:-0}" != 1 ] || [ ! -f "$STAGE/web/$STEM.js" ]; then
+# 1. build the four targets into the staging dir ------------------------------------------------
+if [ -n "${PACKAGE_FROM:-}" ]; then
+  log "the builds of $STAGE (PACKAGE_FROM), not rebuilt"
+elif [ "${PACKAGE_SKIP_BUILD:-0}" != 1 ] || [ ! -f "$STAGE/web/$STEM.js" ]; then
   rm -rf "$STAGE"
   mkdir -p "$STAGE"
-  # DIR:TARGET:ENTRY; the core entry ships no bundler target, so it builds none
-  for build in nodejs:nodejs:full web:web:full bundler:bundler:full core-nodejs:nodejs:core core-web:web:core; do
+  # DIR:TARGET:ENTRY
+  for build in nodejs:nodejs:full web:web:full core-nodejs:nodejs:core core-web:web:core; do
     IFS=: read -r dir target entry <<<"$build"
     log "wasm-pack build --target $target ($entry entry)"
     if ! bash "$ROOT/scripts/build-wasm.sh" "$target" "$STAGE/$dir" "$entry" \
@@ -184,6 +192,14 @@ public_init_types() { # public_init_types FILE.d.ts
   ' "$1" || die "the glue's declarations are not as public_init_types expects (above)"
 }
 public_init_types "$OUT/dist/$STEM.d.ts"
+# wasm-url.js: where manual.js's init() fetches the .wasm from, written beside the glue so that
+# new URL(…, import.meta.url) resolves as the glue's own does: from dist/ unbundled, beside the
+# bundle when a bundler inlines it without an asset plugin, the emitted asset when it has one.
+wasm_url_module() { # wasm_url_module DIR
+  printf '%s\n' "// Written by scripts/package.sh: the .wasm beside this file, located as the glue locates it." \
+    "export const wasmUrl = new URL('${STEM}_bg.wasm', import.meta.url);" >"$1/wasm-url.js"
+}
+wasm_url_module "$OUT/dist"
 [ -d "$STAGE/web/snippets" ] && cp -r "$STAGE/web/snippets" "$OUT/dist/"
 # the nodejs glue as .cjs beside the web glue: it reads `${__dirname}/${STEM}_bg.wasm` (the shared
 # file) and require()s the ESM snippets (require(esm): Node >= 20.19 / 22.12, Deno 2). wasm-bindgen
@@ -262,6 +278,7 @@ cp "$TEMPLATE/index.d.cts" "$OUT/"
 mkdir -p "$OUT/dist/core" "$OUT/core"
 cp "$STAGE/core-web/$STEM.js" "$STAGE/core-web/$STEM.d.ts" "$STAGE/core-web/${STEM}_bg.wasm" "$OUT/dist/core/"
 public_init_types "$OUT/dist/core/$STEM.d.ts"
+wasm_url_module "$OUT/dist/core"
 [ -d "$STAGE/core-web/snippets" ] && cp -r "$STAGE/core-web/snippets" "$OUT/dist/core/"
 node_glue "$STAGE/core-nodejs/$STEM.js" "$OUT/dist/core/$STEM.cjs"
 CORE=1 fill_exports "$TEMPLATE/core/node.cjs" "$OUT/core/node.cjs" 'exports.{} = glue.{};' "exports.{} = absent(glue.McpError, '{}');"
@@ -270,14 +287,14 @@ CORE=1 fill_exports "$TEMPLATE/core/node.mjs" "$OUT/core/node.mjs" '  {},' '  {}
 # before init they say so, like every other export)
 glue_import="import * as glue from './dist/$STEM.js';"
 [ "$(grep -cxF "$glue_import" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must have exactly one line $glue_import"
-wasm_url="new URL('./dist/${STEM}_bg.wasm', import.meta.url)"
-[ "$(grep -cF "$wasm_url" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must name its module exactly once as $wasm_url"
+url_import="import { wasmUrl as defaultWasmUrl } from './dist/wasm-url.js';"
+[ "$(grep -cxF "$url_import" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must have exactly one line $url_import"
 {
   echo "// mcp-wasm-client/core's manual.js: the full entry's (below), reading the core glue; the"
   echo "// authorization helpers are stand-ins (absent.js) that throw. Not an entry of its own."
   sed -e "s#^import \* as glue from './dist/$STEM.js';\$#import * as glue from '../dist/core/$STEM.js';\nimport { absent } from './absent.js';#" \
     -e "s#^import { defineElements } from './elements/index.js';\$#import { defineElements } from '../elements/index.js';#" \
-    -e "s#new URL('./dist/${STEM}_bg.wasm', import.meta.url)#new URL('../dist/core/${STEM}_bg.wasm', import.meta.url)#" \
+    -e "s#^import { wasmUrl as defaultWasmUrl } from './dist/wasm-url.js';\$#import { wasmUrl as defaultWasmUrl } from '../dist/core/wasm-url.js';#" \
     "$TEMPLATE/manual.js"
   echo '// {{absent}}'
 } >"$OUT/core/manual.template.js"
@@ -357,7 +374,7 @@ TARBALL="$ROOT/pkg/$NAME-$VERSION.tgz"
 gz() { gzip -9c "$1" | wc -c; }
 {
   echo "sizes (gzip -9; raw in parentheses):"
-  for target in nodejs web bundler core-nodejs core-web; do
+  for target in nodejs web core-nodejs core-web; do
     wasm="$STAGE/$target/${STEM}_bg.wasm"; js="$STAGE/$target/$STEM.js"
     line="  $target target: wasm $(gz "$wasm") B ($(stat -c %s "$wasm") B), JS glue $(gz "$js") B ($(stat -c %s "$js") B)"
     [ -f "$STAGE/$target/${STEM}_bg.js" ] && line+=", _bg.js $(gz "$STAGE/$target/${STEM}_bg.js") B"

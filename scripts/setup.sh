@@ -17,6 +17,47 @@ if ! rustup component list --toolchain "$RELEASE_TOOLCHAIN" --installed 2>/dev/n
   rustup toolchain install "$RELEASE_TOOLCHAIN" --profile minimal --component rust-src
 fi
 
+# The downloads (apt, pip, npm) run in the background while cargo compiles (the CPU-bound part):
+# on the 2-core CI machine that overlaps a few minutes. Their output is shown when they are done.
+downloads() {
+  # The three engines of the browser stages: Chromium, Firefox ESR and WebKitGTK (WebKitWebDriver
+  # drives its MiniBrowser, which needs a display: xvfb-run).
+  apt_missing=()
+  command -v chromium >/dev/null || apt_missing+=(chromium)
+  command -v chromedriver >/dev/null || apt_missing+=(chromium-driver)
+  command -v firefox-esr >/dev/null || apt_missing+=(firefox-esr)
+  command -v WebKitWebDriver >/dev/null || apt_missing+=(webkit2gtk-driver)
+  command -v xvfb-run >/dev/null || apt_missing+=(xvfb xauth)
+  if [ "${#apt_missing[@]}" -gt 0 ]; then
+    say "apt-get install ${apt_missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${apt_missing[@]}" >/dev/null
+  fi
+  if ! python3 -c 'import mcp, uvicorn, cryptography, sys; from importlib.metadata import version; sys.exit(0 if version("mcp").startswith("2.") else 1)' 2>/dev/null; then
+    say "pip install mcp 2.x, uvicorn, cryptography"
+    python3 -m pip install -q -r "$ROOT/tests/peers/requirements.txt"
+  fi
+
+  for dir in tools tests/peers tests/js tests/conformance tests/types tests/e2e tests/engines tests/elements tests/react tests/packaging bench; do
+    if [[ -f "$ROOT/$dir/package-lock.json" ]] && [[ ! -d "$ROOT/$dir/node_modules" || "$ROOT/$dir/package-lock.json" -nt "$ROOT/$dir/node_modules/.package-lock.json" ]]; then
+      say "npm ci in $dir"
+      (cd "$ROOT/$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+  done
+}
+downloads_log="$(mktemp -t mcp-setup-downloads.XXXXXX)"
+downloads >"$downloads_log" 2>&1 &
+downloads_pid=$!
+downloads_done() { # waits for the downloads, shows what they printed; fails when they failed
+  local status=0
+  wait "$downloads_pid" || status=$?
+  cat "$downloads_log"
+  rm -f "$downloads_log"
+  [ "$status" = 0 ] || { say "the downloads (apt, pip, npm ci) failed (exit $status; above)"; exit "$status"; }
+}
+trap 'kill "$downloads_pid" 2>/dev/null || true' EXIT
+
 if [[ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack $WASM_PACK_VERSION" ]]; then
   say "cargo install wasm-pack $WASM_PACK_VERSION (~3 min)"
   cargo install --locked wasm-pack --version "$WASM_PACK_VERSION"
@@ -27,34 +68,11 @@ if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VER
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-# The three engines of the browser stages: Chromium, Firefox ESR and WebKitGTK (WebKitWebDriver
-# drives its MiniBrowser, which needs a display: xvfb-run).
-apt_missing=()
-command -v chromium >/dev/null || apt_missing+=(chromium)
-command -v chromedriver >/dev/null || apt_missing+=(chromium-driver)
-command -v firefox-esr >/dev/null || apt_missing+=(firefox-esr)
-command -v WebKitWebDriver >/dev/null || apt_missing+=(webkit2gtk-driver)
-command -v xvfb-run >/dev/null || apt_missing+=(xvfb xauth)
-if [ "${#apt_missing[@]}" -gt 0 ]; then
-  say "apt-get install ${apt_missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq "${apt_missing[@]}" >/dev/null
-fi
 if [[ "$(geckodriver --version 2>/dev/null | head -1)" != "geckodriver $GECKODRIVER_VERSION"* ]]; then
   say "cargo install geckodriver $GECKODRIVER_VERSION (~3 min; Firefox's WebDriver, not a Debian package)"
   cargo install --locked geckodriver --version "$GECKODRIVER_VERSION"
 fi
 
-if ! python3 -c 'import mcp, uvicorn, cryptography, sys; from importlib.metadata import version; sys.exit(0 if version("mcp").startswith("2.") else 1)' 2>/dev/null; then
-  say "pip install mcp 2.x, uvicorn, cryptography"
-  python3 -m pip install -q -r "$ROOT/tests/peers/requirements.txt"
-fi
-
-for dir in tools tests/peers tests/js tests/conformance tests/types tests/e2e tests/engines tests/elements tests/react tests/packaging bench; do
-  if [[ -f "$ROOT/$dir/package-lock.json" ]] && [[ ! -d "$ROOT/$dir/node_modules" || "$ROOT/$dir/package-lock.json" -nt "$ROOT/$dir/node_modules/.package-lock.json" ]]; then
-    say "npm ci in $dir"
-    (cd "$ROOT/$dir" && npm ci --no-audit --no-fund --loglevel=error)
-  fi
-done
+downloads_done
+trap - EXIT
 say "ready"

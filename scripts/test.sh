@@ -7,12 +7,12 @@
 #   bash scripts/test.sh wasm-node js   several stages (always run in the order below)
 #   bash scripts/test.sh --list         the stage names
 #
-# Stages (needs: peers = tests/peers/peers.sh start, pkg = pkg/{nodejs,web,bundler} and the core
+# Stages (needs: peers = tests/peers/peers.sh start, pkg = pkg/{nodejs,web} and the core
 # entry's pkg/{core-nodejs,core-web}, built by the build stage first when missing):
 #   lint         cargo fmt --check; clippy -D warnings, native and wasm32, with and without the
 #                `auth` feature (the core entry's build)
 #   native       cargo test
-#   build        scripts/build-wasm.sh of the nodejs, web and bundler packages into pkg/, and of the
+#   build        scripts/build-wasm.sh of the nodejs and web packages into pkg/, and of the
 #                core entry (no `auth` feature) for nodejs and web into pkg/core-* (prints sizes;
 #                fails when the web package is over SIZE_BUDGET_BYTES or its core over
 #                CORE_SIZE_BUDGET_BYTES)
@@ -94,6 +94,8 @@ export HOSTILE_PORT="${HOSTILE_PORT:-18811}"
 HOSTILE_SUITE_PORT="${HOSTILE_SUITE_PORT:-$((HOSTILE_PORT - 10))}"
 
 LOG_DIR="$(mktemp -d -t mcp-test.XXXXXX)"
+# The browser suites' screenshots go with the logs (E2E_SCREENSHOTS=docs: the README's, docs/screenshots)
+export E2E_SCREENSHOTS="${E2E_SCREENSHOTS:-$LOG_DIR/screenshots}"
 echo "stages: ${selected[*]}"
 echo "logs: $LOG_DIR"
 
@@ -188,9 +190,10 @@ need_peers() {
 build_status=""   # "", ok or failed: the outcome of building the packages in this run
 # The packages the build stage makes: DIR:TARGET:ENTRY[:FEATURES] (scripts/build-wasm.sh's ENTRY
 # and FEATURES). The core entry is built only for the targets the tests use: nodejs
-# (tests/js/core.test.mjs) and web (its size); scripts/package.sh builds its own. nodejs-panic has
+# (tests/js/core.test.mjs) and web (its size); the packaging stage packs these (package.sh
+# PACKAGE_FROM=pkg), so each wasm is built once per run. nodejs-panic has
 # the test-panic feature (tests/js/panic.test.mjs; never packaged).
-PACKAGES=(nodejs:nodejs:full web:web:full bundler:bundler:full core-nodejs:nodejs:core core-web:web:core
+PACKAGES=(nodejs:nodejs:full web:web:full core-nodejs:nodejs:core core-web:web:core
   nodejs-panic:nodejs:full:test-panic)
 build_packages() {
   local sizes=() package dir target entry features wasm
@@ -292,7 +295,7 @@ stage_native() {
 }
 
 stage_build() {
-  step "build: the packages (nodejs, web, bundler; core entry: nodejs, web) into pkg/"
+  step "build: the packages (nodejs, web; core entry: nodejs, web) into pkg/"
   build_packages || true
 }
 
@@ -556,15 +559,26 @@ stage_react() {
 stage_packaging() {
   step "packaging: the packed tarball in Node ESM/CJS, Deno, Bun, workerd, Vite, webpack, workers, plain modules, a strict-CSP page; Vite, webpack, Rollup, esbuild consumer builds"
   local log="$LOG_DIR/packaging.log" status=0
-  run "$log" bash tests/packaging/run.sh || status=$?
+  # package.sh packs the builds of pkg/ (need_packages: this run's build stage, or the packages
+  # already there) instead of building the four again
+  need_packages packaging || { record_check packaging 1 "no packages to pack"; return; }
+  run "$log" env PACKAGE_FROM=pkg bash tests/packaging/run.sh || status=$?
   local line; line="$(grep -E '^packaging: ' "$log" | tail -1 || true)"
   record_counts packaging "$status" "$(awk '{print $2 + 0}' <<<"$line")" "$(awk '{print $4 + 0}' <<<"$line")"
 }
 
-for stage in "${selected[@]}"; do "stage_$stage"; done
+# Each stage's summary lines end with its time (the build's size lines aside).
+for stage in "${selected[@]}"; do
+  summary_before=${#summary[@]} stage_started=$SECONDS
+  "stage_$stage"
+  for ((i = summary_before; i < ${#summary[@]}; i++)); do
+    [[ "${summary[i]}" == " "* ]] || summary[i]+=" [$((SECONDS - stage_started)) s]"
+  done
+done
 
 step "summary (logs: $LOG_DIR)"
 printf '%s\n' "${summary[@]}"
 [ "${#retried_note[@]}" -gt 0 ] && printf 'note: %s\n' "${retried_note[@]}"
+echo "time: $((SECONDS / 60)) min $((SECONDS % 60)) s"
 echo "all: $total_passed passed, $total_failed failed, $total_skipped skipped"
 [ "$total_failed" -eq 0 ]

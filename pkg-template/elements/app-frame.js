@@ -1,12 +1,8 @@
 // <mcp-app-frame>: an MCP Apps host (io.modelcontextprotocol/ui, specification 2026-01-26) as a
-// framework-free custom element beside the wasm. It renders a tool's `ui://` resource the way the
-// specification's web hosts do: a proxy page on another origin (mcp-app-sandbox.html, served as a
-// static file) inside this element's shadow root, the app inside the proxy's sandboxed srcdoc
-// iframe under a CSP built from the resource's `_meta.ui.csp`. The element speaks the host side of
-// the JSON-RPC dialogue over postMessage: ui/initialize, the tool notifications, the app's requests
-// proxied to the app's own server (tools/call only for tools whose visibility includes "app"), the
-// app's wishes (message, open-link, model context, display mode) as cancelable DOM events, sizing,
-// logging and teardown. Every message is checked for its source window and origin.
+// framework-free custom element beside the wasm. This file holds the element: its properties, its
+// checks and how it finds a tool; the dialogue with a shown app (the proxy iframe, the handshake,
+// the app's requests, teardown) is view-session.js's, imported when the first app is shown, so a
+// page that only calls tools never downloads it.
 //
 // Surface (see the README): properties client, sandbox, hostContext, hostInfo, loggingCallback,
 // modelContext (read), tool (read); methods callTool(name, args, { signal }), show(tool, args,
@@ -18,22 +14,6 @@
 // (unrefused: teardown()), and mcp-app-log / mcp-app-size (not cancelable). A second callTool or
 // show() tears the shown view down first; removing the element ends the view without a teardown
 // request (its iframe is already gone), so call teardown() first when the app should clean up.
-
-const APPS_VERSION = '2026-01-26';
-const MIME = 'text/html;profile=mcp-app';
-const TEARDOWN_WAIT_MS = 3000;
-const DISPLAY_MODES = ['inline', 'fullscreen', 'pip'];
-const CONTENT_KINDS = { text: {}, image: {}, audio: {}, resource: {}, resourceLink: {}, structuredContent: {} };
-const PERMISSIONS = { camera: 'camera', microphone: 'microphone', geolocation: 'geolocation', clipboardWrite: 'clipboard-write' };
-const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'];
-const PROXIED = ['resources/read', 'resources/list', 'resources/templates/list', 'prompts/list'];
-/** Resolves after `ms`. */
-const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The app frame's sandbox flags: scripts and forms, never allow-same-origin. */
-const INNER_SANDBOX = 'allow-scripts allow-forms';
-/** The proxy frame's flags, as the specification gives them (its own origin is the isolation). */
-const OUTER_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
 
 const CSS = `
 :host { display: block; position: relative; box-sizing: border-box; max-width: 100%; }
@@ -48,86 +28,6 @@ const CSS = `
 iframe { display: block; width: 100%; height: 100%; min-height: var(--mcp-app-frame-min-height, 0); border: 0; }
 `;
 
-/** A CSP source expression a domain list may hold: scheme://host[:port][/path], wildcard subdomains. */
-const SOURCE = /^(?:(?:https?|wss?):\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?(?:\/[a-z0-9\-._~%!$&()*+=:@/]*)?$/i;
-
-/**
- * Keeps the domains of a `_meta.ui.csp` that are valid CSP source expressions (no `;`, quotes,
- * whitespace or keywords, never a bare `*`); what it drops is listed in `refused`.
- */
-export function grantCsp(csp) {
-  const granted = {};
-  const refused = [];
-  if (!csp || typeof csp !== 'object') return { granted, refused };
-  for (const key of CSP_KEYS) {
-    if (!Array.isArray(csp[key])) continue;
-    granted[key] = csp[key].filter((d) => (typeof d === 'string' && SOURCE.test(d)) || (refused.push(`${key}: ${String(d)}`), false));
-  }
-  return { granted, refused };
-}
-
-/** Keeps the permissions the element knows how to grant (`camera`, `microphone`, `geolocation`, `clipboardWrite`). */
-export function grantPermissions(permissions) {
-  const granted = {};
-  if (permissions && typeof permissions === 'object') {
-    for (const key of Object.keys(PERMISSIONS)) if (permissions[key]) granted[key] = {};
-  }
-  return granted;
-}
-
-/** The iframe `allow` attribute for granted permissions ("camera; microphone"). */
-export function allowAttribute(granted) {
-  return Object.keys(granted).map((k) => PERMISSIONS[k]).join('; ');
-}
-
-/** The tool's UI resource URI: `_meta.ui.resourceUri`, else the deprecated `_meta["ui/resourceUri"]`. */
-export function toolResourceUri(tool) {
-  const meta = tool?._meta;
-  const uri = meta?.ui?.resourceUri ?? meta?.['ui/resourceUri'];
-  return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
-}
-
-/**
- * Whether the tool is meant for `audience` ("app": a view may call it; "model": it belongs in the
- * model's tool list): its `_meta.ui.visibility` (default ["model", "app"]) includes it.
- */
-export function visibleTo(tool, audience) {
-  const vis = tool?._meta?.ui?.visibility;
-  return !Array.isArray(vis) || vis.includes(audience);
-}
-
-/** Decodes a resource content's text or base64 blob as UTF-8. */
-function contentHtml(content) {
-  if (typeof content.text === 'string') return content.text;
-  if (typeof content.blob !== 'string') return undefined;
-  const bytes = Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0));
-  return new TextDecoder().decode(bytes);
-}
-
-/** Whether a mime type is the MCP Apps HTML profile (case and spaces aside). */
-function isAppMime(mime) {
-  return typeof mime === 'string' && mime.replace(/\s+/g, '').toLowerCase() === MIME;
-}
-
-/** Whether two JSON-like values are equal. */
-function same(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** A JSON-RPC message's shape: a request, a notification, a response or undefined (malformed). */
-function classify(msg) {
-  if (!msg || typeof msg !== 'object' || Array.isArray(msg) || msg.jsonrpc !== '2.0') return undefined;
-  const idOk = typeof msg.id === 'string' || (typeof msg.id === 'number' && Number.isFinite(msg.id));
-  const paramsOk = msg.params === undefined || (msg.params !== null && typeof msg.params === 'object');
-  if (typeof msg.method === 'string') {
-    if (!paramsOk) return undefined;
-    if ('id' in msg) return idOk ? 'request' : undefined;
-    return 'notification';
-  }
-  if (idOk && ('result' in msg || (msg.error && typeof msg.error === 'object'))) return 'response';
-  return undefined;
-}
-
 let sheet;
 /** The element's constructable stylesheet, built once per page (CSP-safe: no <style> element). */
 function styles() {
@@ -136,26 +36,6 @@ function styles() {
     sheet.replaceSync(CSS);
   }
   return sheet;
-}
-
-/** Dispatches a bubbling, composed event on the element; true unless a listener called preventDefault(). */
-function fire(target, type, detail, cancelable = true) {
-  return target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
-}
-
-/** Reflects a shown view's display mode as the `display-mode` attribute (absent for inline). */
-function reflectMode(frame, mode) {
-  if (mode && mode !== 'inline' && DISPLAY_MODES.includes(mode)) frame.setAttribute('display-mode', mode);
-  else frame.removeAttribute('display-mode');
-}
-
-/** A JSON-RPC error thrown by a handler, answered to the app as `{ code, message }`. */
-class RpcError extends Error {
-  /** Builds the error the app will receive. */
-  constructor(code, message) {
-    super(message);
-    this.code = code;
-  }
 }
 
 /** The base of the element classes: HTMLElement in a page, a plain class in Node, Deno and workers. */
@@ -202,7 +82,6 @@ class AppFrameElement extends Base {
   get hostContext() { return { ...this.#hostContext }; }
   set hostContext(value) {
     this.#hostContext = value && typeof value === 'object' ? { ...value } : {};
-    if (this.#view) reflectMode(this, this.#hostContext.displayMode);
     this.#view?.contextChanged();
   }
 
@@ -315,9 +194,20 @@ class AppFrameElement extends Base {
     return { client: c, server: undefined, toolName: tool.name, tool };
   }
 
+  /** view-session.js, loaded when the first app is shown (a page that never shows one never fetches it). */
+  async #viewModule() {
+    try {
+      return await import('./view-session.js');
+    } catch (e) {
+      const url = new URL('./view-session.js', import.meta.url).href;
+      throw this.#err(-32603, `mcp-app-frame: its view module could not be loaded from ${url}: ${e?.message ?? e}`, 'module_load', { url, cause: String(e?.message ?? e) });
+    }
+  }
+
   /** Reads the tool's UI resource and mounts it in a new view session (tearing down the previous one). */
   async #mount(target, args, signal) {
     const sandboxUrl = this.#check();
+    const { ViewSession, readAppResource, toolResourceUri } = await this.#viewModule();
     const uri = toolResourceUri(target.tool);
     if (!uri) throw this.#err(-32602, `mcp-app-frame: tool ${JSON.stringify(target.toolName)} has no _meta.ui.resourceUri (a ui:// resource): it has no app to show`, 'input');
     const resource = await readAppResource(target.client, uri, signal, (...a) => this.#err(...a));
@@ -340,363 +230,4 @@ export function appFrameClass(wasm) {
     /** The McpError class of this entry. */
     static McpError = wasm.McpError;
   };
-}
-
-/** Reads a ui:// resource: its HTML and `_meta.ui` (content item first, then the resources/list entry). */
-async function readAppResource(client, uri, signal, mkErr) {
-  const read = await client.readResource(uri, signal ? { signal } : undefined);
-  const contents = Array.isArray(read?.contents) ? read.contents : [];
-  const content = contents.find((c) => c?.uri === uri) ?? contents[0];
-  if (!content) throw mkErr(-32602, `mcp-app-frame: resource ${uri} has no contents`, 'protocol');
-  if (!isAppMime(content.mimeType)) {
-    throw mkErr(-32602, `mcp-app-frame: resource ${uri} is ${JSON.stringify(content.mimeType)}, not ${MIME}`, 'protocol');
-  }
-  const html = contentHtml(content);
-  if (typeof html !== 'string') throw mkErr(-32602, `mcp-app-frame: resource ${uri} has neither text nor blob`, 'protocol');
-  let ui = content._meta?.ui;
-  if (!ui) ui = await listedUiMeta(client, uri, signal);
-  return { html, ui: ui && typeof ui === 'object' ? ui : {} };
-}
-
-/** The `_meta.ui` of the resources/list entry for `uri`, or undefined (a failed listing is no error). */
-async function listedUiMeta(client, uri, signal) {
-  try {
-    const { resources } = await client.listResources({ all: true, ...(signal ? { signal } : {}) });
-    return resources?.find((r) => r.uri === uri)?._meta?.ui;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * One mounted view: the proxy iframe, the handshake, the held notifications, the app's requests.
- * Internal to AppFrame (one per shown tool); it never throws into the page.
- */
-class ViewSession {
-  /** Builds the session for `frame` and a target `{ client, server, toolName, tool, uri, resource, sandboxUrl, args }`. */
-  constructor(frame, target) {
-    Object.assign(this, target);
-    this.frame = frame;
-    this.origin = target.sandboxUrl.origin;
-    this.held = [];
-    this.pending = new Map();
-    this.nextId = 1;
-    this.state = 'loading'; // loading → resource-sent → answered → initialized → closed
-    this.viewContext = undefined;
-    this.appCapabilities = {};
-    const csp = grantCsp(this.resource.ui.csp);
-    if (csp.refused.length) console.warn(`mcp-app-frame: ${this.uri}: CSP domains refused: ${csp.refused.join(', ')}`);
-    this.csp = csp.granted;
-    this.declared = Boolean(this.resource.ui.csp); // absent: the proxy applies the specification's default
-    this.permissions = grantPermissions(this.resource.ui.permissions);
-    this.onMessage = (e) => this.receive(e);
-    this.started = new Promise((resolve) => (this.markStarted = resolve)); // true once initialized, false if closed first
-    this.size = { pending: undefined, frame: 0 };
-  }
-
-  /** The tool as the app's hostContext.toolInfo and frame.tool show it. */
-  get toolInfo() { return { tool: this.tool }; }
-
-  /** Creates the proxy iframe in the frame's shadow root and starts listening. */
-  mount() {
-    const iframe = document.createElement('iframe');
-    const src = new URL(this.sandboxUrl);
-    src.searchParams.set('host', location.origin);
-    iframe.setAttribute('sandbox', OUTER_SANDBOX);
-    const allow = allowAttribute(this.permissions);
-    if (allow) iframe.setAttribute('allow', allow);
-    iframe.setAttribute('part', 'iframe');
-    iframe.setAttribute('title', this.tool.title ?? this.tool.annotations?.title ?? `MCP App: ${this.toolName}`);
-    iframe.src = src.href;
-    this.iframe = iframe;
-    this.frame.toggleAttribute('bordered', this.resource.ui.prefersBorder === true);
-    reflectMode(this.frame, this.frame.hostContext.displayMode);
-    window.addEventListener('message', this.onMessage);
-    this.frame.shadowRoot.replaceChildren(iframe);
-    this.notify('ui/notifications/tool-input', { arguments: this.args ?? {} });
-  }
-
-  /** Posts one message to the proxy: on the channel once the proxy took it, else to its window with the sandbox's exact origin. */
-  post(msg) {
-    if (this.port) this.port.postMessage(msg);
-    else this.iframe?.contentWindow?.postMessage(msg, this.origin);
-  }
-
-  /** Sends a notification to the view, held until it has sent `ui/notifications/initialized`. */
-  notify(method, params) {
-    if (this.state === 'closed') return;
-    const msg = { jsonrpc: '2.0', method, params };
-    if (this.state === 'initialized') this.post(msg);
-    else this.held.push(msg);
-  }
-
-  /** Sends the view a request; resolves with its result (rejects with its error or after `ms`). */
-  request(method, params, ms) {
-    const id = `host-${this.nextId++}`;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { this.pending.delete(id); reject(new Error(`${method}: no reply within ${ms} ms`)); }, ms);
-      this.pending.set(id, { resolve, reject, timer });
-      this.post({ jsonrpc: '2.0', id, method, params });
-    });
-  }
-
-  /**
-   * One message event: dropped unless it comes from the proxy window with the sandbox's origin,
-   * or on the channel given to the proxy with the resource (engines whose sandboxed-frame proxy
-   * reports a wrong event.source still reach this view, and only this one).
-   */
-  receive(event) {
-    if (!this.iframe) return;
-    const fromChannel = this.port !== undefined && event.target === this.port;
-    if (!fromChannel && (event.source !== this.iframe.contentWindow || event.origin !== this.origin)) return;
-    const msg = event.data;
-    const kind = classify(msg);
-    if (!kind) {
-      console.warn('mcp-app-frame: dropped a malformed message from the app', msg);
-      return;
-    }
-    if (kind === 'response') this.settle(msg);
-    else if (kind === 'notification') this.onNotification(msg.method, msg.params ?? {});
-    else this.answer(msg);
-  }
-
-  /** Settles one of the host's own requests with the view's response. */
-  settle(msg) {
-    const waiter = this.pending.get(msg.id);
-    if (!waiter) return;
-    this.pending.delete(msg.id);
-    clearTimeout(waiter.timer);
-    if (msg.error) waiter.reject(Object.assign(new Error(String(msg.error.message)), { code: msg.error.code }));
-    else waiter.resolve(msg.result);
-  }
-
-  /** The view's notifications: proxy ready, initialized, size, logging, teardown wish. */
-  onNotification(method, params) {
-    switch (method) {
-      case 'ui/notifications/sandbox-proxy-ready': return this.sendResource();
-      case 'ui/notifications/initialized': return this.initialized();
-      case 'ui/notifications/size-changed': return this.resize(params);
-      case 'notifications/message': return this.log(params);
-      case 'ui/notifications/request-teardown':
-        if (fire(this.frame, 'mcp-app-request-teardown', {})) this.frame.teardown({ reason: 'the app asked to close' });
-        return undefined;
-      default: return undefined; // unknown notifications are ignored, as JSON-RPC allows
-    }
-  }
-
-  /** Answers the proxy's readiness with the HTML, the sandbox flags, the granted CSP and permissions (once). */
-  sendResource() {
-    if (this.state !== 'loading') return;
-    this.state = 'resource-sent';
-    const msg = {
-      jsonrpc: '2.0',
-      method: 'ui/notifications/sandbox-resource-ready',
-      params: { html: this.resource.html, sandbox: INNER_SANDBOX, csp: this.declared ? this.csp : undefined, permissions: this.permissions },
-    };
-    // The view's channel goes with it; mcp-app-sandbox.html relays over it from then on (a proxy
-    // that ignores it keeps using window messages, checked by source and origin).
-    const channel = new MessageChannel();
-    this.port = channel.port1;
-    this.port.onmessage = this.onMessage;
-    this.iframe?.contentWindow?.postMessage(msg, this.origin, [channel.port2]);
-  }
-
-  /** The view is initialized: the held notifications go out in order. */
-  initialized() {
-    if (this.state !== 'answered') return;
-    this.state = 'initialized';
-    this.markStarted(true);
-    for (const msg of this.held.splice(0)) this.post(msg);
-  }
-
-  /** Answers a request from the view: the result or a JSON-RPC error, never a throw into the page. */
-  async answer(msg) {
-    let reply;
-    try {
-      reply = { jsonrpc: '2.0', id: msg.id, result: (await this.handle(msg.method, msg.params ?? {})) ?? {} };
-    } catch (e) {
-      const code = Number.isInteger(e?.code) ? e.code : -32603;
-      reply = { jsonrpc: '2.0', id: msg.id, error: { code, message: String(e?.message ?? e) } };
-    }
-    if (this.state !== 'closed') this.post(reply);
-  }
-
-  /** Routes one of the view's requests. */
-  handle(method, params) {
-    switch (method) {
-      case 'ui/initialize': return this.initialize(params);
-      case 'ping': return {};
-      case 'tools/call': return this.callTool(params);
-      case 'tools/list': return this.listTools(params);
-      case 'ui/message': return this.message(params);
-      case 'ui/open-link': return this.openLink(params);
-      case 'ui/update-model-context': return this.updateContext(params);
-      case 'ui/request-display-mode': return this.displayMode(params);
-      default:
-        if (PROXIED.includes(method)) return this.client.request(method, params);
-        throw new RpcError(-32601, `Method not found: ${method}`);
-    }
-  }
-
-  /** The `ui/initialize` result: version, host info, what the host grants, the host context with toolInfo. */
-  initialize(params) {
-    if (this.state === 'closed') throw new RpcError(-32603, 'the view was torn down');
-    this.appCapabilities = params.appCapabilities && typeof params.appCapabilities === 'object' ? params.appCapabilities : {};
-    this.viewContext = { ...this.frame.hostContext, toolInfo: this.toolInfo };
-    if (this.state !== 'initialized') this.state = 'answered';
-    return {
-      protocolVersion: APPS_VERSION,
-      hostInfo: this.frame.hostInfo,
-      hostCapabilities: {
-        openLinks: {},
-        serverTools: {},
-        serverResources: {},
-        logging: {},
-        sandbox: { csp: this.csp, permissions: this.permissions },
-        message: CONTENT_KINDS,
-        updateModelContext: CONTENT_KINDS,
-      },
-      hostContext: this.viewContext,
-    };
-  }
-
-  /** The frame's hostContext changed: the view gets only the fields that differ from what it knows. */
-  contextChanged() {
-    if (!this.viewContext) return; // not answered yet: ui/initialize will carry the current context
-    const next = { ...this.frame.hostContext, toolInfo: this.toolInfo };
-    const changed = {};
-    for (const [k, v] of Object.entries(next)) if (!same(v, this.viewContext[k])) changed[k] = v;
-    this.viewContext = next;
-    if (Object.keys(changed).length) this.notify('ui/notifications/host-context-changed', changed);
-  }
-
-  /** The app's tools/call, proxied to its own server only for a tool whose visibility includes "app". */
-  async callTool(params) {
-    const name = params.name;
-    if (typeof name !== 'string') throw new RpcError(-32602, 'tools/call: params.name must be a string');
-    const tools = await this.serverTools();
-    const tool = tools.find((t) => t.name === name);
-    if (!tool) throw new RpcError(-32602, `tools/call: no tool ${JSON.stringify(name)} on this app's server`);
-    if (!visibleTo(tool, 'app')) throw new RpcError(-32602, `tools/call: tool ${JSON.stringify(name)} is not visible to apps (_meta.ui.visibility lacks "app")`);
-    return this.client.callTool(name, params.arguments ?? {});
-  }
-
-  /** The app's tools/list: its server's tools an app may call. */
-  async listTools() {
-    return { tools: (await this.serverTools()).filter((t) => visibleTo(t, 'app')) };
-  }
-
-  /** Every tool of the app's own server (fresh, so visibility is as the server lists it now). */
-  async serverTools() {
-    const { tools } = await this.client.listTools({ all: true });
-    return Array.isArray(tools) ? tools : [];
-  }
-
-  /** `ui/message` as the `mcp-app-message` event (content always an array); refused → `{ isError: true }`. */
-  message(params) {
-    const content = Array.isArray(params.content) ? params.content : params.content ? [params.content] : [];
-    const detail = { ...params, role: params.role ?? 'user', content };
-    return fire(this.frame, 'mcp-app-message', detail) ? {} : { isError: true };
-  }
-
-  /** `ui/open-link` as `mcp-app-open-link`; unrefused http(s) links open with noopener. */
-  openLink(params) {
-    let url;
-    try { url = new URL(String(params.url)); } catch { throw new RpcError(-32602, `ui/open-link: ${JSON.stringify(params.url)} is not a URL`); }
-    if (!fire(this.frame, 'mcp-app-open-link', { url: url.href })) return { isError: true };
-    if (!/^https?:$/.test(url.protocol)) return { isError: true };
-    window.open(url.href, '_blank', 'noopener,noreferrer');
-    return {};
-  }
-
-  /** `ui/update-model-context` as `mcp-app-context`; kept as frame.modelContext unless refused (then -32000). */
-  updateContext(params) {
-    if (!fire(this.frame, 'mcp-app-context', params)) throw new RpcError(-32000, 'ui/update-model-context: the host refused the update');
-    this.frame.modelContext = params;
-    return {};
-  }
-
-  /** `ui/request-display-mode` as `mcp-app-display-mode`; answers the mode in effect. */
-  displayMode(params) {
-    const current = this.frame.hostContext.displayMode ?? 'inline';
-    const mode = params.mode;
-    if (!DISPLAY_MODES.includes(mode)) throw new RpcError(-32602, `ui/request-display-mode: unknown mode ${JSON.stringify(mode)}`);
-    const offered = this.appCapabilities.availableDisplayModes;
-    if (Array.isArray(offered) && !offered.includes(mode)) return { mode: current };
-    if (mode === current || !fire(this.frame, 'mcp-app-display-mode', { mode, current })) return { mode: current };
-    this.frame.hostContext = { ...this.frame.hostContext, displayMode: mode }; // reflected as the display-mode attribute
-    return { mode };
-  }
-
-  /** `ui/notifications/size-changed`: the latest size is applied once per animation frame. */
-  resize(params) {
-    const ok = (v) => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
-    if (!ok(params.width) || !ok(params.height)) return;
-    this.size.pending = { ...this.size.pending, ...params };
-    if (this.size.frame) return;
-    this.size.frame = requestAnimationFrame(() => {
-      const { width, height } = this.size.pending;
-      this.size = { pending: undefined, frame: 0 };
-      if (this.state === 'closed') return;
-      // Height as asked; width as a floor up to the container's width (as the official host does),
-      // so the element still follows its container instead of being locked to a pixel width.
-      if (height !== undefined) this.frame.style.height = `${Math.ceil(height)}px`;
-      if (width !== undefined) this.frame.style.minWidth = `min(${Math.ceil(width)}px, 100%)`;
-      fire(this.frame, 'mcp-app-size', { width, height }, false);
-    });
-  }
-
-  /**
-   * The app's `notifications/message`: frame.loggingCallback when set, else the client's own
-   * loggingCallback option (in a ClientGroup, the group's, told which server), then the
-   * `mcp-app-log` event.
-   */
-  log(params) {
-    const source = { server: this.server, tool: this.toolName };
-    try {
-      if (this.frame.loggingCallback) this.frame.loggingCallback(params, { ...source, frame: this.frame });
-      else Promise.resolve(this.client.loggingCallback?.(params)).catch((e) => console.warn('mcp-app-frame: loggingCallback failed', e));
-    } catch (e) {
-      console.warn('mcp-app-frame: loggingCallback threw', e);
-    }
-    fire(this.frame, 'mcp-app-log', { ...params, ...source }, false);
-  }
-
-  /**
-   * Sends `ui/resource-teardown` and waits for the view's answer, then removes the iframes. A view
-   * still starting is first given the time to initialize: both waits are bounded (3 s each), so a
-   * view that never answers is removed anyway, with a console warning.
-   */
-  async teardown(reason) {
-    if (this.state === 'closed') return;
-    this.held = [];
-    if (this.state !== 'initialized') {
-      const started = await Promise.race([this.started, delay(TEARDOWN_WAIT_MS).then(() => false)]);
-      if (!started) console.warn(`mcp-app-frame: ${this.uri}: the view did not initialize within ${TEARDOWN_WAIT_MS} ms; removing it without ui/resource-teardown`);
-    }
-    if (this.state === 'initialized') {
-      try {
-        await this.request('ui/resource-teardown', { reason }, TEARDOWN_WAIT_MS);
-      } catch (e) {
-        console.warn(`mcp-app-frame: ${this.uri}: ui/resource-teardown: ${e.message}; removing the view anyway`);
-      }
-    }
-    this.dispose();
-  }
-
-  /** Stops listening, fails the host's pending requests, removes the iframe. */
-  dispose() {
-    if (this.state === 'closed') return;
-    this.state = 'closed';
-    this.markStarted(false);
-    window.removeEventListener('message', this.onMessage);
-    this.port?.close();
-    this.port = undefined;
-    if (this.size.frame) cancelAnimationFrame(this.size.frame);
-    for (const [, w] of this.pending) { clearTimeout(w.timer); w.reject(new Error('the view was torn down')); }
-    this.pending.clear();
-    this.iframe?.remove();
-    this.iframe = undefined;
-    this.frame.removeAttribute('display-mode');
-  }
 }

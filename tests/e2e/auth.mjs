@@ -14,13 +14,13 @@
 // after about the 64 KiB cap), and popup blockers (tests/e2e/fixtures/popup/, the README's
 // patterns: a window opened in the click handler, authorizeWithPopup({ window }); Chromium's own
 // blocker refusing a popup from a timer, popup_blocked's authorizationUrl as a link). Prints one line per step and "e2e-auth: N passed, M failed"; saves
-// 08-oauth-consent.png and 09-oauth-signed-in.png to docs/screenshots/ (E2E_SCREENSHOTS=0 skips
-// them). E2E_OAUTH_SERVER overrides the peer's path.
+// 08-oauth-consent.png and 09-oauth-signed-in.png (E2E_SCREENSHOTS=docs: to docs/screenshots/; see
+// lib.mjs). E2E_OAUTH_SERVER overrides the peer's path.
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import {
-  ROOT, expect, freePorts, launchChromium, needOauthServer, needWebPackage, oauthPeer, shot, shotsTaken, start, stepper, stopChildren, waitHttp,
+  ROOT, expect, freePorts, launchChromium, needOauthServer, needWebPackage, oauthPeer, shot, shotsFolder, shotsTaken, start, stepper, stopChildren, waitHttp,
 } from "./lib.mjs";
 
 const PORTS = process.env.E2E_AUTH_PORTS ?? "18611-18630";
@@ -569,7 +569,7 @@ async function main() {
   const { failed } = result();
   if (failed) for (const x of [plain, hidden, noCors]) console.log(`# ${x.child.label} log (tail):\n${x.child.log().split("\n").slice(-12).join("\n")}`);
   stopChildren();
-  if (shotsTaken().length) console.log(`# screenshots in docs/screenshots: ${shotsTaken().join(", ")}`);
+  if (shotsTaken().length) console.log(`# screenshots in ${shotsFolder()}: ${shotsTaken().join(", ")}`);
   console.log(`e2e-auth: ${result().passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   process.exitCode = failed ? 1 : 0;
 }

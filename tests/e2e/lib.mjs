@@ -3,13 +3,21 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const SHOTS = path.join(ROOT, "docs/screenshots");
-export const TAKE_SHOTS = process.env.E2E_SCREENSHOTS !== "0";
+const SHOTS_ENV = process.env.E2E_SCREENSHOTS ?? "";
+/**
+ * Where screenshots go: E2E_SCREENSHOTS=docs writes the README's, docs/screenshots (to update
+ * them); another value is a folder; 0 takes none; unset, a temporary folder, so that a test run
+ * never rewrites tracked files.
+ */
+export const SHOTS = SHOTS_ENV === "docs" ? path.join(ROOT, "docs/screenshots")
+  : SHOTS_ENV && SHOTS_ENV !== "0" ? path.resolve(SHOTS_ENV) : path.join(os.tmpdir(), "mcp-wasm-client-screenshots");
+export const TAKE_SHOTS = SHOTS_ENV !== "0";
 
 const children = [];
 export function stopChildren() {
@@ -118,7 +126,7 @@ export function expect(cond, message) {
 }
 
 const shots = [];
-/** Saves docs/screenshots/<file> (unless E2E_SCREENSHOTS=0). */
+/** Saves <file> in SHOTS (unless E2E_SCREENSHOTS=0). */
 export async function shot(page, file) {
   if (!TAKE_SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -127,6 +135,8 @@ export async function shot(page, file) {
   shots.push(`${file} ${Math.round(fs.statSync(out).size / 1024)} KB`);
 }
 export const shotsTaken = () => shots;
+/** The folder the screenshots went to, for the log. */
+export const shotsFolder = () => SHOTS;
 
 /** The ```js blocks of README.md, in order (the scripts run the README's examples as written). */
 export function readmeJsBlocks() {

@@ -4,10 +4,11 @@
 //
 // Starts demo/server.py and a static server (python3 -m http.server) on free 127.0.0.1 ports
 // (E2E_PORTS="a-b", default 18601-18610), drives Debian's /usr/bin/chromium with playwright-core,
-// prints one line per step and "e2e: N passed, M failed", saves screenshots to docs/screenshots/,
-// and stops both servers by PID. E2E_SCREENSHOTS=0 skips the screenshots; E2E_HEADED=1 shows the window.
+// prints one line per step and "e2e: N passed, M failed", saves screenshots (E2E_SCREENSHOTS=docs: to
+// docs/screenshots/, the README's; default a temporary folder; 0: none; see lib.mjs),
+// and stops both servers by PID; E2E_HEADED=1 shows the window.
 import path from "node:path";
-import { ROOT, SHOTS, TAKE_SHOTS, expect, freePorts, launchChromium, needWebPackage, shot, shotsTaken, start, stepper, stopChildren, waitHttp } from "./lib.mjs";
+import { ROOT, SHOTS, TAKE_SHOTS, expect, freePorts, launchChromium, needWebPackage, shot, shotsFolder, shotsTaken, start, stepper, stopChildren, waitHttp } from "./lib.mjs";
 
 const PORTS = process.env.E2E_PORTS ?? "18601-18610";
 const started = Date.now();
@@ -332,7 +333,7 @@ async function main() {
     console.log(`# demo server log (tail):\n${mcp.log().split("\n").slice(-15).join("\n")}`);
   }
   stopChildren();
-  if (shotsTaken().length) console.log(`# screenshots in docs/screenshots: ${shotsTaken().join(", ")}`);
+  if (shotsTaken().length) console.log(`# screenshots in ${shotsFolder()}: ${shotsTaken().join(", ")}`);
   console.log(`e2e: ${steps.passed} passed, ${steps.failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   process.exitCode = steps.failed ? 1 : 0;
 }

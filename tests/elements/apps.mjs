@@ -148,7 +148,16 @@ async function browserSteps(env) {
     expect(defined, "<mcp-app-frame> is AppFrame");
   });
 
+  await step("view-session.js loads with the first app shown, not with the page", async () => {
+    const fetched = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => n.endsWith("/view-session.js")));
+    expect(fetched.length === 0, `fetched before any app: ${fetched}`);
+  });
   await readmeStep(env);
+  await step("…and after it: view-session.js fetched once", async () => {
+    const fetched = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => n.endsWith("/view-session.js")));
+    expect(fetched.length === 1, `fetched: ${fetched}`);
+  });
+  await moduleLoadStep(env);
   await readmeBlockStep(env);
   await optionsStep(env);
   await contextAndSizeSteps(env);
@@ -165,6 +174,34 @@ async function browserSteps(env) {
   await hostileSteps(env);
   await proxyPageSteps(env);
   void A; void B;
+}
+
+async function moduleLoadStep(env) {
+  await step("view-session.js refused (404): callTool rejects with McpError kind module_load naming its URL; nothing mounted", async () => {
+    const other = await env.context.newPage();
+    try {
+      await other.route("**/view-session.js", (route) => route.fulfill({ status: 404, contentType: "text/plain", body: "gone" }));
+      await other.goto(env.page.url());
+      await other.waitForSelector("body[data-ready]", { state: "attached" });
+      const out = await other.evaluate(async (SANDBOX) => {
+        const client = new t.mod.Client(t.params.a, { apps: true });
+        await client.connect();
+        const frame = document.createElement("mcp-app-frame");
+        frame.client = client;
+        frame.sandbox = SANDBOX;
+        document.getElementById("chat").append(frame);
+        const e = await frame.callTool("show_chart", { title: "Q3" }).then(() => null, (x) => x);
+        const iframes = frame.shadowRoot.querySelectorAll("iframe").length;
+        await client.close();
+        return e && { isMcp: e instanceof t.mod.McpError, message: e.message, data: e.data, iframes };
+      }, env.SANDBOX);
+      expect(out?.isMcp && out.data?.kind === "module_load" && out.data.local === true, JSON.stringify(out));
+      expect(/\/pkg-template\/elements\/view-session\.js$/.test(out.data.url) && out.message.includes(out.data.url), JSON.stringify(out));
+      expect(typeof out.data.cause === "string" && out.data.cause.length > 0 && out.iframes === 0, JSON.stringify(out));
+    } finally {
+      await other.close();
+    }
+  });
 }
 
 async function readmeStep(env) {

@@ -8,8 +8,8 @@
 // result); the elicitation form (every field kind labelled, keyboard focus, decline); an MCP App
 // through the sandbox proxy on another origin (render, an app-only tool call through the host,
 // a ui/message); the legacy era's connect and streamed call; sign-in in a popup against the
-// OAuth peer (tests/peers/oauth_server.py). Saves docs/screenshots/<engine>-
-// tool-call.png and <engine>-mcp-app.png (E2E_SCREENSHOTS=0 skips them). Servers on free ports of
+// OAuth peer (tests/peers/oauth_server.py). Saves <engine>-
+// tool-call.png and <engine>-mcp-app.png (E2E_SCREENSHOTS=docs: in docs/screenshots; see e2e/lib.mjs). Servers on free ports of
 // ENGINES_PORTS (default 18986-18999), stopped by PID. Prints one line per step and, per engine,
 // "engines-<engine>: N passed, M failed, K skipped" (an engine whose driver or display is missing is
 // skipped with the reason), then "engines: N passed, M failed, K skipped".

@@ -9,7 +9,7 @@ import "./pkg.js"; // defines <mcp-app-frame>
 import { addMessage, systemNote } from "./chat.js";
 
 // the element's own rules: a tool's ui:// resource, and whom its visibility is for
-export { toolResourceUri, visibleTo } from "../../pkg-template/elements/app-frame.js";
+export { toolResourceUri, visibleTo } from "../../pkg-template/elements/view-session.js";
 
 const SANDBOX_PORT = 8083;
 

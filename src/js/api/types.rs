@@ -441,6 +441,9 @@ export interface McpErrorKinds {
   /** The WebAssembly module could not be loaded from `url` (a status, not WebAssembly, a CSP
    *  refusal; `cause`: the engine's words): every call of the package rejects with it. */
   wasm_load: { url?: string; cause: string };
+  /** A part of the package loaded when first used (`<mcp-app-frame>`'s view-session.js) could not
+   *  be loaded from `url` (`cause`: the engine's words). */
+  module_load: { url: string; cause: string };
 }
 /** Every `data.kind` of an error the client makes itself. */
 export type McpErrorKind = keyof McpErrorKinds;
