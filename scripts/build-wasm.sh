@@ -2,27 +2,22 @@
 # The one release build of the package's wasm: every place that makes a package (test.sh's build
 # stage, package.sh, demo.sh) calls this, so the package the tests run is the package that ships.
 #
-# It builds with a pinned nightly (RELEASE_TOOLCHAIN below; scripts/setup.sh installs it with
-# rust-src) so that std itself is rebuilt for size: -Z build-std with optimize_for_size, and
-# -Cpanic=immediate-abort (a panic traps at once: no formatting machinery, no panic strings);
-# -Zinline-mir=no leaves inlining to LLVM's size heuristics (MIR inlining copied bodies: −1.6 KB);
+# It builds with a pinned nightly (RELEASE_TOOLCHAIN in scripts/toolchain.env; scripts/setup.sh
+# installs it with rust-src) so that std itself is rebuilt for size: -Z build-std with
+# optimize_for_size, and -Cpanic=immediate-abort (a panic traps at once: no formatting machinery,
+# no panic strings); -Zinline-mir=no leaves inlining to LLVM's size heuristics;
 # -Zlocation-detail=none drops the file/line/column of panic locations, which a panic that aborts at
-# once never shows (−1.3 KB gzip: the paths of std's and our source files were in the data).
-# -Zcross-crate-inline-threshold=always makes every function of std and the dependencies
-# instantiable in the crate that calls it (as `#[inline]` functions are), so LLVM optimizes it with
-# its callers at opt-level z before LTO: the code shrinks ~7 % everywhere (web package 170,923 →
-# 159,523 B gzip; every test stage green, sequential calls and 1 MiB results A/B-tested within
-# the noise, B/A 0.95–1.04).
-# Measured on the web package (wasm + JS glue, gzip -9): 268,351 B with stable → 246,645 B.
+# once never shows; -Zcross-crate-inline-threshold=always makes every function of std and the
+# dependencies instantiable in the crate that calls it (as `#[inline]` functions are), so LLVM
+# optimizes it with its callers at opt-level z before LTO. What each is worth: docs/SIZE.md.
 # RELEASE_STABLE=1 builds with the stable toolchain instead (for comparing; never shipped).
 #
 # Then every JS file of the package (wasm-bindgen's glue and our snippets; not the nodejs target's
-# glue, see the loop) is minified in place by
-# esbuild (tools/, pinned): whitespace, syntax and local names; module-level names (the exported
-# classes Client, ClientGroup, McpError...) and the `@ts-self-types` line Deno reads stay. Measured
-# on the web package: glue 11,696 → 6,659 B gzip, snippets 9,330 → 5,840 B. (wasm-bindgen's import
-# object names one snippet module under the same key more than once, always the same namespace:
-# esbuild's duplicate-key warning about it is silenced.)
+# glue, see the loop) is minified in place by esbuild (tools/, pinned): whitespace, syntax and local
+# names; module-level names (the exported classes Client, ClientGroup, McpError...) and the
+# `@ts-self-types` line Deno reads stay. (wasm-bindgen's import object names one snippet module
+# under the same key more than once, always the same namespace: esbuild's duplicate-key warning
+# about it is silenced.)
 #
 # ENTRY says which package entry the build is for: `full` (the default; `mcp-wasm-client`) or
 # `core` (`mcp-wasm-client/core`: the crate without its `auth` feature, --no-default-features).

@@ -4,7 +4,7 @@
 // neither the module nor the glue carries them. Names JS code outside the package can see stay:
 // the snippets' imports (`portTransport`…), `memory`, and every export without an underscore
 // (the public functions, `authorizeHeadless`…). A public name of the package changing fails the
-// build. Measured on the web package: 195,300 → 191,236 B gzip (wasm −2.2 KB, glue −1.9 KB).
+// build. What it saves: docs/SIZE.md.
 //
 // Usage: node scripts/short-wasm-names.mjs PKG_DIR   (after wasm-pack, before minifying the JS)
 import { readFileSync, writeFileSync, readdirSync, statSync } from "node:fs";
