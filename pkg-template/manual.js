@@ -66,7 +66,7 @@ function sourceOf(input) {
 // Where init(input) reads the module from: a URL, or null (bytes or a compiled module).
 function wasmUrl(input) {
   const source = sourceOf(input);
-  if (source === undefined) return defaultWasmUrl.href;
+  if (source === undefined) return defaultWasmUrl().href;
   if (typeof source === 'string' || source instanceof URL) return new URL(String(source), globalThis.location?.href).href;
   if (typeof Request === 'function' && source instanceof Request) return source.url;
   if (typeof Response === 'function' && source instanceof Response) return source.url || null;

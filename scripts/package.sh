@@ -195,9 +195,10 @@ public_init_types "$OUT/dist/$STEM.d.ts"
 # wasm-url.js: where manual.js's init() fetches the .wasm from, written beside the glue so that
 # new URL(…, import.meta.url) resolves as the glue's own does: from dist/ unbundled, beside the
 # bundle when a bundler inlines it without an asset plugin, the emitted asset when it has one.
+# A function, called by init() only: where import.meta.url is no URL (workerd) nothing computes it.
 wasm_url_module() { # wasm_url_module DIR
   printf '%s\n' "// Written by scripts/package.sh: the .wasm beside this file, located as the glue locates it." \
-    "export const wasmUrl = new URL('${STEM}_bg.wasm', import.meta.url);" >"$1/wasm-url.js"
+    "export const wasmUrl = () => new URL('${STEM}_bg.wasm', import.meta.url);" >"$1/wasm-url.js"
 }
 wasm_url_module "$OUT/dist"
 [ -d "$STAGE/web/snippets" ] && cp -r "$STAGE/web/snippets" "$OUT/dist/"

@@ -4,11 +4,12 @@
 // `listTools()` and `callTool("echo", …)` against the Python SDK peer. Every response the page
 // receives from the package's server is counted: the file, its bytes and its gzip -9 size.
 //
-//   node tests/packaging/first-download.mjs [PACKAGE_DIR | TARBALL.tgz] [--budget BYTES]
+//   node tests/packaging/first-download.mjs [PACKAGE_DIR | TARBALL.tgz] [--budget BYTES] [--write FILE]
 //
 // PACKAGE_DIR defaults to pkg/npm (scripts/package.sh assembles it); a .tgz is unpacked. The Python peer is started
 // on FIRST_DOWNLOAD_PORT (default 18985, 127.0.0.1) and stopped by PID. With --budget, exits 1
-// when the gzip total is over BYTES. Prints one line per file, then the total.
+// when the gzip total is over BYTES; with --write, the total and the files go to FILE as JSON
+// (pkg/first-download.json, which doc-sizes.mjs reads). Prints one line per file, then the total.
 import { execFileSync } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -24,6 +25,9 @@ const args = process.argv.slice(2);
 const budgetAt = args.indexOf("--budget");
 const budget = budgetAt >= 0 ? Number(args.splice(budgetAt, 2)[1]) : null;
 if (budgetAt >= 0 && !Number.isFinite(budget)) throw new Error("first-download: --budget takes a byte count");
+const writeAt = args.indexOf("--write");
+const writeTo = writeAt >= 0 ? args.splice(writeAt, 2)[1] : null;
+if (writeAt >= 0 && !writeTo) throw new Error("first-download: --write takes a file");
 const source = path.resolve(args[0] ?? path.join(root, "pkg/npm"));
 const port = Number(process.env.FIRST_DOWNLOAD_PORT ?? 18985);
 
@@ -89,6 +93,7 @@ try {
   rows.sort((a, b) => b[0] - a[0]);
   for (const [gz, bytes, name] of rows) console.log(`${String(gz).padStart(9)} B gzip  ${String(bytes).padStart(9)} B  ${name}`);
   console.log(`${String(gzip).padStart(9)} B gzip  ${String(raw).padStart(9)} B  total: ${rows.length} files before the first call's result (${done.tools} tools listed)`);
+  if (writeTo) await writeFile(writeTo, JSON.stringify({ total: gzip, files: rows.map(([gz, bytes, name]) => ({ name, gzip: gz, bytes })) }, null, 2) + "\n");
   if (budget !== null) {
     failed = gzip > budget;
     console.log(failed ? `first-download: ${gzip} B gzip is over the budget of ${budget} B` : `first-download: ${gzip} B gzip is within the budget of ${budget} B`);

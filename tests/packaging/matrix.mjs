@@ -135,7 +135,7 @@ async function denoBinary() {
   if (!existsSync(path.join(DENO_CACHE, "package.json"))) {
     await run("npm", ["init", "-y"], { cwd: DENO_CACHE });
   }
-  const r = await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "deno@2"], { cwd: DENO_CACHE, timeoutMs: 150_000 });
+  const r = await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "deno@2.9.6"], { cwd: DENO_CACHE, timeoutMs: 150_000 });
   if (r.code !== 0) return { reason: `npm i deno failed (${brief(r)})` };
   const v = await probe();
   return v ? { bin, version: v } : { reason: "npm i deno installed no runnable linux-x64 binary (deno --version failed)" };
