@@ -1,4 +1,4 @@
-//! The `data.kind`s the TypeScript declarations list (`McpErrorKinds` in src/js/api/types.rs)
+//! The `data.kind`s the TypeScript declarations list (`McpErrorKinds` in src/js/api/types.d.ts)
 //! are exactly the kinds the client can emit: every `ErrorKind::as_str` string of the Rust, and
 //! the kinds the package's JavaScript makes itself (`kind: "…"` objects in src/js and
 //! pkg-template, the custom elements' `#err(code, message, "kind")`). Checked on the source, so
@@ -104,7 +104,7 @@ fn js_kinds() -> BTreeSet<String> {
 
 /// The keys of `McpErrorKinds` in the hand-written declarations.
 fn declared_kinds() -> BTreeSet<String> {
-    let source = read("src/js/api/types.rs");
+    let source = read("src/js/api/types.d.ts");
     let body = block(&source, "export interface McpErrorKinds {", "}");
     body.lines()
         .filter_map(|line| {
@@ -131,7 +131,7 @@ fn the_declared_kinds_are_the_kinds_the_client_emits() {
     let unemitted: Vec<_> = declared.difference(&emitted).collect();
     assert!(
         undeclared.is_empty() && unemitted.is_empty(),
-        "McpErrorKinds in src/js/api/types.rs must list every kind the client emits: \
+        "McpErrorKinds in src/js/api/types.d.ts must list every kind the client emits: \
          emitted but not declared {undeclared:?}; declared but never emitted {unemitted:?}"
     );
 }

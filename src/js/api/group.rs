@@ -25,7 +25,7 @@ extern "C" {
     fn make_client(first: &JsValue, second: &JsValue) -> Result<JsValue, JsValue>;
 }
 
-/// `new Client(url, options)`: see `classes.js` (declared in `types.rs`).
+/// `new Client(url, options)`: see `classes.js` (declared in `types.d.ts`).
 #[wasm_bindgen(skip_typescript, js_name = Client)]
 #[derive(Debug)]
 pub struct ClientFacade;
@@ -52,7 +52,7 @@ pub fn install_client() {
     }
 }
 
-/// `new ClientGroup(options)`: see `classes.js` (declared in `types.rs`).
+/// `new ClientGroup(options)`: see `classes.js` (declared in `group.d.ts`).
 #[wasm_bindgen(skip_typescript)]
 #[derive(Debug)]
 pub struct ClientGroup;
