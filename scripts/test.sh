@@ -139,6 +139,8 @@ record_counts() {
 # Sums of the `test result: ok. P passed; F failed; ...` lines (cargo test, wasm-bindgen-test).
 test_result_passed() { grep -E '^test result' "$1" | awk '{n += $4} END {print n + 0}'; }
 test_result_failed() { grep -E '^test result' "$1" | awk '{n += $6} END {print n + 0}'; }
+# cargo's `ignored` count: the tests marked #[ignore] (each says why), counted as skipped.
+test_result_ignored() { grep -E '^test result' "$1" | awk '{n += $8} END {print n + 0}'; }
 # node --test's final `ℹ pass N` / `ℹ fail N` (spec reporter) or `# pass N` (TAP).
 node_test_count() { grep -E "^(ℹ|#) $2 " "$1" | tail -1 | awk '{print $3 + 0}'; }
 # run LOG CMD...: runs CMD, shows and keeps its output; returns CMD's status without set -e
@@ -289,7 +291,7 @@ stage_native() {
   local log="$LOG_DIR/native.log" status=0
   # --no-fail-fast: every test binary runs (and counts) even when one of them fails.
   run "$log" cargo test -q --no-fail-fast || status=$?
-  record_counts native "$status" "$(test_result_passed "$log")" "$(test_result_failed "$log")"
+  record_counts native "$status" "$(test_result_passed "$log")" "$(test_result_failed "$log")" "$(test_result_ignored "$log")"
 }
 
 stage_build() {
@@ -450,7 +452,8 @@ stage_js() {
   step "js: the built package with node --test (tests/js/)"
   local log="$LOG_DIR/js.log" status=0
   run "$log" node --expose-gc --test --test-reporter=spec tests/js/ || status=$?
-  record_counts js "$status" "$(node_test_count "$log" pass)" "$(node_test_count "$log" fail)"
+  # node --test's skipped tests (each with its reason in the log: a peer that is not up, no --expose-gc)
+  record_counts js "$status" "$(node_test_count "$log" pass)" "$(node_test_count "$log" fail)" "$(node_test_count "$log" skipped)"
 }
 
 stage_conformance() {
@@ -562,7 +565,7 @@ stage_packaging() {
   need_packages packaging || { record_check packaging 1 "no packages to pack"; return; }
   run "$log" env PACKAGE_FROM=pkg bash tests/packaging/run.sh || status=$?
   local line; line="$(grep -E '^packaging: ' "$log" | tail -1 || true)"
-  record_counts packaging "$status" "$(awk '{print $2 + 0}' <<<"$line")" "$(awk '{print $4 + 0}' <<<"$line")"
+  record_counts packaging "$status" "$(awk '{print $2 + 0}' <<<"$line")" "$(awk '{print $4 + 0}' <<<"$line")" "$(awk '{print $6 + 0}' <<<"$line")"
 }
 
 # Each stage's summary lines end with its time (the build's size lines aside).

@@ -549,5 +549,5 @@ const skipped = results.filter((r) => r.status === "skip").length;
 if (KEEP) console.log(`(consumer projects kept in ${tmp})`);
 else await rm(tmp, { recursive: true, force: true });
 if (skipped) console.log(`(${skipped} skipped: ${results.filter((r) => r.status === "skip").map((r) => r.name).join(", ")})`);
-console.log(`packaging: ${passed} passed, ${failed} failed`);
+console.log(`packaging: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed ? 1 : 0);

@@ -11,7 +11,7 @@
 # with real bundlers (bundlers.mjs: Vite, webpack, Rollup, esbuild for a page and for Node, each
 # calling a tool on the python peer from the bundle, set up as the package README's "Bundlers"
 # section says). The peers (python and misbehave from tests/peers; Python `mcp` 2.x, see
-# scripts/setup.sh) are started by matrix.mjs on their own ports and stopped at the end. Ends with `packaging: N passed, M failed`; exits
+# scripts/setup.sh) are started by matrix.mjs on their own ports and stopped at the end. Ends with `packaging: N passed, M failed, K skipped`; exits
 # non-zero on failure.
 # no-tla.mjs: the default entry in Chromium before its wasm is ready (Client, ClientGroup).
 # first-download.mjs: the bytes a plain page fetches before its first call, against a budget
@@ -40,7 +40,7 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt
 fi
 
 # The matrix, then the default entry used before its wasm is ready (no-tla.mjs, Chromium); the
-# last line sums both: `packaging: N passed, M failed`.
+# last line sums both: `packaging: N passed, M failed, K skipped`.
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
 status=0
@@ -58,5 +58,7 @@ node "$HERE/first-download.mjs" "$tarball" --budget "$FIRST_DOWNLOAD_BUDGET" --w
 node "$HERE/doc-sizes.mjs" "$tarball" 2>&1 | tee -a "$out" || status=$?
 passed=$(grep -E '^(packaging|no-tla|first-download|doc-sizes): [0-9]+ passed' "$out" | awk '{s += $2} END {print s + 0}')
 failed=$(grep -E '^(packaging|no-tla|first-download|doc-sizes): [0-9]+ passed' "$out" | awk '{s += $4} END {print s + 0}')
-echo "packaging: $passed passed, $failed failed"
+# the matrix's skips (a runtime that could not be installed, with its reason above)
+skipped=$(grep -E '^packaging: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$out" | awk '{s += $6} END {print s + 0}')
+echo "packaging: $passed passed, $failed failed, $skipped skipped"
 exit "$status"
