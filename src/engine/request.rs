@@ -10,7 +10,7 @@ use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::version::Era;
 use crate::session::cache::key_of;
 use crate::session::mrtr;
-use crate::session::results::{next_cursor, result_kind, Pages, ResultKind};
+use crate::session::results::{next_cursor, next_page_params, result_kind, Pages, ResultKind};
 use crate::session::retry::{Retry, RetryBudget};
 use crate::session::stamp::{self, Outgoing};
 use futures::future::LocalBoxFuture;
@@ -147,7 +147,8 @@ impl Engine {
     }
 
     /// A request; for a list method with `pages` (its result key and a page cap), every page
-    /// from the one `params` asks for (a list method without `pages` is one page).
+    /// from the one `params` asks for, each later page asked with the same params and its cursor
+    /// (a list method without `pages` is one page).
     pub async fn request_pages(
         &self,
         method: &str,
@@ -164,7 +165,7 @@ impl Engine {
                 return Ok(page);
             };
             match acc.add(method, key, &page, max_pages)? {
-                Some(c) => params = Some(json!({ "cursor": c })),
+                Some(c) => params = Some(next_page_params(first.as_ref(), c)),
                 None => {
                     let all = acc.finish(key, page);
                     self.keep_listing(method, first.as_ref(), &all);

@@ -82,6 +82,17 @@ pub fn next_cursor(result: &Value) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The params of a list's next page: the first page's (every field the caller gave, such as a
+/// directory read's `uri` or `_meta`) with `cursor` set to the server's `nextCursor`.
+pub fn next_page_params(first: Option<&Value>, cursor: String) -> Value {
+    let mut next = match first {
+        Some(Value::Object(o)) => o.clone(),
+        _ => crate::json::Map::new(),
+    };
+    next.insert("cursor".into(), Value::String(cursor));
+    Value::Object(next)
+}
+
 /// Collects the pages of a list into one result: items of `key` concatenated, the last page's
 /// other fields kept, no `nextCursor`.
 #[derive(Debug, Default)]
@@ -143,6 +154,16 @@ impl Pages {
 mod pagination_tests {
     use super::*;
     use crate::json::json;
+
+    #[test]
+    fn the_next_page_keeps_the_first_pages_params() {
+        let first = json!({ "uri": "skill://a", "cursor": "old", "_meta": { "k": 1 } });
+        assert_eq!(
+            next_page_params(Some(&first), "c2".into()),
+            json!({ "uri": "skill://a", "cursor": "c2", "_meta": { "k": 1 } })
+        );
+        assert_eq!(next_page_params(None, "c".into()), json!({ "cursor": "c" }));
+    }
 
     #[test]
     fn empty_cursor_is_a_cursor() {

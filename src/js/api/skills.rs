@@ -1,19 +1,20 @@
 //! `client.skills`: the skills extension (`io.modelcontextprotocol/skills`) for JS, with the
 //! semantics of the TypeScript SDK 2.x `SkillsClient`. Arguments are read and a read's file
 //! resolved against its entry synchronously (an unlisted file is refused before any request);
-//! the requests go through the engine; every rule is `session::skills`.
+//! the requests go through the engine; every rule (what a result means, what is held) is
+//! `session::skills`.
 
 use super::client::Client;
-use crate::engine::{Engine, RequestOptions};
+use crate::engine::Engine;
 use crate::js::api::settle::{settle, Call};
 use crate::js::boundary::interop;
 use crate::js::boundary::options::{self, non_empty};
-use crate::json::{json, Map, Value};
-use crate::protocol::error::{ErrorKind, McpError, METHOD_NOT_FOUND};
-use crate::session::results::Pages;
+use crate::json::{json, Value};
+use crate::protocol::error::McpError;
+use crate::session::skills as rules;
 use crate::session::skills::entry::{self, Skill};
-use crate::session::skills::verify::{self, failure, Reason, SkillFile, Target};
-use crate::session::skills::{self as rules, EXTENSION_ID};
+use crate::session::skills::results::{self, unsupported, DEFAULT_MAX_PAGES, DIRECTORY_METHOD};
+use crate::session::skills::verify::{self, SkillFile, Target};
 use js_sys::{Promise, Reflect, Uint8Array};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -21,9 +22,6 @@ use wasm_bindgen::prelude::*;
 
 /// The skills this client has listed or got, newest first: what `read(fileUri)` searches.
 pub type Held = Rc<RefCell<Vec<Skill>>>;
-
-/// Pages `list()` and `readDirectory()` walk at most unless `maxPages` says otherwise.
-const DEFAULT_MAX_PAGES: u32 = 64;
 
 /// The skills a server serves (`client.skills`): list, get, read (verified against the entry)
 /// and readDirectory. (Its TypeScript declaration is hand-written in `api::types`.)
@@ -41,27 +39,9 @@ impl Skills {
     }
 }
 
-fn unsupported(method: &str) -> McpError {
-    McpError::local(
-        METHOD_NOT_FOUND,
-        ErrorKind::Unsupported,
-        format!("the server does not declare the {EXTENSION_ID} extension (needed for {method})"),
-        Value::Null,
-    )
-}
-
 fn max_pages(options: &JsValue) -> Result<u32, McpError> {
     Ok(options::positive_number(options, "maxPages", "options")?
         .map_or(DEFAULT_MAX_PAGES, |n| n.min(u32::MAX as u64) as u32))
-}
-
-/// `ttlMs` and `cacheScope` of a result, where it has them.
-fn cache_fields(from: &Value, into: &mut Map<String, Value>) {
-    for key in ["ttlMs", "cacheScope"] {
-        if let Some(v) = from.get(key) {
-            into.insert(key.into(), v.clone());
-        }
-    }
 }
 
 /// A read file as JS: the JSON fields, and `bytes` as a `Uint8Array`.
@@ -133,7 +113,8 @@ impl Skills {
             let page = engine
                 .request_pages("skills/list", params, walk, &opts)
                 .await?;
-            listing(&page, skip, one_page, &held).map(|v| interop::to_js(&v))
+            results::listing(&page, skip, one_page, &mut held.borrow_mut())
+                .map(|v| interop::to_js(&v))
         })
     }
 
@@ -155,7 +136,7 @@ impl Skills {
             let result = engine
                 .request("skills/get", Some(json!({ "uri": uri })), &opts)
                 .await?;
-            got(&uri, &result, &held).map(|v| interop::to_js(&v))
+            results::got(&uri, &result, &mut held.borrow_mut()).map(|v| interop::to_js(&v))
         })
     }
 
@@ -202,9 +183,12 @@ impl Skills {
                     "resources/directory/read with directoryRead: true",
                 ));
             }
-            directory(&engine, uri, pages, &opts)
-                .await
-                .map(|v| interop::to_js(&v))
+            let params = Some(results::directory_params(&uri));
+            let walk = Some(("resources", pages));
+            let all = engine
+                .request_pages(DIRECTORY_METHOD, params, walk, &opts)
+                .await?;
+            Ok(interop::to_js(&results::directory(&all)))
         })
     }
 }
@@ -247,130 +231,6 @@ impl Skills {
 
     /// The held skill whose entry lists `file_uri` (the innermost, for nested skills).
     fn holder(&self, file_uri: &str) -> Result<Skill, McpError> {
-        let held = self.held.borrow();
-        let found = held
-            .iter()
-            .filter(|s| verify::holds(s, file_uri))
-            .max_by_key(|s| s.root.len());
-        found.cloned().ok_or_else(|| {
-            let msg = format!("no skill this client has listed or got lists {file_uri}");
-            failure(Reason::Unlisted, file_uri, msg, vec![])
-        })
+        results::holder(&self.held.borrow(), file_uri)
     }
-}
-
-/// Every page of `resources/directory/read` for `uri` (each page asked with the `uri` and the
-/// cursor), with the first page's caching fields.
-async fn directory(
-    engine: &Engine,
-    uri: String,
-    max_pages: u32,
-    opts: &RequestOptions,
-) -> Result<Value, McpError> {
-    const METHOD: &str = "resources/directory/read";
-    let mut acc = Pages::default();
-    let mut params = json!({ "uri": uri });
-    let mut out = Map::new();
-    loop {
-        let page = engine.request(METHOD, Some(params.clone()), opts).await?;
-        if out.is_empty() {
-            cache_fields(&page, &mut out);
-        }
-        match acc.add(METHOD, "resources", &page, max_pages)? {
-            Some(cursor) => params["cursor"] = Value::String(cursor),
-            None => {
-                let all = acc.finish("resources", page);
-                let items = all.get("resources").cloned().unwrap_or(json!([]));
-                out.insert("resources".into(), items);
-                return Ok(Value::Object(out));
-            }
-        }
-    }
-}
-
-/// Keeps `skills` as the held entries (each replacing an older one of the same URI).
-fn hold(held: &Held, skills: &[Skill]) {
-    let mut held = held.borrow_mut();
-    held.retain(|h| !skills.iter().any(|s| s.root == h.root));
-    held.splice(0..0, skills.iter().cloned());
-}
-
-/// A walked `skills/list` result split into valid and invalid entries.
-fn listing(page: &Value, skip: bool, one_page: bool, held: &Held) -> Result<Value, McpError> {
-    let values = match page.get("skills") {
-        Some(Value::Array(a)) => a.clone(),
-        _ => {
-            return Err(McpError::protocol(
-                crate::protocol::error::INVALID_REQUEST,
-                "skills/list: the result has no skills array",
-            ))
-        }
-    };
-    let (skills, invalid) = entry::partition(&values);
-    let invalid_json: Vec<Value> = invalid
-        .iter()
-        .map(|i| json!({ "index": i.index, "uri": i.uri, "reason": i.reason }))
-        .collect();
-    if !invalid.is_empty() && !skip {
-        let detail: Vec<String> = invalid
-            .iter()
-            .map(|i| {
-                format!(
-                    "#{} {}: {}",
-                    i.index,
-                    i.uri.as_deref().unwrap_or(""),
-                    i.reason
-                )
-            })
-            .collect();
-        let mut e = McpError::protocol(
-            crate::protocol::error::INVALID_REQUEST,
-            format!(
-                "skills/list returned invalid entries:\n{}",
-                detail.join("\n")
-            ),
-        );
-        e.data = Some(json!({ "invalid": invalid_json }));
-        return Err(e);
-    }
-    hold(held, &skills);
-    let refused: std::collections::BTreeSet<usize> = invalid.iter().map(|i| i.index).collect();
-    let valid: Vec<Value> = (values.into_iter().enumerate())
-        .filter(|(i, _)| !refused.contains(i))
-        .map(|(_, v)| v)
-        .collect();
-    let mut out = Map::new();
-    out.insert("skills".into(), Value::Array(valid));
-    out.insert("invalid".into(), Value::Array(invalid_json));
-    if one_page {
-        if let Some(c) = page.get("nextCursor") {
-            out.insert("nextCursor".into(), c.clone());
-        }
-    }
-    cache_fields(page, &mut out);
-    Ok(Value::Object(out))
-}
-
-/// A `skills/get` result for `uri`: a valid entry for that very skill.
-fn got(uri: &str, result: &Value, held: &Held) -> Result<Value, McpError> {
-    let raw = result.get("skill").cloned().unwrap_or(Value::Null);
-    let invalid = |why: String| {
-        McpError::protocol(
-            crate::protocol::error::INVALID_REQUEST,
-            format!("skills/get returned an invalid entry for {uri}: {why}"),
-        )
-    };
-    let skill = entry::check(&raw).map_err(|p| invalid(p.join("; ")))?;
-    let asked = rules::uri::canonical(uri);
-    if asked.is_none() || asked != rules::uri::canonical(&skill.uri) {
-        return Err(McpError::protocol(
-            crate::protocol::error::INVALID_REQUEST,
-            format!("skills/get for {uri} returned {}", skill.uri),
-        ));
-    }
-    hold(held, std::slice::from_ref(&skill));
-    let mut out = Map::new();
-    out.insert("skill".into(), raw);
-    cache_fields(result, &mut out);
-    Ok(Value::Object(out))
 }

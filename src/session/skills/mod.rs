@@ -1,10 +1,12 @@
 //! The skills extension (`io.modelcontextprotocol/skills`, SEP-2640) without I/O: entries
 //! checked as the TypeScript SDK 2.x `SkillsClient` checks them, skill URIs, the frontmatter
-//! of a `SKILL.md`, and the verification of every file read against its entry. The JS surface
-//! (`client.skills`) is `js::api::skills`; it sends the requests and applies these rules.
+//! of a `SKILL.md`, the verification of every file read against its entry, and what a listing,
+//! a get or a directory read gives the caller (`results`). The JS surface (`client.skills`) is
+//! `js::api::skills`; it reads the arguments, sends the requests and applies these rules.
 
 pub mod entry;
 pub mod frontmatter;
+pub mod results;
 pub mod uri;
 pub mod verify;
 
