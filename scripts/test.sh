@@ -10,7 +10,8 @@
 # Stages (needs: peers = tests/peers/peers.sh start, pkg = pkg/{nodejs,web} and the core
 # entry's pkg/{core-nodejs,core-web}, built by the build stage first when missing):
 #   lint         cargo fmt --check; clippy -D warnings, native and wasm32, with and without the
-#                `auth` feature (the core entry's build)
+#                `auth` feature (the core entry's build); ESLint's recommended rules over the
+#                shipped JS (src/js, pkg-template) and the demo's (www), eslint.config.mjs
 #   native       cargo test
 #   build        scripts/build-wasm.sh of the nodejs and web packages into pkg/, and of the
 #                core entry (no `auth` feature) for nodejs and web into pkg/core-* (prints sizes;
@@ -276,8 +277,9 @@ need_packages() {
 
 # ---- the stages -------------------------------------------------------------------------------
 stage_lint() {
-  step "lint: format and clippy (native, wasm32)"
+  step "lint: format and clippy (native, wasm32); ESLint over the shipped JS (eslint.config.mjs)"
   local status=0
+  tools/node_modules/.bin/eslint src/js pkg-template www || status=$?
   cargo fmt --all -- --check || status=$?
   cargo clippy --all-targets -q -- -D warnings || status=$?
   cargo clippy --target wasm32-unknown-unknown --all-targets -q -- -D warnings || status=$?

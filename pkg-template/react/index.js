@@ -422,7 +422,7 @@ function useSession(kind, target, options) {
       session.onChange = null;
       session.closeTimer = setTimeout(() => session.dispose(), 0);
     };
-  }, [spec.key]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [spec.key]); // only the spec's key: a new options object with the same key keeps the session
   const current = () => sessionRef.current;
   const callTool = useCallback((...args) => callOn(current(), "callTool", args), []);
   const readResource = useCallback((...args) => callOn(current(), "readResource", args), []);

@@ -82,7 +82,7 @@ export function readArgs() {
     if (raw === "") continue;
     if (type === "integer" || type === "number") args[name] = Number(raw);
     else if (type === "object" || type === "array") {
-      try { args[name] = JSON.parse(raw); } catch (e) { throw new Error(`Argument ${name}: invalid JSON (${e.message})`); }
+      try { args[name] = JSON.parse(raw); } catch (e) { throw new Error(`Argument ${name}: invalid JSON (${e.message})`, { cause: e }); }
     } else args[name] = raw;
   }
   return args;
