@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { docJsBlocks } from "../support/docs.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SHOTS_ENV = process.env.E2E_SCREENSHOTS ?? "";
@@ -138,11 +139,8 @@ export const shotsTaken = () => shots;
 /** The folder the screenshots went to, for the log. */
 export const shotsFolder = () => SHOTS;
 
-/** The ```js blocks of README.md, in order (the scripts run the README's examples as written). */
-export function readmeJsBlocks() {
-  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
-  return [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
-}
+/** The ```js blocks of the README and its docs/ guides, in order (the scripts run the examples as written). */
+export const readmeJsBlocks = () => docJsBlocks();
 
 /**
  * Debian's chromium (or $CHROMIUM) through playwright-core (never a downloaded browser). `popupBlocking`: keep

@@ -245,10 +245,10 @@ async function readmeStep(env) {
   });
 }
 
-/** README.md's MCP Apps block (the js block that creates an mcp-app-frame), read from the README. */
+/** docs/elements.md's MCP Apps block (the js block that creates an mcp-app-frame), read from the docs. */
 function readmeAppsBlock() {
   const block = readmeJsBlocks().find((b) => b.includes('createElement("mcp-app-frame")'));
-  if (!block) throw new Error("README.md has no js block that creates an mcp-app-frame");
+  if (!block) throw new Error("the docs (README.md, docs/) have no js block that creates an mcp-app-frame");
   return block;
 }
 

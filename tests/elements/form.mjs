@@ -21,12 +21,12 @@ const steps = stepper(20_000);
 const { step } = steps;
 const servers = [];
 
-// The README's example ("Elicitation forms" in README.md: the js block that calls
-// ElicitationForm.ask(dialog, ...)), read from the README itself; the test swaps the import for the
+// The documented example ("Elicitation forms" in docs/elements.md: the js block that calls
+// ElicitationForm.ask(dialog, ...)), read from the docs themselves; the test swaps the import for the
 // page's and the port for the peer's.
 function readmeExample() {
   const block = readmeJsBlocks().find((b) => b.includes("ElicitationForm.ask(dialog"));
-  if (!block) throw new Error("README.md has no js block calling ElicitationForm.ask(dialog, ...)");
+  if (!block) throw new Error("the docs (README.md, docs/) have no js block calling ElicitationForm.ask(dialog, ...)");
   return block;
 }
 

@@ -10,20 +10,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PY } from "./peers.mjs";
+import { docJsBlocks } from "../support/docs.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** The ```js blocks of README.md, or of its section under `heading` (up to the next "## "). */
-function readmeBlocks(heading) {
-  let text = readFileSync(path.join(root, "README.md"), "utf8");
-  if (heading) {
-    const start = text.indexOf(heading);
-    assert.ok(start >= 0, `README has the section ${heading}`);
-    const end = text.indexOf("\n## ", start + 1);
-    text = text.slice(start, end < 0 ? undefined : end);
-  }
-  return [...text.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
-}
+/** The ```js blocks of the README and its docs/ guides, or of the section under `heading`. */
+const readmeBlocks = (heading) => docJsBlocks(heading);
 
 test("the README's elicitation example issues a library card", () => {
   const example = readmeBlocks().find((b) => b.includes("issue_card"));
@@ -39,7 +31,7 @@ test("the README's elicitation example issues a library card", () => {
 });
 
 test("the README's quick start runs as written against the demo server (demo/server.py)", async () => {
-  const [quick] = readmeBlocks("## Use");
+  const [quick] = readmeBlocks("## A first example");
   assert.ok(quick?.includes("http://127.0.0.1:8081/mcp"), "the quick start names demo.sh's server");
   const port = await freePort();
   const demo = spawn("python3", [path.join(root, "demo/server.py"), String(port)], { stdio: "ignore" });

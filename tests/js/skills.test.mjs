@@ -235,10 +235,10 @@ test("bad arguments are input errors", async () => {
 
 test("the README's skills example runs as written", () => {
   const root = path.join(here, "../..");
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const readme = readFileSync(path.join(root, "docs/client.md"), "utf8");
   const start = readme.indexOf("## Skills (");
   const example = /```js\n([\s\S]*?)```/.exec(readme.slice(start))?.[1];
-  assert.ok(start >= 0 && example, "README has a Skills section with an example");
+  assert.ok(start >= 0 && example, "docs/client.md has a Skills section with an example");
   const code = example
     .replace('from "mcp-wasm-client"', `from ${JSON.stringify(path.join(path.resolve(root, process.env.MCP_PKG_NODE ?? "pkg/nodejs"), "mcp_wasm_client.js"))}`)
     .replace("http://127.0.0.1:18123/mcp", TS2);

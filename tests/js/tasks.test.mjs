@@ -493,10 +493,10 @@ describe("the README's Tasks example", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "readme-tasks-"));
   const store = path.join(dir, "storage.json");
   function run() {
-    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const readme = readFileSync(path.join(root, "docs/client.md"), "utf8");
     const start = readme.indexOf("## Tasks");
     const example = /```js\n([\s\S]*?)```/.exec(readme.slice(start))?.[1];
-    assert.ok(start >= 0 && example, "README has a Tasks section with an example");
+    assert.ok(start >= 0 && example, "docs/client.md has a Tasks section with an example");
     const pkgFile = path.join(path.resolve(root, process.env.MCP_PKG_NODE ?? "pkg/nodejs"), "mcp_wasm_client.js");
     const prelude = `import { readFileSync, writeFileSync } from "node:fs";
 const saved = JSON.parse(readFileSync(${JSON.stringify(store)}, "utf8"));

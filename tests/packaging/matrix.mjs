@@ -180,10 +180,10 @@ if (installOk("tsc: lib ES2017 + DOM, below the README's minimum, fails", "ts-mi
   else record(label, "fail", t.code === 0 ? "it compiled: lower the minimum the package README states" : brief(t).replace(/\s+/g, " ").slice(0, 400));
 }
 
-// ---- the README's runtime sections are the files run below ----------------------------------------
+// ---- docs/package.md's runtime sections are the files run below -----------------------------------
 {
-  const label = "README: Bun, workerd and CSP code = the files run here";
-  const readme = await readFile(path.join(HERE, "..", "..", "README.md"), "utf8");
+  const label = "docs/package.md: Bun, workerd and CSP code = the files run here";
+  const readme = await readFile(path.join(HERE, "..", "..", "docs", "package.md"), "utf8");
   const blocks = new Set([...readme.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1].trim()));
   const missing = [];
   for (const file of ["bun/main.mjs", "workerd/worker.js", "workerd/config.mjs"]) {
@@ -191,7 +191,7 @@ if (installOk("tsc: lib ES2017 + DOM, below the README's minimum, fails", "ts-mi
   }
   const csp = (await readFile(path.join(FIXTURES, "csp", "serve.mjs"), "utf8")).match(/^const CSP = "(.*)";$/m)?.[1];
   if (!csp || !readme.includes(`Content-Security-Policy: ${csp}`)) missing.push(`the CSP header of csp/serve.mjs (${csp})`);
-  record(label, missing.length ? "fail" : "pass", missing.length ? `README has no block equal to ${missing.join(", ")}` : "bun/main.mjs, workerd/worker.js, workerd/config.mjs, csp/serve.mjs's header");
+  record(label, missing.length ? "fail" : "pass", missing.length ? `docs/package.md has no block equal to ${missing.join(", ")}` : "bun/main.mjs, workerd/worker.js, workerd/config.mjs, csp/serve.mjs's header");
 }
 
 // ---- real peers for the runtime checks (Bun, workerd, the CSP page) ------------------------------

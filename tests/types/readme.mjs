@@ -1,4 +1,4 @@
-// Every JavaScript/TypeScript code block of README.md and pkg-template/README.md, type-checked with
+// Every JavaScript/TypeScript code block of README.md, its docs/ guides and pkg-template/README.md, type-checked with
 // `tsc --strict` against the package's declarations (the types stage of scripts/test.sh), so the
 // READMEs never drift from the API.
 //
@@ -22,10 +22,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DOC_FILES } from "../support/docs.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(HERE, "../..");
-const READMES = ["README.md", "pkg-template/README.md"];
+const READMES = [...DOC_FILES, "pkg-template/README.md"];
 const CHECKED = new Set(["js", "javascript", "mjs", "ts"]);
 const SKIPPED = new Set(["html", "sh", "http"]);
 
@@ -48,10 +49,10 @@ const OBSERVABLE_STATE_LINES = `import { Client } from "mcp-wasm-client";\n${dec
 /** What the fragments use and do not define: TypeScript put before the block (imports, and the
  *  free names through `declare`). */
 const PRELUDES = {
-  "README.md ## Capabilities and extensions #1": `import { Client } from "mcp-wasm-client";\n${declare({ url: "string" })}`,
-  "README.md ## Observable state (for UIs) #1": OBSERVABLE_STATE_LINES,
-  "README.md ## Transports written in JavaScript #1": TRANSPORT_LINES,
-  "README.md ## Several servers: `ClientGroup` #1": `import { inMemoryPair } from "mcp-wasm-client";\n${declare({
+  "docs/client.md ## Capabilities and extensions #1": `import { Client } from "mcp-wasm-client";\n${declare({ url: "string" })}`,
+  "docs/client.md ## Observable state (for UIs) #1": OBSERVABLE_STATE_LINES,
+  "docs/client.md ## Transports written in JavaScript #1": TRANSPORT_LINES,
+  "docs/client.md ## Several servers: `ClientGroup` #1": `import { inMemoryPair } from "mcp-wasm-client";\n${declare({
     uri: "string",
     render: `(status: ${PKG("ClientGroup")}["status"]) => void`,
     auth: PKG("AuthOptions"),
@@ -64,25 +65,25 @@ const PRELUDES = {
     timeoutMs: "number",
     onProgress: `${PKG("CallOptions")}["onProgress"]`,
   })}`,
-  "README.md ### MCP Apps: `<mcp-app-frame>` #1": declare({ url: "string", container: "HTMLElement", args: "Record<string, unknown>", signal: "AbortSignal" }),
-  "README.md ## Sign in (OAuth) #1": declare({
+  "docs/elements.md ## MCP Apps: `<mcp-app-frame>` #1": declare({ url: "string", container: "HTMLElement", args: "Record<string, unknown>", signal: "AbortSignal" }),
+  "docs/sign-in.md # Sign in (OAuth) #1": declare({
     signInButton: "HTMLButtonElement",
     signOutButton: "HTMLButtonElement",
     show: `(status: ${PKG("AuthorizationStatus")} | null) => void`,
   }),
-  "README.md ## Sign in (OAuth) #3": declare({
+  "docs/sign-in.md # Sign in (OAuth) #3": declare({
     connectButton: "HTMLButtonElement",
     signInLink: "HTMLAnchorElement",
     show: `(status: ${PKG("AuthorizationStatus")} | null) => void`,
     showError: "(error: unknown) => void",
   }),
-  "README.md ### Grants without a user, and DPoP #1": `import * as fs from "node:fs";\n${declare({
+  "docs/sign-in.md ## Grants without a user, and DPoP #1": `import * as fs from "node:fs";\n${declare({
     clientSecret: "string",
     idToken: "string",
     idpClientSecret: "string",
     clientMetadata: `${PKG("AuthOptions")}["clientMetadata"]`,
   })}`,
-  "README.md ### Grants without a user, and DPoP #2": `export const options: { auth: ${PKG("AuthOptions")} } = {`,
+  "docs/sign-in.md ## Grants without a user, and DPoP #2": `export const options: { auth: ${PKG("AuthOptions")} } = {`,
   "pkg-template/README.md ## Observable state (for UIs) #1": OBSERVABLE_STATE_LINES,
   "pkg-template/README.md ## Transports written in JavaScript #1": TRANSPORT_LINES,
   "pkg-template/README.md ## Several servers: `ClientGroup` #1": declare({
@@ -113,7 +114,7 @@ const PRELUDES = {
 };
 /** What follows a fragment's block (closing what its prelude opened). */
 const POSTLUDES = {
-  "README.md ### Grants without a user, and DPoP #2": "};",
+  "docs/sign-in.md ## Grants without a user, and DPoP #2": "};",
 };
 
 /** Every code block of `file`: its key, language, text and the README line its text starts on. */
