@@ -36,7 +36,8 @@
 #                               helpers) are stand-ins there (core/absent.js) that throw an McpError
 #                               naming the full entry.
 # Everything outside dist/ (the wrappers, index.d.ts, package.json, README.md) is a file in
-# pkg-template/, copied with the substitutions of step 3: the crate's export names, and Cargo.toml's
+# pkg-template/, copied with the substitutions of step 3 (README.md: its include lines, see
+# scripts/package-readme.mjs): the crate's export names, and Cargo.toml's
 # version, description, license and repository; core/manual.js is pkg-template/manual.js reading
 # the core glue.
 # wasm-pack's `bundler` target is not built: it needs the bundler to implement WebAssembly ESM
@@ -238,7 +239,11 @@ fill_exports() {
 fill_exports "$TEMPLATE/node.cjs" "$OUT/node.cjs" 'exports.{} = glue.{};'
 fill_exports "$TEMPLATE/node.mjs" "$OUT/node.mjs" '  {},'
 fill_exports "$TEMPLATE/manual.js" "$OUT/manual.template.js" "export const {} = guard(glue.{}, '{}');"
-cp "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/wasm.d.ts" "$TEMPLATE/README.md" "$OUT/"
+cp "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/wasm.d.ts" "$OUT/"
+# README.md: the template with its `<!-- include: docs/… ## Section -->` lines replaced by those
+# sections of the guides (one source for what the package README shares with docs/)
+node "$ROOT/scripts/package-readme.mjs" "$TEMPLATE/README.md" "$OUT/README.md" \
+  || die "the package README's includes (above)"
 # index.js imports the facade classes (classes.js) and McpError (error.js) from the snippets
 # directory, whose name has a hash: `{{snippets}}` becomes its path.
 fill_snippets() { # fill_snippets FILE OUT_FILE DIST (under $OUT) DIST_AS_FILE_SEES_IT

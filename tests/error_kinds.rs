@@ -2,8 +2,8 @@
 //! are exactly the kinds the client can emit: every `ErrorKind::as_str` string of the Rust, and
 //! the kinds the package's JavaScript makes itself (`kind: "…"` objects in src/js and
 //! pkg-template, the custom elements' `#err(code, message, "kind")`). Checked on the source, so
-//! a kind added on either side without the other fails here. The package README's errors table
-//! names only declared kinds.
+//! a kind added on either side without the other fails here. The errors table (docs/client.md,
+//! included in the package README) names only declared kinds.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -136,10 +136,12 @@ fn the_declared_kinds_are_the_kinds_the_client_emits() {
     );
 }
 
+/// The errors table is written once, in docs/client.md's "## Errors" (the package README includes
+/// that section: scripts/package-readme.mjs).
 #[test]
-fn the_package_readme_names_only_declared_kinds() {
+fn the_errors_table_names_only_declared_kinds() {
     let declared = declared_kinds();
-    let readme = read("pkg-template/README.md");
+    let readme = read("docs/client.md");
     let table = block(&readme, "| kind | code | when |", "");
     let named: BTreeSet<String> = table
         .lines()

@@ -11,7 +11,8 @@
 // The measurements: pkg/sizes.json (the build stage: web.* and core.*, each wasm, glue, snippets,
 // total), pkg/first-download.json (first.total, first.files, first.elements: the elements/ files
 // among them, first.wrappers: index.js + manual.js), and from the package (default pkg/npm):
-// elements (elements/*.js), react (react/index.js), each `gzip -9` as the build measures; ts.v1 and
+// elements (elements/*.js), react (react/index.js), sandbox (mcp-app-sandbox.html), each `gzip -9`
+// as the build measures; ts.v1 and
 // ts.v2 are the TypeScript client's bundle (bench/RESULTS.md, "browser (web)" row, KiB), for
 // ratios KEY/ts (KEY over both). Prints one line per file and "doc-sizes: N passed, M failed".
 import { execFileSync } from "node:child_process";
@@ -52,6 +53,7 @@ function measurements() {
     const elements = readdirSync(path.join(dir, "elements")).filter((f) => f.endsWith(".js"));
     m.elements = elements.reduce((s, f) => s + gz(path.join(dir, "elements", f)), 0);
     m.react = gz(path.join(dir, "react/index.js"));
+    m.sandbox = gz(path.join(dir, "mcp-app-sandbox.html"));
   } finally {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   }

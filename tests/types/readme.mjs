@@ -40,7 +40,7 @@ const TRANSPORT_LINES = declare({
   args: "string[]",
   StdioClientTransport: `new (options: { command: string; args: string[] }) => ${PKG("McpTransport")}`,
 });
-/** Both READMEs' "Observable state" fragment: `Client` imported; url, render, renderTools free. */
+/** The "Observable state" fragment (docs/client.md, included in the package README): `Client` imported; url, render, renderTools free. */
 const OBSERVABLE_STATE_LINES = `import { Client } from "mcp-wasm-client";\n${declare({
   url: "string",
   render: `(state: ${PKG("ClientState")}) => void`,
@@ -84,23 +84,6 @@ const PRELUDES = {
     clientMetadata: `${PKG("AuthOptions")}["clientMetadata"]`,
   })}`,
   "docs/sign-in.md ## Grants without a user, and DPoP #2": `export const options: { auth: ${PKG("AuthOptions")} } = {`,
-  "pkg-template/README.md ## Observable state (for UIs) #1": OBSERVABLE_STATE_LINES,
-  "pkg-template/README.md ## Transports written in JavaScript #1": TRANSPORT_LINES,
-  "pkg-template/README.md ## Several servers: `ClientGroup` #1": declare({
-    url: "string",
-    docsUrl: "string",
-    auth: PKG("AuthOptions"),
-    transport: PKG("McpTransport"),
-    ui: `{ form(server: string, params: ${PKG("ElicitParams")}): Promise<${PKG("ElicitResult")}> }`,
-    args: "Record<string, unknown>",
-    name: "string",
-    config: PKG("GroupServerConfig"),
-    uri: "string",
-    render: `(status: ${PKG("ClientGroup")}["status"]) => void`,
-    signal: "AbortSignal",
-    timeoutMs: "number",
-    onProgress: `${PKG("CallOptions")}["onProgress"]`,
-  }),
   "pkg-template/README.md ## Sign in (OAuth) #1": declare({ signInButton: "HTMLButtonElement" }),
   "pkg-template/README.md ## Capabilities, extensions, tasks and skills #1": `import { Client } from "mcp-wasm-client";\n${declare({ url: "string", args: "Record<string, unknown>" })}`,
   "pkg-template/README.md ## Chat UI elements: `<mcp-elicitation-form>` and `<mcp-app-frame>` #1": declare({
