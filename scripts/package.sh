@@ -38,8 +38,9 @@
 # Everything outside dist/ (the wrappers, index.d.ts, package.json, README.md) is a file in
 # pkg-template/, copied with the substitutions of step 3 (README.md: its include lines, see
 # scripts/package-readme.mjs): the crate's export names, and Cargo.toml's
-# version, description, license and repository; core/manual.js is pkg-template/manual.js reading
-# the core glue.
+# version, description, license and repository. core/'s wrappers (index.js, manual.js, node.cjs,
+# node.mjs, workerd.js) are written from the full entry's, reading the core glue (core_wrapper);
+# only core/absent.js and core/'s declarations are files of their own in pkg-template/core/.
 # wasm-pack's `bundler` target is not built: it needs the bundler to implement WebAssembly ESM
 # integration (webpack `experiments.asyncWebAssembly`, vite-plugin-wasm), a browser cannot load it
 # at all, and its .wasm is the web target's byte for byte; the web glue with
@@ -287,8 +288,28 @@ public_init_types "$OUT/dist/core/$STEM.d.ts"
 wasm_url_module "$OUT/dist/core"
 [ -d "$STAGE/core-web/snippets" ] && cp -r "$STAGE/core-web/snippets" "$OUT/dist/core/"
 node_glue "$STAGE/core-nodejs/$STEM.js" "$OUT/dist/core/$STEM.cjs"
-CORE=1 fill_exports "$TEMPLATE/core/node.cjs" "$OUT/core/node.cjs" 'exports.{} = glue.{};' "exports.{} = absent(glue.McpError, '{}');"
-CORE=1 fill_exports "$TEMPLATE/core/node.mjs" "$OUT/core/node.mjs" '  {},' '  {},'
+# core/index.js, node.cjs, node.mjs, workerd.js (and manual.js below): the full entry's wrapper
+# reading the core glue and .wasm (dist/core/) and the shared elements (../elements/); a wrapper
+# with `// {{exports}}` gets `// {{absent}}` after it, the stand-ins' line (core/absent.js,
+# required beside the glue). core_wrapper NAME writes $OUT/core/NAME.template.
+core_wrapper() {
+  local name="$1" file="$TEMPLATE/$1"
+  {
+    echo "// mcp-wasm-client/core's $name: the full entry's (below, written from pkg-template/$name by"
+    echo "// scripts/package.sh), reading the core glue and .wasm in dist/core/."
+    sed -e "s#'\./dist/$STEM\.js'#'../dist/core/$STEM.js'#g" \
+      -e "s#'\./dist/$STEM\.cjs')#'../dist/core/$STEM.cjs');\nconst { absent } = require('./absent.js')#" \
+      -e "s#'\./dist/${STEM}_bg\.wasm'#'../dist/core/${STEM}_bg.wasm'#g" \
+      -e "s#'\./elements/#'../elements/#g" \
+      -e 's#^// {{exports}}$#// {{exports}}\n// {{absent}}#' \
+      "$file"
+  } >"$OUT/core/$name.template"
+  ! grep -qE "'\./(dist|elements)/" "$OUT/core/$name.template" || die "core/$name still names a ./dist/ or ./elements/ path"
+}
+for name in index.js node.cjs node.mjs workerd.js; do core_wrapper "$name"; done
+CORE=1 fill_exports "$OUT/core/node.cjs.template" "$OUT/core/node.cjs" 'exports.{} = glue.{};' "exports.{} = absent(glue.McpError, '{}');"
+CORE=1 fill_exports "$OUT/core/node.mjs.template" "$OUT/core/node.mjs" '  {},' '  {},'
+mv "$OUT/core/workerd.js.template" "$OUT/core/workerd.js"
 # core/manual.js: pkg-template/manual.js reading the core glue, with the stand-ins (guarded too:
 # before init they say so, like every other export)
 glue_import="import * as glue from './dist/$STEM.js';"
@@ -308,8 +329,9 @@ CORE=1 fill_exports "$OUT/core/manual.template.js" "$OUT/core/manual.js" \
   "export const {} = guard(glue.{}, '{}');" "export const {} = guard(absent(glue.McpError, '{}'), '{}');"
 fill_snippets "$OUT/core/manual.js" "$OUT/core/manual.filled.js" dist/core ../dist/core && mv "$OUT/core/manual.filled.js" "$OUT/core/manual.js"
 rm "$OUT/core/manual.template.js"
-fill_snippets "$TEMPLATE/core/index.js" "$OUT/core/index.js" dist/core ../dist/core
-cp "$TEMPLATE/core/workerd.js" "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/index.d.cts" "$TEMPLATE/core/absent.js" "$OUT/core/"
+fill_snippets "$OUT/core/index.js.template" "$OUT/core/index.js" dist/core ../dist/core
+rm "$OUT/core/"*.template
+cp "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/index.d.cts" "$TEMPLATE/core/absent.js" "$OUT/core/"
 for f in "$ROOT"/LICENSE*; do [ -f "$f" ] && cp "$f" "$OUT/"; done
 
 # package.json: pkg-template/package.json with the "{{version}}", "{{description}}", "{{license}}"
