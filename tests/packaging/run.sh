@@ -47,7 +47,7 @@ status=0
 node "$HERE/matrix.mjs" "$tarball" 2>&1 | tee "$out" || status=$?
 node "$HERE/no-tla.mjs" "$tarball" 2>&1 | tee -a "$out" || status=$?
 # What a plain page fetches before its first call (first-download.mjs, Chromium), held under
-# FIRST_DOWNLOAD_BUDGET: a ceiling at today's measurement, lowered as parts go lazy (293,507 B
+# FIRST_DOWNLOAD_BUDGET: a ceiling at today's measurement, lowered as parts go lazy (293,563 B
 # once <mcp-app-frame>'s view-session.js loaded with the first app shown); never raise it to let
 # a change through.
 FIRST_DOWNLOAD_BUDGET=294000
