@@ -5,6 +5,8 @@
 
 #[path = "support/memory_transport.rs"]
 mod memory_transport;
+#[path = "support/test_host.rs"]
+mod test_host;
 
 use futures::executor::LocalPool;
 use futures::future::{FutureExt, LocalBoxFuture};
@@ -22,7 +24,7 @@ use mcp_wasm_client::validate::output_schema::PatternMatcher;
 use memory_transport::{MemoryTransport, Server};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::time::Duration;
+use test_host::thread_sleep;
 
 const N: usize = 1000;
 
@@ -34,15 +36,6 @@ struct FloodHost {
     max_running: Rc<Cell<usize>>,
     calls: Cell<usize>,
     reports: RefCell<Vec<McpError>>,
-}
-
-fn thread_sleep(ms: u64) -> LocalBoxFuture<'static, ()> {
-    let (tx, rx) = futures::channel::oneshot::channel::<()>();
-    std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(ms));
-        let _ = tx.send(());
-    });
-    rx.map(|_| ()).boxed_local()
 }
 
 impl Host for FloodHost {

@@ -6,9 +6,10 @@
 
 #[path = "support/memory_transport.rs"]
 mod memory_transport;
+#[path = "support/test_host.rs"]
+mod test_host;
 
 use futures::executor::LocalPool;
-use futures::future::{FutureExt, LocalBoxFuture};
 use futures::task::LocalSpawnExt;
 use mcp_wasm_client::engine::{Cancel, Engine, Host, Limits, RequestOptions};
 use mcp_wasm_client::json::{json, Value};
@@ -16,87 +17,11 @@ use mcp_wasm_client::protocol::capabilities::Registered;
 use mcp_wasm_client::protocol::jsonrpc::{Message, RequestId};
 use mcp_wasm_client::protocol::version::Mode;
 use mcp_wasm_client::protocol::{ErrorKind, McpError};
-use mcp_wasm_client::session::server_requests::Answerer;
 use mcp_wasm_client::session::ClientConfig;
-use mcp_wasm_client::validate::output_schema::PatternMatcher;
 use memory_transport::{MemoryTransport, Server};
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::Duration;
-
-/// A native host: thread timers, a local executor, a scripted elicitation callback, and
-/// recorded handler calls.
-struct TestHost {
-    spawner: futures::executor::LocalSpawner,
-    /// The form content the elicitation callback accepts with (`None`: it never answers).
-    answer: Option<Value>,
-    /// What the callback was asked, in order.
-    asked: RefCell<Vec<Value>>,
-    /// Notifications `messageHandler` received.
-    notifications: RefCell<Vec<Value>>,
-    /// Errors reported to `messageHandler`.
-    reports: RefCell<Vec<McpError>>,
-    /// Cancel tokens handed to callbacks (their `context.signal`).
-    cancels: RefCell<Vec<Cancel>>,
-}
-
-impl Host for TestHost {
-    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
-        let (tx, rx) = futures::channel::oneshot::channel::<()>();
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(ms));
-            let _ = tx.send(());
-        });
-        rx.map(|_| ()).boxed_local()
-    }
-
-    fn now_ms(&self) -> f64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0.0, |d| d.as_millis() as f64)
-    }
-
-    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
-        self.spawner
-            .spawn_local(task)
-            .expect("the test executor runs");
-    }
-
-    fn call_back(
-        &self,
-        answerer: Answerer,
-        params: &Value,
-        request_id: &Value,
-        cancel: &Cancel,
-    ) -> LocalBoxFuture<'static, Result<Value, McpError>> {
-        assert_eq!(answerer, Answerer::Elicitation);
-        self.asked
-            .borrow_mut()
-            .push(json!({ "requestId": request_id, "params": params }));
-        self.cancels.borrow_mut().push(cancel.clone());
-        match &self.answer {
-            Some(content) => {
-                let reply = json!({ "action": "accept", "content": content });
-                futures::future::ready(Ok(reply)).boxed_local()
-            }
-            None => futures::future::pending().boxed_local(),
-        }
-    }
-
-    fn notification(&self, message: &Value) {
-        self.notifications.borrow_mut().push(message.clone());
-    }
-
-    fn log(&self, _params: &Value) {}
-
-    fn surface_error(&self, error: McpError) {
-        self.reports.borrow_mut().push(error);
-    }
-
-    fn pattern_matcher(&self) -> Option<PatternMatcher> {
-        None
-    }
-}
+use test_host::TestHost;
 
 const NAME_SCHEMA: &str =
     r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#;
@@ -207,14 +132,7 @@ fn engine(
     answer: Option<Value>,
 ) -> (LocalPool, Rc<TestHost>, Rc<MemoryTransport>, Rc<Engine>) {
     let pool = LocalPool::new();
-    let host = Rc::new(TestHost {
-        spawner: pool.spawner(),
-        answer,
-        asked: RefCell::default(),
-        notifications: RefCell::default(),
-        reports: RefCell::default(),
-        cancels: RefCell::default(),
-    });
+    let host = Rc::new(TestHost::new(pool.spawner(), answer));
     let cfg = ClientConfig {
         mode,
         registered: Registered {

@@ -8,9 +8,10 @@
 
 #[path = "support/memory_transport.rs"]
 mod memory_transport;
+#[path = "support/test_host.rs"]
+mod test_host;
 
 use futures::executor::LocalPool;
-use futures::future::{FutureExt, LocalBoxFuture};
 use futures::task::LocalSpawnExt;
 use mcp_wasm_client::engine::{Cancel, Engine, Host, Limits, RequestOptions, TaskCall};
 use mcp_wasm_client::json::{json, Value};
@@ -18,13 +19,12 @@ use mcp_wasm_client::protocol::capabilities::Registered;
 use mcp_wasm_client::protocol::jsonrpc::{Message, RequestId};
 use mcp_wasm_client::protocol::version::Mode;
 use mcp_wasm_client::protocol::{ErrorKind, McpError};
-use mcp_wasm_client::session::server_requests::Answerer;
 use mcp_wasm_client::session::ClientConfig;
-use mcp_wasm_client::validate::output_schema::PatternMatcher;
 use memory_transport::{MemoryTransport, Server};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
+use test_host::TestHost;
 
 const EXT: &str = "io.modelcontextprotocol/tasks";
 /// The tasks the 2026 server knows (one per tool name).
@@ -38,62 +38,6 @@ const KNOWN: [&str; 7] = [
     "cancels",
 ];
 const RELATED: &str = "io.modelcontextprotocol/related-task";
-
-/// A native host: thread timers, a local executor, an elicitation callback that accepts with
-/// `{ ok: true }`, and what it was asked and told.
-struct TestHost {
-    spawner: futures::executor::LocalSpawner,
-    asked: RefCell<Vec<Value>>,
-    reports: RefCell<Vec<McpError>>,
-}
-
-impl Host for TestHost {
-    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
-        let (tx, rx) = futures::channel::oneshot::channel::<()>();
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(ms));
-            let _ = tx.send(());
-        });
-        rx.map(|_| ()).boxed_local()
-    }
-
-    fn now_ms(&self) -> f64 {
-        0.0
-    }
-
-    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
-        self.spawner
-            .spawn_local(task)
-            .expect("the test executor runs");
-    }
-
-    fn call_back(
-        &self,
-        answerer: Answerer,
-        params: &Value,
-        request_id: &Value,
-        _cancel: &Cancel,
-    ) -> LocalBoxFuture<'static, Result<Value, McpError>> {
-        assert_eq!(answerer, Answerer::Elicitation);
-        self.asked
-            .borrow_mut()
-            .push(json!({ "requestId": request_id, "params": params }));
-        futures::future::ready(Ok(json!({ "action": "accept", "content": { "ok": true } })))
-            .boxed_local()
-    }
-
-    fn notification(&self, _message: &Value) {}
-
-    fn log(&self, _params: &Value) {}
-
-    fn surface_error(&self, error: McpError) {
-        self.reports.borrow_mut().push(error);
-    }
-
-    fn pattern_matcher(&self) -> Option<PatternMatcher> {
-        None
-    }
-}
 
 fn ask() -> Value {
     json!({ "mode": "form", "message": "Go on?", "requestedSchema": { "type": "object", "properties": { "ok": { "type": "boolean" } } } })
@@ -302,9 +246,8 @@ struct Setup {
 fn setup(mode: Mode, server: Server, tasks: bool) -> Setup {
     let pool = LocalPool::new();
     let host = Rc::new(TestHost {
-        spawner: pool.spawner(),
-        asked: RefCell::default(),
-        reports: RefCell::default(),
+        frozen_clock: true,
+        ..TestHost::new(pool.spawner(), Some(json!({ "ok": true })))
     });
     let cfg = ClientConfig {
         mode,

@@ -22,6 +22,7 @@
 
 import http from "node:http";
 import { randomUUID } from "node:crypto";
+import { readBody as readCapped } from "../support/http.mjs";
 
 const HOST = "127.0.0.1";
 const PORT = Number(process.env.HOSTILE_PORT ?? 18801);
@@ -426,21 +427,8 @@ function initializeResult(id, fault) {
   });
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const parts = [];
-    let n = 0;
-    req.on("data", (c) => {
-      n += c.length;
-      if (n > MAX_BODY) {
-        req.destroy();
-        reject(new Error("body too large"));
-      } else parts.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-    req.on("error", reject);
-  });
-}
+/** The request body, refused past MAX_BODY. */
+const readBody = (req) => readCapped(req, { maxBytes: MAX_BODY });
 
 async function handleMcp(fault, req, res) {
   const headers = { ...req.headers };

@@ -32,6 +32,7 @@
 // `world.opts` (see DEFAULTS), also while running.
 import http from "node:http";
 import { createHash, createPublicKey, randomBytes, verify as verifySignature } from "node:crypto";
+import { readBody } from "../support/http.mjs";
 
 const SERVER_INFO = { name: "oauth-world", version: "1" };
 const TOOLS = [
@@ -164,14 +165,6 @@ export function verifyJws(alg, key, input, signature) {
   return false;
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
 
 const MiB = 1024 * 1024;
 

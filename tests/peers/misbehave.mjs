@@ -24,6 +24,7 @@
 
 import http from "node:http";
 import { randomUUID } from "node:crypto";
+import { readBody } from "../support/http.mjs";
 
 const HOST = "127.0.0.1";
 const PORT = Number(process.argv[2] ?? process.env.PORT ?? 18104);
@@ -475,14 +476,6 @@ function logRequest(faultName, req, msg) {
   headerLog.set(faultName, log);
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
 
 async function handle(req, res) {
   const url = new URL(req.url ?? "/", `http://${HOST}`);

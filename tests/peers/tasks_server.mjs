@@ -52,6 +52,7 @@
 
 import http from "node:http";
 import { randomBytes } from "node:crypto";
+import { readBody } from "../support/http.mjs";
 
 const HOST = "127.0.0.1";
 const PORT = Number(process.argv[2] ?? process.env.PORT ?? 18121);
@@ -433,14 +434,6 @@ function dispatch(ctx) {
 
 // ---- HTTP ----------------------------------------------------------------------------------------
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
 
 function logRequest(req, msg) {
   const params = msg.params ?? {};

@@ -16,6 +16,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { readBody } from "../support/http.mjs";
 
 const HOST = "127.0.0.1";
 const PORT = Number(process.argv[2] ?? process.env.PORT ?? 18102);
@@ -169,14 +170,6 @@ function jsonError(res, status, code, message, id = null) {
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
 
 async function handlePost(req, res) {
   const raw = await readBody(req);
