@@ -47,10 +47,10 @@ status=0
 node "$HERE/matrix.mjs" "$tarball" 2>&1 | tee "$out" || status=$?
 node "$HERE/no-tla.mjs" "$tarball" 2>&1 | tee -a "$out" || status=$?
 # What a plain page fetches before its first call (first-download.mjs, Chromium), held under
-# FIRST_DOWNLOAD_BUDGET: a ceiling at today's measurement, lowered as parts go lazy (293,563 B
-# once <mcp-app-frame>'s view-session.js loaded with the first app shown); never raise it to let
-# a change through.
-FIRST_DOWNLOAD_BUDGET=294000
+# FIRST_DOWNLOAD_BUDGET: a ceiling at today's measurement, lowered as parts go lazy or shrink
+# (293,143 B with <mcp-app-frame>'s view-session.js loaded when the first app is shown; history in
+# docs/SIZE.md); never raise it to let a change through.
+FIRST_DOWNLOAD_BUDGET=293500
 rm -f "$ROOT/pkg/first-download.json"
 node "$HERE/first-download.mjs" "$tarball" --budget "$FIRST_DOWNLOAD_BUDGET" --write "$ROOT/pkg/first-download.json" 2>&1 | tee -a "$out" || status=$?
 # The sizes README.md and docs/ quote, against this run's (pkg/sizes.json from the build stage,
