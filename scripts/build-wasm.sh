@@ -60,26 +60,36 @@ fi
 # wasm-pack would read them), once per distinct module: the result is kept under
 # target/wasm-opt-cache/, named by the SHA-256 of the module, the flags and wasm-opt's version, so
 # the second target of an entry (nodejs after web: wasm-bindgen emits the same module for both)
-# takes it instead of optimizing the same bytes again (about a minute each on 2 cores).
+# takes it instead of optimizing the same bytes again (about a minute each on 2 cores). A test
+# build (FEATURES given: pkg/nodejs-panic) is not optimized: it never ships, and what it tests (a
+# panic trapping) does not depend on binaryen.
 wasm="$out/mcp_wasm_client_bg.wasm"
-mapfile -t opt_flags < <(cargo metadata --no-deps --format-version 1 --manifest-path "$ROOT/Cargo.toml" | node -e '
-  let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
-    const p = JSON.parse(s).packages.find((p) => p.name === "mcp-wasm-client");
-    const flags = p?.metadata?.["wasm-pack"]?.profile?.release?.["wasm-opt"];
-    if (!Array.isArray(flags) || !flags.length) { console.error("Cargo.toml has no wasm-pack release wasm-opt flags"); process.exit(1); }
-    console.log(flags.join("\n"));
-  });')
-[ "${#opt_flags[@]}" -gt 0 ] || { echo "build-wasm.sh: no wasm-opt flags read from Cargo.toml" >&2; exit 1; }
-opt_key="$( { sha256sum <"$wasm"; printf '%s\n' "${opt_flags[@]}"; wasm-opt --version; } | sha256sum | cut -c1-64)"
-opt_cache="$ROOT/target/wasm-opt-cache/$opt_key.wasm"
-if [ -f "$opt_cache" ]; then
-  echo "wasm-opt: the same module as an earlier build's (target/wasm-opt-cache/$opt_key.wasm)"
-  cp "$opt_cache" "$wasm"
+optimize() { # wasm-opt on $wasm, or the cached result of the same module
+  local opt_flags opt_key opt_cache
+  mapfile -t opt_flags < <(cargo metadata --no-deps --format-version 1 --manifest-path "$ROOT/Cargo.toml" | node -e '
+    let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+      const p = JSON.parse(s).packages.find((p) => p.name === "mcp-wasm-client");
+      const flags = p?.metadata?.["wasm-pack"]?.profile?.release?.["wasm-opt"];
+      if (!Array.isArray(flags) || !flags.length) { console.error("Cargo.toml has no wasm-pack release wasm-opt flags"); process.exit(1); }
+      console.log(flags.join("\n"));
+    });')
+  [ "${#opt_flags[@]}" -gt 0 ] || { echo "build-wasm.sh: no wasm-opt flags read from Cargo.toml" >&2; exit 1; }
+  opt_key="$( { sha256sum <"$wasm"; printf '%s\n' "${opt_flags[@]}"; wasm-opt --version; } | sha256sum | cut -c1-64)"
+  opt_cache="$ROOT/target/wasm-opt-cache/$opt_key.wasm"
+  if [ -f "$opt_cache" ]; then
+    echo "wasm-opt: the same module as an earlier build's (target/wasm-opt-cache/$opt_key.wasm)"
+    cp "$opt_cache" "$wasm"
+  else
+    wasm-opt "${opt_flags[@]}" "$wasm" -o "$wasm.opt"
+    mv "$wasm.opt" "$wasm"
+    mkdir -p "$(dirname "$opt_cache")"
+    cp "$wasm" "$opt_cache.tmp" && mv "$opt_cache.tmp" "$opt_cache"
+  fi
+}
+if [ -n "${4:-}" ]; then
+  echo "wasm-opt: skipped for a test build (features $4)"
 else
-  wasm-opt "${opt_flags[@]}" "$wasm" -o "$wasm.opt"
-  mv "$wasm.opt" "$wasm"
-  mkdir -p "$(dirname "$opt_cache")"
-  cp "$wasm" "$opt_cache.tmp" && mv "$opt_cache.tmp" "$opt_cache"
+  optimize
 fi
 
 # Short names for the glue's imports and the module's internal exports (see the script).
