@@ -6,7 +6,8 @@
 // their not-connected values; an option error surfaces from connect()). Every other export is
 // manual.js's: usable once `await init()` (the same promise) has resolved.
 import * as glue from './dist/mcp_wasm_client.js';
-import { adoptClient, makeClient, makeGroup } from '{{snippets}}/src/js/api/classes.js';
+import { adoptClient, makeClient } from '{{snippets}}/src/js/api/client.js';
+import { makeGroup } from '{{snippets}}/src/js/api/group.js';
 import { McpError as ErrorClass } from '{{snippets}}/src/js/boundary/error.js';
 import { init } from './manual.js';
 

@@ -110,7 +110,7 @@ while IFS= read -r -d '' js; do
 done < <(find "$out_abs" -name '*.js' -print0)
 
 # The snippets are ES modules (our .js files as written). Say so for Node: the nodejs glue
-# require()s them (require(esm)), and one snippet imports another (classes.js imports error.js),
+# require()s them (require(esm)), and one snippet imports another (client.js imports error.js),
 # which Node would otherwise parse twice with a MODULE_TYPELESS_PACKAGE_JSON warning on every load,
 # wasm-pack's package.json having no "type". The same file in every target keeps the snippets of
 # the nodejs and web builds identical (scripts/package.sh compares them).

@@ -10,7 +10,7 @@
 #   dist/snippets/              the inline JS snippets (identical in both targets, checked)
 #   dist/*.d.ts                 wasm-bindgen's declarations, as the build emits them
 #   index.js                    browsers, bundlers, workers, Deno-web: starts init() on import, no
-#                               top-level await; Client and ClientGroup usable at once (classes.js)
+#                               top-level await; Client and ClientGroup usable at once (client.js, group.js)
 #   manual.js                   the same exports without auto-initialisation: call init() first
 #   workerd.js                  Cloudflare Workers / workerd ("workerd" condition): initSync from the
 #                               .wasm imported as a module (no fetch by URL, no code generation)
@@ -117,7 +117,7 @@ grep -Eq "new URL\\([\"']${STEM}_bg\\.wasm[\"'], ?import\\.meta\\.url\\)" "$STAG
   || die "web glue no longer locates its wasm with new URL('${STEM}_bg.wasm', import.meta.url)"
 
 # 2. the export names (the same in both glues) ---------------------------------------------------
-# ClientCore (the Rust client behind the exported Client, classes.js's facade) is the glue's but
+# ClientCore (the Rust client behind the exported Client, client.js's facade) is the glue's but
 # not the package's: no entry exports it, and it has no declaration (skip_typescript).
 export_names() { # export_names STAGE_PREFIX: the names both glues of one entry export
   local names_node names_web
@@ -245,12 +245,12 @@ cp "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/wasm.d.ts" "$OUT/"
 # sections of the guides (one source for what the package README shares with docs/)
 node "$ROOT/scripts/package-readme.mjs" "$TEMPLATE/README.md" "$OUT/README.md" \
   || die "the package README's includes (above)"
-# index.js imports the facade classes (classes.js) and McpError (error.js) from the snippets
+# index.js imports the facade classes (client.js, group.js) and McpError (error.js) from the snippets
 # directory, whose name has a hash: `{{snippets}}` becomes its path.
 fill_snippets() { # fill_snippets FILE OUT_FILE DIST (under $OUT) DIST_AS_FILE_SEES_IT
   local dirs
   dirs=("$OUT/$3"/snippets/*/)
-  [ "${#dirs[@]}" = 1 ] && [ -f "${dirs[0]}src/js/api/classes.js" ] || die "expected one snippets directory with src/js/api/classes.js in $3"
+  [ "${#dirs[@]}" = 1 ] && [ -f "${dirs[0]}src/js/api/client.js" ] || die "expected one snippets directory with src/js/api/client.js in $3"
   [ "$(grep -c '{{snippets}}' "$1")" -ge 1 ] || die "$1 has no {{snippets}}"
   sed "s#{{snippets}}#$4/snippets/$(basename "${dirs[0]}")#g" "$1" >"$2"
 }

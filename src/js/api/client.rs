@@ -43,7 +43,7 @@ enum Op {
 }
 
 /// An MCP client over Streamable HTTP or a transport written in JavaScript, speaking the legacy and the 2026 protocol eras:
-/// the core behind the exported `Client`, a JavaScript `EventTarget` (`classes.js`) that forwards
+/// the core behind the exported `Client`, a JavaScript `EventTarget` (`client.js`) that forwards
 /// every method and getter here. (Its TypeScript declaration is hand-written in `js::types`; its
 /// constructor is in `api::new_client`, and the sign-in methods are in `api::sign_in`, or
 /// `api::without_auth` in a build without the `auth` feature.)

@@ -1,4 +1,4 @@
-//! The exported `Client` and `ClientGroup`, written in JavaScript (`classes.js`) over the wasm:
+//! The exported `Client` and `ClientGroup`, written in JavaScript (`client.js`, `group.js`) over the wasm:
 //! `Client` is an `EventTarget` forwarding to a `ClientCore` (`api::client`), `ClientGroup` is
 //! several servers behind one object built from such clients. Rust hands the script what it
 //! cannot import from the glue: the exported classes (whose `instanceof` and prototype it sets
@@ -8,7 +8,7 @@ use crate::js::boundary::error::McpError;
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/js/api/classes.js")]
+#[wasm_bindgen(module = "/src/js/api/group.js")]
 extern "C" {
     #[wasm_bindgen(js_name = makeGroup, catch)]
     fn make_group(
@@ -17,7 +17,10 @@ extern "C" {
         error_class: &JsValue,
         group_class: &JsValue,
     ) -> Result<JsValue, JsValue>;
+}
 
+#[wasm_bindgen(module = "/src/js/api/client.js")]
+extern "C" {
     #[wasm_bindgen(js_name = adoptClient)]
     fn adopt_client(exported: &JsValue, core_prototype: &JsValue);
 
@@ -25,14 +28,14 @@ extern "C" {
     fn make_client(first: &JsValue, second: &JsValue) -> Result<JsValue, JsValue>;
 }
 
-/// `new Client(url, options)`: see `classes.js` (declared in `types.d.ts`).
+/// `new Client(url, options)`: see `client.js` (declared in `types.d.ts`).
 #[wasm_bindgen(skip_typescript, js_name = Client)]
 #[derive(Debug)]
 pub struct ClientFacade;
 
 #[wasm_bindgen(js_class = Client)]
 impl ClientFacade {
-    /// Returns the facade `classes.js` builds over a new `ClientCore` (a constructor may
+    /// Returns the facade `client.js` builds over a new `ClientCore` (a constructor may
     /// return another object).
     #[allow(clippy::new_ret_no_self)]
     #[wasm_bindgen(constructor)]
@@ -52,14 +55,14 @@ pub fn install_client() {
     }
 }
 
-/// `new ClientGroup(options)`: see `classes.js` (declared in `group.d.ts`).
+/// `new ClientGroup(options)`: see `group.js` (declared in `group.d.ts`).
 #[wasm_bindgen(skip_typescript)]
 #[derive(Debug)]
 pub struct ClientGroup;
 
 #[wasm_bindgen]
 impl ClientGroup {
-    /// Returns the group object `classes.js` builds (a constructor may return another object).
+    /// Returns the group object `group.js` builds (a constructor may return another object).
     #[allow(clippy::new_ret_no_self)]
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsValue, JsValue> {

@@ -9,7 +9,7 @@ use js_sys::{Function, Object, Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/js/api/classes.js")]
+#[wasm_bindgen(module = "/src/js/api/client.js")]
 extern "C" {
     #[wasm_bindgen(js_name = asyncIterable)]
     fn async_iterable(next: &Function, close: &Function, honoured: &JsValue) -> JsValue;

@@ -151,7 +151,7 @@ fn check_http_url(r: &mut options::Reader, url: &str) {
 impl Client {
     /// The core of `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, ... })` (`url`
     /// a string or a `URL`), or of `new Client({ transport, ...options }, moreOptions?)`; the
-    /// facade (`classes.js`) makes it and passes its `observer(type, detail)`.
+    /// facade (`client.js`) makes it and passes its `observer(type, detail)`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "string | URL | ClientOptions")] url: JsValue,

@@ -26,7 +26,7 @@ pub fn test_panic(mode: String) -> Result<Promise, JsValue> {
 }
 
 /// `client.testPanicSync()`: a `Client` method that panics in its synchronous part (before it
-/// makes its promise), which the facade (`classes.js`) turns into an `internal` McpError.
+/// makes its promise), which the facade (`client.js`) turns into an `internal` McpError.
 #[wasm_bindgen(js_class = ClientCore)]
 impl Client {
     /// Panics at once (a trap in release builds), never returning its promise.

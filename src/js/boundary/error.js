@@ -206,7 +206,7 @@ function poison(e, site) {
 export const isPoisoned = () => poisoned;
 
 /**
- * The facade's (classes.js) synchronous Client method, getter or constructor `op` threw `e`: a
+ * The facade's (client.js) synchronous Client method, getter or constructor `op` threw `e`: a
  * WebAssembly trap poisons the instance as in `guard`, and the `internal` McpError naming `op` is
  * returned; anything else (an McpError for bad input) is returned as it is, poisoning nothing.
  */

@@ -98,7 +98,7 @@ pub fn usable(site: &JsValue) -> Result<(), JsValue> {
 }
 
 /// Whether a trap poisoned the instance (then nothing more runs or is dropped: see [`guarded`]).
-/// `error.js` holds the one flag: `guard` sets it, and so does `classes.js` on a trap in a
+/// `error.js` holds the one flag: `guard` sets it, and so does `client.js` on a trap in a
 /// `Client` method's synchronous part.
 pub fn poisoned() -> bool {
     js_is_poisoned()

@@ -31,7 +31,7 @@ pub struct JsHost {
     pub message_handler: Option<Function>,
     /// `loggingCallback(params)`.
     pub logging_callback: Option<Function>,
-    /// The `Client` facade's `(type, detail)`: what becomes its events (`classes.js`).
+    /// The `Client` facade's `(type, detail)`: what becomes its events (`client.js`).
     pub observer: Option<Function>,
 }
 

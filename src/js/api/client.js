@@ -1,0 +1,257 @@
+// Client: an EventTarget over a ClientCore (the Rust client). The exported Client's prototype is
+// made the facade's (adoptClient): every method and getter of the core is forwarded by one loop,
+// and the core tells the facade what happened through an observer(type, detail), dispatched as
+// events (statechange, notification, toolschange, promptschange, resourceschange, close). A
+// facade made before the wasm is initialised (the default entry's index.js) makes its core once
+// the module is ready: methods wait for it, getters answer their not-connected values.
+
+import { refusal, trapped } from "../boundary/error.js";
+
+/** The list events: which state getter each refreshes, and the listen() filter key (2026). */
+const LIST_EVENTS = {
+  toolschange: ["tools", "toolsListChanged"],
+  promptschange: ["prompts", "promptsListChanged"],
+  resourceschange: ["resources", "resourcesListChanged"],
+};
+/** What a getter answers before the core exists (every other getter: undefined). */
+const BEFORE_CORE = { state: "idle", pendingRequests: 0, discoverResult: null };
+
+/** The popup authorizer's window name and features (src/js/auth/exports.rs's defaults). */
+const SIGN_IN_WINDOW = ["mcp-wasm-client-auth", "popup,width=520,height=720"];
+
+// In a page, for an `auth` option whose sign-in page is a popup (the default, or
+// authorizeWithPopup() without a window): a blank window opened now, else undefined.
+function openSignInWindow(auth) {
+  const page = globalThis.window;
+  const authorize = auth?.authorize;
+  const popup = authorize === undefined || authorize?.mcpWasmClientKind === "popup";
+  if (!auth || typeof auth !== "object" || !popup || typeof page?.open !== "function") return undefined;
+  const [name, features] = authorize?.windowFeatures ? [SIGN_IN_WINDOW[0], authorize.windowFeatures] : SIGN_IN_WINDOW;
+  try {
+    const w = page.open("", name, features);
+    if (w?.document) w.document.title = "Signing in…";
+    return w ?? undefined;
+  } catch {
+    return undefined; // blocked: the authorizer opens its own, or says popup_blocked
+  }
+}
+
+let Exported; // the exported Client (its prototype is the facades')
+let newCore; // (first, second, observer) => ClientCore
+let whenReady = null; // before the wasm is ready (index.js): resolves once it is
+
+class ClientFacade extends EventTarget {
+  #core;
+  #ready; // before init: the core's promise
+  #failed; // before init: the error the core's construction threw
+  #loggingCallback;
+  #auth; // options.auth, for signIn() before the core exists
+  #watching = false;
+  #sub; // the 2026 listen stream #watch opened
+  #wanted = new Set(); // the list events someone listens for
+
+  constructor(first, second) {
+    super();
+    const observe = (type, detail) => this.#observe(type, detail);
+    this.#auth = [first, second].find((o) => o && typeof o === "object" && "auth" in o)?.auth;
+    if (!whenReady) {
+      this.#core = ClientFacade.#make(first, second, observe);
+      return;
+    }
+    this.#loggingCallback = [first, second].find((o) => typeof o?.loggingCallback === "function")?.loggingCallback;
+    this.#ready = whenReady.then(() => (this.#core = ClientFacade.#make(first, second, observe)));
+    this.#ready.catch((error) => {
+      this.#failed = error;
+      this.#observe("statechange", { state: "failed", previous: "idle", error });
+    });
+  }
+
+  /** Forwards every method and getter of the core's prototype from the facades'. */
+  static forward(proto, coreProto) {
+    for (const key of Reflect.ownKeys(coreProto)) {
+      if (key === "constructor" || String(key).startsWith("__")) continue;
+      const d = Object.getOwnPropertyDescriptor(coreProto, key);
+      if (d.get) {
+        const get = function () {
+          return ClientFacade.#read(this, key, String(key));
+        };
+        Object.defineProperty(proto, key, { get, configurable: true });
+      } else if (typeof d.value === "function") {
+        const name = typeof key === "symbol" ? `[${key.description}]` : key;
+        const method = {
+          [name](...args) {
+            return ClientFacade.#call(this, key, args, name);
+          },
+        }[name];
+        Object.defineProperty(proto, key, { value: method, writable: true, configurable: true });
+      }
+    }
+  }
+
+  static #of(self) {
+    if (self === null || typeof self !== "object" || !(#core in self))
+      throw new TypeError("Client method or getter used on an object that is not a Client");
+    return self;
+  }
+
+  // A new core; a trap in its construction poisons the instance (a thrown McpError passes).
+  static #make(first, second, observe) {
+    const refused = refusal("Client");
+    if (refused) throw refused;
+    try {
+      return newCore(first, second, observe);
+    } catch (e) {
+      throw trapped(e, "Client");
+    }
+  }
+
+  // Getters on a poisoned instance never enter the wasm: `state` is "failed", `error` the
+  // McpError saying why, every other getter throws it.
+  static #read(self, key, op) {
+    const c = ClientFacade.#of(self);
+    const refused = refusal(op);
+    if (refused) {
+      if (key === "state") return "failed";
+      if (key === "error") return refused;
+      throw refused;
+    }
+    if (c.#core) {
+      try {
+        return c.#core[key];
+      } catch (e) {
+        throw trapped(e, op);
+      }
+    }
+    if (key === "state") return c.#failed ? "failed" : "idle";
+    if (key === "error") return c.#failed;
+    if (key === "loggingCallback") return c.#loggingCallback;
+    return BEFORE_CORE[key];
+  }
+
+  // Every method returns a promise: a trap in its synchronous part, or a poisoned instance,
+  // rejects it with the McpError naming `op` (a thrown McpError passes unchanged).
+  static #call(self, key, args, op) {
+    const c = ClientFacade.#of(self);
+    const run = (core) => {
+      const refused = refusal(op);
+      if (refused) return Promise.reject(refused);
+      try {
+        return core[key](...args);
+      } catch (e) {
+        const err = trapped(e, op);
+        if (err === e) throw e;
+        return Promise.reject(err);
+      }
+    };
+    if (c.#core) return run(c.#core);
+    return c.#ready.then(run);
+  }
+
+  /**
+   * `signIn()`, from a click handler: opens the sign-in window now, inside the gesture (before
+   * any await, before the module is ready), so that no browser blocks it; connects, the
+   * authorization page showing in that window; resolves with `authorization`. A window the
+   * sign-in did not need closes.
+   */
+  signIn() {
+    const c = ClientFacade.#of(this);
+    const w = openSignInWindow(c.#auth);
+    const forget = (core) => {
+      try {
+        core?.__useSignInWindow(null);
+      } catch {}
+      try {
+        if (w && !w.closed && w.location.href === "about:blank") w.close();
+      } catch {} // navigated to the authorization server: its page is in use
+    };
+    const run = async (core) => {
+      try {
+        core.__useSignInWindow(w ?? null);
+        if (core.state !== "connected") await core.connect();
+        return core.authorization;
+      } catch (e) {
+        throw trapped(e, "signIn");
+      } finally {
+        forget(core);
+      }
+    };
+    if (c.#core) return run(c.#core);
+    return c.#ready.then(run, (e) => {
+      forget(null);
+      throw e;
+    });
+  }
+
+  #observe(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+    if (type !== "statechange") return;
+    if (detail.state === "closed") {
+      const sub = this.#sub;
+      this.#sub = undefined;
+      sub?.close().catch(() => {});
+      this.dispatchEvent(new Event("close"));
+    }
+    if (detail.state === "connected") this.#watch();
+  }
+
+  addEventListener(type, listener, options) {
+    super.addEventListener(type, listener, options);
+    if (!Object.hasOwn(LIST_EVENTS, type)) return;
+    this.#wanted.add(type);
+    if (this.#core && this.state === "connected") this.#watch();
+  }
+
+  // 2026 servers announce list changes only on a subscriptions/listen stream: one is opened
+  // once someone listens for a list event (never by itself: connecting adds no request).
+  async #watch() {
+    const core = this.#core;
+    const caps = core.serverCapabilities;
+    if (this.#watching || this.#wanted.size === 0 || core.era !== "modern" || !caps) return;
+    const filter = {};
+    for (const [type, [kind, flag]] of Object.entries(LIST_EVENTS))
+      if (this.#wanted.has(type) && caps[kind]?.listChanged) filter[flag] = true;
+    if (!Object.keys(filter).length) return;
+    this.#watching = true;
+    try {
+      const sub = await core.listen(filter);
+      if (core.state !== "connected") return void sub.close().catch(() => {});
+      this.#sub = sub;
+      // The core applies each notification (events, refetch); the loop only drains the queue.
+      for await (const n of sub) void n;
+    } catch {
+      // closed, or the server refused: nothing to watch
+    }
+  }
+}
+
+/** Makes `exported` (the glue's Client) the facades' class; `ready` (index.js) defers cores. */
+export function adoptClient(exported, coreProto, ready) {
+  whenReady = ready ? ready.then(() => (whenReady = null)) : null;
+  whenReady?.catch(() => {}); // each facade's methods reject with the error instead
+  newCore = (first, second, observe) => new coreProto.constructor(first, second, observe);
+  if (Exported === exported) return;
+  Exported = exported;
+  const proto = exported.prototype;
+  for (const key of Reflect.ownKeys(proto)) if (key !== "constructor") delete proto[key];
+  Object.setPrototypeOf(proto, ClientFacade.prototype);
+  Object.setPrototypeOf(exported, ClientFacade); // statics too (Node's EventTarget checks its constructor's)
+  ClientFacade.forward(proto, coreProto);
+}
+
+/** `new Client(first, second)`: a facade whose prototype is the exported Client's. */
+export function makeClient(first, second) {
+  return Reflect.construct(ClientFacade, [first, second], Exported);
+}
+
+/** `client.listen()`'s async iterable over the engine's subscription (listen.rs). Here, not in an
+ *  inline snippet: each snippet module is one more file the wasm-bindgen-test page loads, and its
+ *  server has stalled with requests unread. */
+export function asyncIterable(next, close, honoured) {
+  return {
+    honoured,
+    next,
+    close,
+    return: async () => { await close(); return { value: undefined, done: true }; },
+    [Symbol.asyncIterator]() { return this; },
+  };
+}
