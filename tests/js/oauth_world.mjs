@@ -29,10 +29,15 @@
 // Every request is logged (`world.log`), every secret the world hands out or receives (access
 // and refresh tokens, client secrets, codes, PKCE verifiers, assertions, ID tokens, ID-JAGs,
 // DPoP proofs) is kept in `world.secrets`, and the behaviour is switched per test through
-// `world.opts` (see DEFAULTS), also while running.
+// `world.opts` (see DEFAULTS in oauth_world_defaults.mjs), also while running. The JOSE helpers and
+// the proof and client-assertion checks are in oauth_world_jose.mjs.
 import http from "node:http";
-import { createHash, createPublicKey, randomBytes, verify as verifySignature } from "node:crypto";
+import { createHash } from "node:crypto";
 import { readBody } from "../support/http.mjs";
+import { DEFAULTS, streamOversized } from "./oauth_world_defaults.mjs";
+import { b64url, fakeJwt, rand, sha256, verifiers } from "./oauth_world_jose.mjs";
+
+export { decodeJwt, fakeJwt, jwkThumbprint, verifyJws } from "./oauth_world_jose.mjs";
 
 const SERVER_INFO = { name: "oauth-world", version: "1" };
 const TOOLS = [
@@ -43,172 +48,10 @@ const TOOLS = [
 const MODERN = "2026-07-28";
 const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
-/** The switches; each may be changed on `world.opts` at any time. */
-const DEFAULTS = {
-  /** Which MCP requests need a token: (req, msg) => boolean (msg null for GET/DELETE). */
-  protect: () => true,
-  /** The 401's WWW-Authenticate: a string, a function of the world, or null for none. */
-  challenge: (w) => `Bearer resource_metadata="${w.prmUrl}", scope="mcp:read"`,
-  /** Serve PRM at all. */
-  prm: true,
-  /** PRM `resource` (default: the MCP URL). */
-  prmResource: null,
-  /** The AS named by PRM: "as" or "as2". */
-  activeAs: "as",
-  /** PRM scopes_supported. */
-  prmScopes: ["mcp:read", "mcp:write"],
-  /** Serve AS metadata. */
-  asMetadata: true,
-  /** An `issuer` other than the one the metadata is fetched for. */
-  metadataIssuer: null,
-  /** Leave S256 out of code_challenge_methods_supported. */
-  noS256: false,
-  /** Serve an AS (metadata and endpoints) at the origin root too. */
-  rootAs: false,
-  /** Registration returns a client_secret (client_secret_post). */
-  clientSecret: true,
-  /** A refusal for /register: { status, body }. */
-  registration: null,
-  /** A refusal for the authorization_code grant: { status, body }. */
-  tokenError: null,
-  /** A refusal for the refresh_token grant: { status, body }. */
-  refreshError: null,
-  /** "wrong": the callback carries another state. */
-  callbackState: "ok",
-  /** A string: the callback's iss (default: the issuer). */
-  callbackIss: null,
-  /** expires_in of tokens from the authorization_code grant, and from refreshes. */
-  expiresIn: 3600,
-  refreshExpiresIn: 3600,
-  /** Required scopes per tool name. */
-  toolScopes: { write: "mcp:write" },
-  /** Every tools/call answers 403 insufficient_scope, whatever the token (a function of the
-   *  world: the scope each 403 asks for). */
-  alwaysInsufficient: false,
-
-  // ---- grants without a user, DPoP (auth-grants.test.mjs) ----
-  /** AS metadata grant_types_supported. */
-  grantTypes: ["authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:jwt-bearer"],
-  /** AS metadata token_endpoint_auth_methods_supported (null: the usual list). */
-  authMethods: null,
-  /** A refusal for the client_credentials and jwt_bearer grants: { status, body }. */
-  grantError: null,
-  /** Tokens of the client_credentials and jwt_bearer grants carry a refresh token. */
-  grantRefresh: false,
-  /** Accept a jwt_bearer assertion: (assertion, form, issuer) => true | an error description. */
-  acceptAssertion: null,
-  /** A refusal for the IdP's token exchange: { status, body }. */
-  idpError: null,
-  /** The MCP server refuses every token (401), valid or not. */
-  refuseTokens: false,
-  /** DPoP at the token endpoint (a proof required, tokens bound) and the MCP server. */
-  dpop: false,
-  /** The token endpoint asks for a nonce (400 use_dpop_nonce) until proofs carry its current one. */
-  asNonce: false,
-  /** The MCP server asks for a nonce (401 use_dpop_nonce) until proofs carry its current one. */
-  mcpNonce: false,
-  /** Issue DPoP tokens bound (cnf.jkt) to another key than the proof's. */
-  bindToOtherKey: false,
-
-  // ---- oversized answers (auth.test.mjs) ----
-  /**
-   * { path, totalBytes, chunkBytes, intervalMs }: every request to `path` (e.g. "/as/token") is
-   * answered 200 with a JSON body of `totalBytes` (default 100 MiB), written `chunkBytes` (16 KiB)
-   * at a time every `intervalMs` (2) while the socket takes it, until the client goes away.
-   * Each such answer is recorded in `world.streams`. `after: n`: the first n requests to `path`
-   * are answered as usual.
-   */
-  oversized: null,
-};
-
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
 const ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token";
 const ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag";
-const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
-
-const rand = (n = 12) => randomBytes(n).toString("base64url");
-const b64url = (buf) => Buffer.from(buf).toString("base64url");
-const sha256 = (text) => createHash("sha256").update(text).digest();
-
-/** An unsigned-looking compact JWT (a random signature) with these claims. */
-export function fakeJwt(claims, header = { alg: "HS256", typ: "JWT" }) {
-  return `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(claims))}.${rand(32)}`;
-}
-
-/** The header and claims of a compact JWS, or null. */
-export function decodeJwt(jwt) {
-  const parts = String(jwt).split(".");
-  if (parts.length !== 3) return null;
-  try {
-    return {
-      header: JSON.parse(Buffer.from(parts[0], "base64url").toString()),
-      claims: JSON.parse(Buffer.from(parts[1], "base64url").toString()),
-      input: `${parts[0]}.${parts[1]}`,
-      signature: Buffer.from(parts[2], "base64url"),
-    };
-  } catch {
-    return null;
-  }
-}
-
-/** The RFC 7638 thumbprint of an EC or RSA public JWK. */
-export function jwkThumbprint(jwk) {
-  const members = jwk.kty === "EC" ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y } : { e: jwk.e, kty: jwk.kty, n: jwk.n };
-  return b64url(sha256(JSON.stringify(members)));
-}
-
-/** Verifies a JWS signature (ES256 raw r||s, or RS256) with a node:crypto public key. */
-export function verifyJws(alg, key, input, signature) {
-  if (alg === "ES256") return verifySignature("sha256", Buffer.from(input), { key, dsaEncoding: "ieee-p1363" }, signature);
-  if (alg === "RS256") return verifySignature("sha256", Buffer.from(input), key, signature);
-  return false;
-}
-
-
-const MiB = 1024 * 1024;
-
-/**
- * Answers `res` with a JSON body of `totalBytes`, paced (see DEFAULTS.oversized). Returns the
- * record { path, written, closedEarly, done }: `written` counts the bytes handed to the socket,
- * `done` resolves when the answer ended or the connection closed (closedEarly: before the end).
- */
-function streamOversized(res, { path, totalBytes = 100 * MiB, chunkBytes = 16 * 1024, intervalMs = 2 }) {
-  const record = { path, written: 0, closedEarly: false, done: null };
-  const chunk = Buffer.alloc(chunkBytes, "a");
-  record.done = new Promise((resolve) => {
-    let stopped = false;
-    let ended = false;
-    let timer = null;
-    const stop = () => {
-      if (stopped) return;
-      stopped = true;
-      clearTimeout(timer);
-      record.closedEarly = !ended;
-      resolve(record);
-    };
-    res.on("close", stop);
-    const write = (bytes) => {
-      record.written += bytes.length;
-      return res.write(bytes);
-    };
-    const next = () => {
-      if (stopped) return;
-      if (record.written + chunk.length >= totalBytes) {
-        ended = true;
-        res.end('"}');
-        return;
-      }
-      // Only when the socket took the last chunk: the server's own memory stays flat.
-      if (write(chunk)) timer = setTimeout(next, intervalMs);
-      else res.once("drain", () => (timer = setTimeout(next, intervalMs)));
-    };
-    res.writeHead(200, { "content-type": "application/json" });
-    write(Buffer.from('{"access_token":"'));
-    timer = setTimeout(next, intervalMs);
-  });
-  return record;
-}
 
 /**
  * Starts a world. `opts` override DEFAULTS; `port` (default env AUTH_TEST_PORT, else 0).
@@ -330,80 +173,7 @@ export async function startWorld(opts = {}, port = Number(process.env.AUTH_TEST_
     }
     return out;
   }
-
-  /**
-   * A DPoP proof of `req` for `htm` `htu` (and `token`: ath), per RFC 9449 §4.3. Resolves to
-   * { jkt } or { error, nonce: true when only the nonce was wrong }.
-   */
-  function checkProof(req, at, htm, htu, { token = null, nonce = null } = {}) {
-    const value = req.headers.dpop;
-    const fail = (error, extra = {}) => {
-      w.failures.push(`${at} DPoP: ${error}`);
-      return { error, ...extra };
-    };
-    if (!value) return fail("no DPoP header");
-    secret(value);
-    const jws = decodeJwt(value);
-    if (!jws) return fail("not a compact JWS");
-    const record = { at, header: jws.header, claims: jws.claims, jkt: null, error: null };
-    w.proofs.push(record);
-    const bad = (e, extra) => {
-      record.error = e;
-      return fail(e, extra);
-    };
-    const { header, claims } = jws;
-    if (header.typ !== "dpop+jwt") return bad(`typ ${header.typ}`);
-    if (header.alg !== "ES256") return bad(`alg ${header.alg}`);
-    if (!header.jwk || typeof header.jwk !== "object") return bad("no jwk");
-    if ("d" in header.jwk) return bad("the jwk has a private part");
-    let key;
-    try {
-      key = createPublicKey({ key: header.jwk, format: "jwk" });
-    } catch (e) {
-      return bad(`jwk: ${e.message}`);
-    }
-    if (!verifyJws("ES256", key, jws.input, jws.signature)) return bad("signature");
-    if (claims.htm !== htm) return bad(`htm ${claims.htm} ≠ ${htm}`);
-    if (claims.htu !== htu) return bad(`htu ${claims.htu} ≠ ${htu}`);
-    const now = Date.now() / 1000;
-    if (typeof claims.iat !== "number" || Math.abs(claims.iat - now) > 60) return bad(`iat ${claims.iat}`);
-    if (typeof claims.jti !== "string" || claims.jti.length < 16) return bad(`jti ${claims.jti}`);
-    if (w.jtis.has(`dpop:${claims.jti}`)) return bad("jti replayed");
-    w.jtis.add(`dpop:${claims.jti}`);
-    if (token !== null && claims.ath !== b64url(sha256(token))) return bad("ath");
-    if (token === null && claims.ath !== undefined) return bad("ath without a token");
-    if (nonce !== null && claims.nonce !== nonce) return bad(`nonce ${claims.nonce}`, { nonce: true });
-    record.jkt = jwkThumbprint(header.jwk);
-    return { jkt: record.jkt };
-  }
-
-  /** Verifies a private_key_jwt client assertion for `issuer`: the client_id, or null. */
-  function checkClientAssertion(form, issuer) {
-    const fail = (why) => {
-      w.failures.push(`client assertion: ${why}`);
-      return null;
-    };
-    secret(form.client_assertion);
-    if (form.client_assertion_type !== CLIENT_ASSERTION_TYPE) return fail(`client_assertion_type ${form.client_assertion_type}`);
-    const jws = decodeJwt(form.client_assertion);
-    if (!jws) return fail("not a compact JWS");
-    const { header, claims } = jws;
-    const id = claims.sub;
-    const c = w.clients.get(issuer)?.get(id);
-    if (!c?.publicKey) return fail(`no key for ${id}`);
-    if (form.client_id !== undefined && form.client_id !== id) return fail("client_id ≠ sub");
-    if (header.alg !== c.alg) return fail(`alg ${header.alg} ≠ ${c.alg}`);
-    if (!verifyJws(c.alg, c.publicKey, jws.input, jws.signature)) return fail("signature");
-    if (claims.iss !== id) return fail("iss ≠ sub");
-    if (claims.aud !== issuer) return fail(`aud ${JSON.stringify(claims.aud)} ≠ ${issuer}`);
-    const now = Date.now() / 1000;
-    if (!(typeof claims.exp === "number" && typeof claims.iat === "number" && claims.exp > claims.iat && claims.exp > now))
-      return fail(`exp ${claims.exp} iat ${claims.iat}`);
-    if (Math.abs(claims.iat - now) > 60) return fail(`iat ${claims.iat}`);
-    if (typeof claims.jti !== "string" || w.jtis.has(`ca:${claims.jti}`)) return fail(`jti ${claims.jti} missing or replayed`);
-    w.jtis.add(`ca:${claims.jti}`);
-    return id;
-  }
+  const { checkProof, checkClientAssertion } = verifiers(w, secret);
 
   /** How a token request authenticated its client: "basic", "post", "private_key_jwt" or "none". */
   function clientAuthOf(req, form) {
