@@ -5,7 +5,7 @@
 // facade made before the wasm is initialised (the default entry's index.js) makes its core once
 // the module is ready: methods wait for it, getters answer their not-connected values.
 
-import { refusal, trapped } from "../boundary/error.js";
+import { makeError, refusal, trapped } from "../boundary/error.js";
 
 /** The list events: which state getter each refreshes, and the listen() filter key (2026). */
 const LIST_EVENTS = {
@@ -34,6 +34,41 @@ function openSignInWindow(auth) {
   } catch {
     return undefined; // blocked: the authorizer opens its own, or says popup_blocked
   }
+}
+
+// An option error made here (kind "input", as the core's are).
+const optionError = (message, option) => makeError(-32602, message, { local: true, kind: "input", option });
+
+// `middleware: [(next) => (url, init) => Promise<Response>, …]` composed over `fetch` (the option,
+// else the global one) into the `fetch` the core uses for every request it makes, MCP and
+// authorization alike. The first middleware is the outermost: it sees each request first and its
+// response last. A client over a JS transport makes no HTTP request: middleware is refused there.
+export function withMiddleware(options) {
+  if (!options || typeof options !== "object" || !("middleware" in options)) return options;
+  const { middleware, ...rest } = options;
+  if (middleware === undefined) return rest;
+  const shape = "(next) => (url, init) => Promise<Response>";
+  if (!Array.isArray(middleware)) throw optionError(`options.middleware must be an array of functions ${shape}`, "middleware");
+  if (rest.transport != null)
+    throw optionError("options.middleware applies to HTTP requests; a client over { transport } makes none", "middleware");
+  const base = rest.fetch ?? globalThis.fetch;
+  if (typeof base !== "function") return rest; // the core names the missing fetch
+  let next = (url, init) => base.call(globalThis, url, init);
+  for (let i = middleware.length - 1; i >= 0; i--) {
+    const layer = middleware[i];
+    if (typeof layer !== "function") throw optionError(`options.middleware[${i}] must be a function ${shape}`, "middleware");
+    next = layer(next);
+    if (typeof next !== "function")
+      throw optionError(`options.middleware[${i}] must return a function (url, init) => Promise<Response>`, "middleware");
+  }
+  return { ...rest, fetch: next };
+}
+
+// The constructor's arguments with the options the facade applies itself taken out: `new
+// Client(url, options)` or `new Client({ transport, ... })`.
+function prepare(first, second) {
+  if (first && typeof first === "object" && !(first instanceof URL) && "transport" in first) return [withMiddleware(first), second];
+  return [first, withMiddleware(second)];
 }
 
 let Exported; // the exported Client (its prototype is the facades')
@@ -99,6 +134,7 @@ class ClientFacade extends EventTarget {
     const refused = refusal("Client");
     if (refused) throw refused;
     try {
+      [first, second] = prepare(first, second);
       return newCore(first, second, observe);
     } catch (e) {
       throw trapped(e, "Client");
