@@ -67,7 +67,8 @@ const PAGE = `<!doctype html>
 
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
 
-/** Serves the page, pkg/web/** and this directory's boundary-cases.mjs; nothing else. */
+/** Serves the page, pkg/web/** and this directory's boundary-cases.mjs and the modules it imports
+ *  (boundary-cases-*.mjs); nothing else. */
 function staticServer() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
@@ -77,7 +78,8 @@ function staticServer() {
       res.end(PAGE);
       return;
     }
-    if (url.pathname === "/cases/boundary-cases.mjs") file = path.join(here, "boundary-cases.mjs");
+    const cases = /^\/cases\/(boundary-cases(?:-[a-z]+)?\.mjs)$/.exec(url.pathname);
+    if (cases) file = path.join(here, cases[1]);
     else if (url.pathname.startsWith("/pkg/web/")) {
       const rel = path.normalize(decodeURIComponent(url.pathname.slice("/pkg/web/".length)));
       if (!rel.startsWith("..") && !path.isAbsolute(rel)) file = path.join(WEB_PKG, rel);
