@@ -10,113 +10,13 @@
 //      HOSTILE_PORT (18801), HOSTILE_PORT2 (18802).
 // Where the client misbehaves today the test states the expected behaviour and is marked
 // `todo` (node:test reports it without failing the run).
+// What the cases share (URLs, outcomes and their checks, memory figures, one fault's run) is in
+// hostile-lib.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Worker } from "node:worker_threads";
-import { handTransport, pkg, PKG_PATH } from "../js/peers.mjs";
-
-const { Client, McpError, wasmMemoryBytes } = pkg;
-
-const PORT = Number(process.env.HOSTILE_PORT ?? 18801);
-const PORT2 = Number(process.env.HOSTILE_PORT2 ?? 18802);
-const BASE = `http://127.0.0.1:${PORT}`;
-const BASE2 = `http://127.0.0.1:${PORT2}`;
-const url = (fault) => `${BASE}/${fault}/mcp`;
-const MiB = 1024 * 1024;
-
-const text = (r) => r?.content?.[0]?.text;
-const getJson = async (u) => (await fetch(u)).json();
-const log = () => getJson(`${BASE}/_log`);
-const traps = () => getJson(`${BASE}/_traps`);
-const log2 = () => getJson(`${BASE2}/_log`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** The call's outcome: { ok: result } or { err: McpError }; anything else thrown fails. */
-async function outcome(p) {
-  try {
-    return { ok: await p };
-  } catch (e) {
-    assert.ok(e instanceof McpError, `a rejection that is not an McpError: ${e?.stack ?? e}`);
-    assert.ok(e instanceof Error);
-    assert.equal(typeof e.code, "number");
-    assert.ok(e.message.length > 0);
-    return { err: e };
-  }
-}
-
-/** A clear local error of one of `kinds`. */
-function assertLocal(o, kinds, what) {
-  assert.ok(o.err, `${what}: expected an error, got ${JSON.stringify(o.ok)?.slice(0, 200)}`);
-  assert.equal(o.err.data?.local, true, `${what}: a local error (${o.err.message})`);
-  assert.ok(kinds.includes(o.err.data?.kind), `${what}: kind ${o.err.data?.kind} not in ${kinds}: ${o.err.message}`);
-}
-
-/** Either the correct "ok" result or a clear local error of `kinds`. */
-function assertOkOrLocal(o, kinds, what) {
-  if (o.ok) assert.match(text(o.ok) ?? "", /^ok/, `${what}: result`);
-  else assertLocal(o, kinds, what);
-}
-
-function settle() {
-  globalThis.gc?.();
-  globalThis.gc?.();
-  const m = process.memoryUsage();
-  return { rss: m.rss, heap: m.heapUsed, ext: m.external + m.arrayBuffers, wasm: wasmMemoryBytes() };
-}
-
-/** Runs fn while sampling RSS every 20 ms; returns { value, before, after, peakRss }. */
-async function measured(fn) {
-  await sleep(20);
-  const before = settle();
-  let peakRss = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  }, 20);
-  try {
-    const value = await fn();
-    await sleep(50);
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    const after = settle();
-    return { value, before, after, peakRss };
-  } finally {
-    clearInterval(timer);
-  }
-}
-const mb = (n) => `${(n / MiB).toFixed(1)} MiB`;
-function report(name, m) {
-  console.log(
-    `[memory] ${name}: RSS ${mb(m.before.rss)} → peak ${mb(m.peakRss)} (+${mb(m.peakRss - m.before.rss)}) → ${mb(m.after.rss)}; ` +
-      `heap ${mb(m.before.heap)} → ${mb(m.after.heap)}; wasm ${mb(m.before.wasm)} → ${mb(m.after.wasm)}`,
-  );
-}
-
-/** A connected legacy client on `fault` and a check that it still works afterwards. */
-async function client(fault, options = {}) {
-  const c = new Client(url(fault), { mode: "legacy", timeoutMs: 10_000, ...options });
-  await c.connect();
-  return c;
-}
-async function stillUsable(c, what) {
-  const r = await c.callTool("echo", { text: "x" }, { timeoutMs: 5_000 });
-  assert.equal(text(r), "ok", `${what}: the next call on the same client`);
-  assert.equal(c.pendingRequests, 0, `${what}: nothing left pending`);
-}
-
-/** One fault: call the hostile tool, check the outcome, then the same client again. */
-async function fault(name, check, options = {}, callOpts = {}) {
-  const c = await client(name, options);
-  try {
-    const t0 = Date.now();
-    const o = await outcome(c.callTool("hostile", {}, { timeoutMs: 10_000, ...callOpts }));
-    const ms = Date.now() - t0;
-    console.log(`[${name}] ${o.ok ? `result ${JSON.stringify(o.ok).slice(0, 120)}` : `${o.err.code} ${o.err.data?.kind}: ${o.err.message.slice(0, 200)}`} (${ms} ms)`);
-    await check(o, ms, c);
-    await stillUsable(c, name);
-    return o;
-  } finally {
-    await c.close();
-  }
-}
+import { handTransport, PKG_PATH } from "../js/peers.mjs";
+import { Client, McpError, BASE, BASE2, url, MiB, text, log, traps, log2, sleep, outcome, assertLocal, assertOkOrLocal, measured, mb, report, client, stillUsable, fault } from "./hostile-lib.mjs";
 
 // ---- content types -------------------------------------------------------------------------------
 
