@@ -27,6 +27,9 @@
 #                               optional peer dependency), loading the package by name when first used;
 #                               index.cjs (written from index.js by scripts/react-cjs.mjs) and
 #                               index.d.cts for require()
+#   middleware/, cache/         mcp-wasm-client/middleware (fetch middleware: withLogging, withRetry,
+#                               createMiddleware, applyMiddlewares) and mcp-wasm-client/cache
+#                               (memoryCacheStore, indexedDbCacheStore): plain ESM, no entry imports them
 #   mcp-app-sandbox.html        the MCP Apps sandbox proxy page, served by the app from another origin
 #   dist/core/, core/           the `mcp-wasm-client/core` entry: the crate built without its `auth`
 #                               feature (scripts/build-wasm.sh ENTRY core), its glue beside its own
@@ -272,6 +275,15 @@ node "$ROOT/scripts/react-cjs.mjs" "$TEMPLATE/react/index.js" "$OUT/react/index.
   || die 'react/index.d.ts must import its types from exactly one "../index.js"'
 sed 's#from "../index.js"#from "../index.cjs"#' "$OUT/react/index.d.ts" >"$OUT/react/index.d.cts"
 cp "$TEMPLATE/mcp-app-sandbox.html" "$OUT/"
+# mcp-wasm-client/middleware (withLogging, withRetry, createMiddleware, applyMiddlewares) and
+# mcp-wasm-client/cache (memoryCacheStore, indexedDbCacheStore): plain ESM beside the wasm, each one
+# index.js and index.d.ts; no entry imports them (a plain page's first download stays the same), and
+# require() loads the same file (require(esm), Node >= 20.19). Their types import the package's.
+for sub in middleware cache; do
+  cp -r "$TEMPLATE/$sub" "$OUT/"
+  ! grep -Eq "^import .* from ['\"](\.\./|mcp-wasm-client)" "$OUT/$sub/index.js" \
+    || die "$sub/index.js imports the package: it must stay standalone"
+done
 # The CommonJS entry's types (TypeScript's node16/nodenext resolution reads .d.cts for require, and
 # a CommonJS file may not import an ESM .d.ts): the nodejs build's declarations as .d.cts, the
 # elements' declarations pointing at them, and index.d.cts / core/index.d.cts from the template.
@@ -415,6 +427,7 @@ gz() { gzip -9c "$1" | wc -c; }
   for f in "$OUT"/elements/*.js; do elements=$((elements + $(gz "$f"))); done
   echo "  custom elements (elements/*.js, outside the wasm): $elements B; mcp-app-sandbox.html $(gz "$OUT/mcp-app-sandbox.html") B"
   echo "  React hooks (react/index.js, outside the wasm): $(gz "$OUT/react/index.js") B; react/index.cjs (require) $(gz "$OUT/react/index.cjs") B"
+  echo "  middleware/index.js $(gz "$OUT/middleware/index.js") B, cache/index.js $(gz "$OUT/cache/index.js") B (outside the wasm, imported only by name)"
   echo "  tarball: $(stat -c %s "$TARBALL") B ($(tar -tzf "$TARBALL" | wc -l) files)"
 } >&2
 echo "$TARBALL"
