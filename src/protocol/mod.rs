@@ -4,6 +4,7 @@ pub mod capabilities;
 pub mod error;
 pub mod header_value;
 pub mod jsonrpc;
+pub mod model;
 pub mod tool_headers;
 pub mod version;
 

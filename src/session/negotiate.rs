@@ -18,10 +18,13 @@
 //!   server may ignore a method it does not know before `initialize`); a transport that
 //!   closed or failed to send → error.
 
-use super::stamp::META_SERVER_INFO;
-use crate::json::{json, Value};
+use crate::json::{json, Map, Value};
 use crate::protocol::error::{McpError, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::jsonrpc::Message;
+use crate::protocol::model::initialize::{
+    supported_strings, DiscoverResult, InitializeResult, UnsupportedVersionData,
+};
+use crate::protocol::model::{view, Field};
 use crate::protocol::version::{best_mutual_modern, is_legacy, KNOWN_VERSIONS};
 
 /// What to do after the probe.
@@ -42,16 +45,6 @@ pub enum ProbeVerdict {
     Fail(McpError),
 }
 
-fn supported_list(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Classifies the HTTP reply to the probe: its status and the JSON-RPC message in its body.
 pub fn classify_probe_reply(
     status: u16,
@@ -60,12 +53,8 @@ pub fn classify_probe_reply(
 ) -> ProbeVerdict {
     if let Some(Message::Error { error, .. }) = message {
         if error.code == UNSUPPORTED_PROTOCOL_VERSION {
-            let supported = supported_list(
-                error
-                    .data
-                    .as_ref()
-                    .map_or(&Value::Null, |d| &d["supported"]),
-            );
+            let data = error.data.as_ref().and_then(view::<UnsupportedVersionData>);
+            let supported = data.map_or_else(Vec::new, |d| supported_strings(&d.supported));
             if let Some(v) = best_mutual_modern(supported.iter().map(String::as_str)) {
                 return if already_reprobed {
                     ProbeVerdict::Fail(McpError::with_data(
@@ -114,7 +103,7 @@ pub fn classify_probe_reply(
         )),
         200..=299 => match message {
             Some(Message::Result { result, .. }) => {
-                let supported = supported_list(&result["supportedVersions"]);
+                let supported = DiscoverResult::read(result).map_or_else(Vec::new, |d| d.versions());
                 match best_mutual_modern(supported.iter().map(String::as_str)) {
                     Some(version) => ProbeVerdict::Modern { version, discover: result.clone() },
                     None => ProbeVerdict::Legacy(format!("server/discover lists no modern version we speak ({})", crate::util::quote::quoted_list(&supported.iter().map(String::as_str).collect::<Vec<_>>()))),
@@ -184,24 +173,19 @@ pub struct Adopted {
     pub instructions: Option<String>,
 }
 
+/// The capabilities as sent, `{}` when absent or not an object.
+fn capabilities(c: Field<Map<String, Value>>) -> Value {
+    Value::Object(c.into_ok().unwrap_or_default())
+}
+
 /// Reads a `server/discover` result adopted at `version`.
 pub fn adopt_discover(version: &str, result: &Value) -> Adopted {
+    let d = DiscoverResult::read(result).unwrap_or_default();
     Adopted {
         version: version.to_string(),
-        server_info: result
-            .get("_meta")
-            .and_then(|m| m.get(META_SERVER_INFO))
-            .filter(|v| v.is_object())
-            .cloned(),
-        capabilities: result
-            .get("capabilities")
-            .filter(|v| v.is_object())
-            .cloned()
-            .unwrap_or_else(|| json!({})),
-        instructions: result
-            .get("instructions")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+        server_info: d.server_info().map(|i| Value::Object(i.raw.clone())),
+        capabilities: capabilities(d.capabilities),
+        instructions: d.instructions.into_ok(),
     }
 }
 
@@ -209,13 +193,14 @@ pub fn adopt_discover(version: &str, result: &Value) -> Adopted {
 /// the newest modern revision its `supportedVersions` shares with this client; an error
 /// naming what is wrong when it lists none or is not a discover result.
 pub fn stored_discover_version(result: &Value) -> Result<String, String> {
-    if !result.is_object() || !result["supportedVersions"].is_array() {
+    let d = DiscoverResult::read(result).unwrap_or_default();
+    if !matches!(d.supported_versions, Field::Is(_)) {
         return Err("discoverResult must be a server/discover result (an object with supportedVersions, as client.discoverResult gives it)".into());
     }
-    if result.get("capabilities").is_some_and(|c| !c.is_object()) {
+    if d.capabilities.is_present() && d.capabilities.ok().is_none() {
         return Err("discoverResult.capabilities must be an object".into());
     }
-    let supported = supported_list(&result["supportedVersions"]);
+    let supported = d.versions();
     best_mutual_modern(supported.iter().map(String::as_str))
         .map(str::to_string)
         .ok_or_else(|| {
@@ -231,10 +216,8 @@ pub fn stored_discover_version(result: &Value) -> Result<String, String> {
 
 /// Reads an `initialize` result; a version this client does not speak is an error.
 pub fn adopt_initialize(result: &Value) -> Result<Adopted, McpError> {
-    let version = result
-        .get("protocolVersion")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+    let r = InitializeResult::read(result).unwrap_or_default();
+    let version = r.protocol_version.ok().map_or("", String::as_str);
     if !is_legacy(version) {
         return Err(McpError::with_data(
             UNSUPPORTED_PROTOCOL_VERSION,
@@ -244,16 +227,9 @@ pub fn adopt_initialize(result: &Value) -> Result<Adopted, McpError> {
     }
     Ok(Adopted {
         version: version.to_string(),
-        server_info: result.get("serverInfo").filter(|v| v.is_object()).cloned(),
-        capabilities: result
-            .get("capabilities")
-            .filter(|v| v.is_object())
-            .cloned()
-            .unwrap_or_else(|| json!({})),
-        instructions: result
-            .get("instructions")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+        server_info: r.server_info.into_ok().map(|i| Value::Object(i.raw)),
+        capabilities: capabilities(r.capabilities),
+        instructions: r.instructions.into_ok(),
     })
 }
 
@@ -261,6 +237,7 @@ pub fn adopt_initialize(result: &Value) -> Result<Adopted, McpError> {
 mod tests {
     use super::*;
     use crate::protocol::jsonrpc::RequestId;
+    use crate::protocol::model::initialize::META_SERVER_INFO;
 
     fn err(code: i64, data: Value) -> Message {
         Message::Error {

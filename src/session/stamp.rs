@@ -16,7 +16,7 @@ pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 /// `_meta` key: per-request log level (2026).
 pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 /// `_meta` key: server info on results (2026).
-pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub use crate::protocol::model::initialize::META_SERVER_INFO;
 
 /// A message ready to POST: JSON body and the MCP headers it needs.
 #[derive(Debug, Clone, PartialEq)]
