@@ -133,6 +133,12 @@ pub trait Flow {
 
     /// The operation is over, whatever its outcome (the flow's bookkeeping may end with it).
     fn finished(&self, _op: &mut Self::Operation) {}
+
+    /// The `Authorization` value requests go with now, if any (what the response cache keys
+    /// private results by, as a fingerprint).
+    fn credential(&self) -> Option<Secret> {
+        None
+    }
 }
 
 /// What the HTTP layer holds (`Rc<dyn Authorize>`): sends a request with credentials.
@@ -145,9 +151,16 @@ pub trait Authorize {
         request: &'a mut dyn Request,
         what: &'a str,
     ) -> LocalBoxFuture<'a, Result<(), McpError>>;
+
+    /// The `Authorization` value requests go with now, if any ([`Flow::credential`]).
+    fn credential(&self) -> Option<Secret>;
 }
 
 impl<F: Flow> Authorize for F {
+    fn credential(&self) -> Option<Secret> {
+        Flow::credential(self)
+    }
+
     fn send<'a>(
         &'a self,
         request: &'a mut dyn Request,

@@ -7,7 +7,6 @@ use crate::json::Value;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::Era;
-use crate::session::cache::ResponseCache;
 use crate::session::inflight::InFlight;
 use crate::session::lists::Phase;
 use crate::session::subscriptions::ListenQueue;
@@ -63,8 +62,8 @@ pub struct Engine {
     pub(super) callbacks_pending: Rc<Cell<u32>>,
     /// Tools seen in listings (2026 `Mcp-Param-*` headers, output schemas).
     pub(super) tools: RefCell<ToolRegistry>,
-    /// 2026 list-result cache (`None` when the `cache` option is false).
-    pub(super) cache: Option<RefCell<ResponseCache>>,
+    /// 2026 list-result cache (`None` when the `cache` option is false; `engine::cache`).
+    pub(super) cache: RefCell<Option<Rc<super::cache::Cache>>>,
     /// Legacy `listen()` subscriptions fed from the GET stream.
     pub(super) legacy_listeners: RefCell<Vec<Weak<ListenQueue>>>,
     pub(super) next_listen: Cell<u64>,
@@ -119,7 +118,7 @@ impl Engine {
             answers: RefCell::default(),
             callbacks_pending: Rc::new(Cell::new(0)),
             tools: RefCell::new(tools),
-            cache: limits.cache.then(|| RefCell::new(ResponseCache::new())),
+            cache: RefCell::new(limits.cache.then(|| Rc::new(super::cache::Cache::memory()))),
             legacy_listeners: RefCell::new(Vec::new()),
             next_listen: Cell::new(0),
             progress: RefCell::new(SmallMap::new()),

@@ -96,9 +96,7 @@ impl Engine {
             }
             return;
         }
-        if let Some(cache) = &self.cache {
-            cache.borrow_mut().invalidate_for_notification(method, p);
-        }
+        self.invalidate_cached(method, p);
         if method == "notifications/tools/list_changed" {
             self.tools.borrow_mut().clear();
         }

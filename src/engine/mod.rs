@@ -4,6 +4,7 @@
 //! Decisions come from `session::*`; the engine only sequences them.
 
 pub mod answers;
+pub mod cache;
 pub mod connect;
 pub mod core;
 pub mod host;

@@ -8,7 +8,8 @@ use crate::json::{json, Map, Value};
 use crate::protocol::error::{McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::version::Era;
-use crate::session::cache::key_of;
+use crate::session::cache::{key_of, CACHEABLE_METHODS};
+use crate::session::cache_store::CacheMode;
 use crate::session::mrtr;
 use crate::session::results::{next_cursor, next_page_params, result_kind, Pages, ResultKind};
 use crate::session::retry::{Retry, RetryBudget};
@@ -33,6 +34,8 @@ pub struct RequestOptions {
     pub reset_timeout_on_progress: bool,
     /// Hard cap on the whole call.
     pub max_total_timeout_ms: Option<u64>,
+    /// How this call uses the cache (`cacheMode`; `None`: the client's `cache.mode`).
+    pub cache_mode: Option<CacheMode>,
 }
 
 impl std::fmt::Debug for RequestOptions {
@@ -43,6 +46,7 @@ impl std::fmt::Debug for RequestOptions {
             .field("on_progress", &self.on_progress.is_some())
             .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
             .field("max_total_timeout_ms", &self.max_total_timeout_ms)
+            .field("cache_mode", &self.cache_mode)
             .finish()
     }
 }
@@ -56,6 +60,7 @@ impl RequestOptions {
             on_progress: None,
             reset_timeout_on_progress: true,
             max_total_timeout_ms: None,
+            cache_mode: None,
         }
     }
 }
@@ -186,11 +191,9 @@ impl Engine {
         async move {
             let modern = self.era() == Some(Era::Modern);
             let cache_key = key_of(method, &original);
-            if let (true, Some(cache)) = (modern, &self.cache) {
-                let hit = cache
-                    .borrow()
-                    .get(method, cache_key.as_deref(), self.host.now_ms());
-                if let Some(hit) = hit {
+            let cache_mode = self.cache_mode(opts);
+            if modern && CACHEABLE_METHODS.contains(&method) {
+                if let Some(hit) = self.cached(method, cache_key.as_deref(), cache_mode).await {
                     return Ok(hit);
                 }
             }
@@ -241,14 +244,9 @@ impl Engine {
                 }
                 match result_kind(method, &result)? {
                     ResultKind::Complete => {
-                        if let (0, Some(cache)) = (rounds, &self.cache) {
-                            cache.borrow_mut().put(
-                                method,
-                                cache_key.as_deref(),
-                                &params,
-                                &result,
-                                self.host.now_ms(),
-                            );
+                        if rounds == 0 {
+                            let key = cache_key.as_deref();
+                            self.keep_cached(method, key, &params, &result, cache_mode);
                         }
                         return Ok(result);
                     }
@@ -283,9 +281,7 @@ impl Engine {
 
     /// Re-reads every page of `tools/list` (the registry absorbs them), bypassing the cache.
     pub(super) async fn relist_tools(&self, opts: &RequestOptions) -> Result<(), McpError> {
-        if let Some(cache) = &self.cache {
-            cache.borrow_mut().drop_method("tools/list");
-        }
+        self.drop_cached("tools/list");
         let mut cursor: Option<String> = None;
         for _ in 0..100 {
             let params = cursor.map_or_else(|| json!({}), |c| json!({ "cursor": c }));

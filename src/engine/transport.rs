@@ -4,6 +4,7 @@
 //! reached through `js::js_transport`, and `tests/support/memory_transport.rs` implements it
 //! natively.
 
+use crate::auth::secret::Secret;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::session::stamp::Outgoing;
@@ -67,6 +68,16 @@ pub trait Transport {
     /// True where a refused CORS preflight can hide behind a network failure (browsers).
     fn in_browser(&self) -> bool {
         false
+    }
+    /// What the app's cache store keys this server by: its URL (a JS transport: its name;
+    /// the server's identity tells such servers apart).
+    fn cache_scope_url(&self) -> String {
+        self.name().to_string()
+    }
+    /// The `Authorization` value requests go with now, if any (the cache keys private
+    /// results by its fingerprint, never by the value).
+    fn credential(&self) -> Option<Secret> {
+        None
     }
     /// True for transports that carry bare JSON-RPC messages (a `MessagePort`, stdio, an
     /// in-memory pair): no HTTP status, no session, no stream to close, so a probe nobody

@@ -115,6 +115,10 @@ pub enum ErrorKind {
     /// What was asked does not exist in this session's era or server, such as an extension
     /// it did not declare (`"unsupported"`).
     Unsupported,
+    /// Not a call's failure: the app's cache store threw, answered something unusable or
+    /// was too slow; the call went to the server (`"cache_store"`, told to `messageHandler`,
+    /// with `data.operation`).
+    CacheStore,
 }
 
 impl ErrorKind {
@@ -151,6 +155,7 @@ impl ErrorKind {
             ErrorKind::TaskCancelled => "task_cancelled",
             ErrorKind::SkillVerification => "skill_verification",
             ErrorKind::Unsupported => "unsupported",
+            ErrorKind::CacheStore => "cache_store",
         }
     }
 

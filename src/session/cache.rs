@@ -79,6 +79,36 @@ pub fn key_of(method: &str, params: &Value) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The `ttlMs` and `cacheScope` under which `method`'s `result` (asked with `params`) may be
+/// cached, or `None`: not a cacheable method, not a complete object result, an MRTR retry, or
+/// no positive finite `ttlMs`.
+pub fn storable(method: &str, params: &Value, result: &Value) -> Option<(f64, CacheScope)> {
+    let ttl_ms = result
+        .get("ttlMs")
+        .and_then(Value::as_f64)
+        .unwrap_or(0.0)
+        .max(0.0);
+    let complete = match result.get("resultType") {
+        None | Some(Value::Null) => true,
+        Some(t) => t.as_str() == Some("complete"),
+    };
+    let retry = params.get("inputResponses").is_some() || params.get("requestState").is_some();
+    if !CACHEABLE_METHODS.contains(&method)
+        || !result.is_object()
+        || !complete
+        || retry
+        || ttl_ms <= 0.0
+        || !ttl_ms.is_finite()
+    {
+        return None;
+    }
+    let scope = match result.get("cacheScope").and_then(Value::as_str) {
+        Some("public") => CacheScope::Public,
+        _ => CacheScope::Private,
+    };
+    Some((ttl_ms, scope))
+}
+
 impl ResponseCache {
     /// An empty cache.
     pub fn new() -> Self {
@@ -102,27 +132,8 @@ impl ResponseCache {
         result: &Value,
         now_ms: f64,
     ) -> bool {
-        let ttl_ms = result
-            .get("ttlMs")
-            .and_then(Value::as_f64)
-            .unwrap_or(0.0)
-            .max(0.0);
-        let complete = match result.get("resultType") {
-            None | Some(Value::Null) => true,
-            Some(t) => t.as_str() == Some("complete"),
-        };
-        let retry = params.get("inputResponses").is_some() || params.get("requestState").is_some();
-        if !CACHEABLE_METHODS.contains(&method)
-            || !result.is_object()
-            || !complete
-            || retry
-            || ttl_ms <= 0.0
-        {
+        let Some((ttl_ms, scope)) = storable(method, params, result) else {
             return false;
-        }
-        let scope = match result.get("cacheScope").and_then(Value::as_str) {
-            Some("public") => CacheScope::Public,
-            _ => CacheScope::Private,
         };
         let k = (method.to_string(), key.map(str::to_string));
         if !self.entries.contains_key(&k) && self.entries.len() >= MAX_ENTRIES {

@@ -2,6 +2,7 @@
 //! is stamped, how the era is negotiated, and where responses go.
 
 pub mod cache;
+pub mod cache_store;
 pub mod inflight;
 pub mod lists;
 pub mod mrtr;

@@ -16,6 +16,7 @@ use crate::auth::challenge::{AuthHint, ChallengeError};
 use crate::auth::errors;
 use crate::auth::scopes;
 use crate::auth::seam::{Flow, Refusal, Ticket};
+use crate::auth::secret::Secret;
 use crate::auth::tokens::{self, AfterRediscovery, BeforeRequest, Recovery, SentToken};
 use crate::json::{json, Value};
 use crate::protocol::error::{ErrorKind, McpError};
@@ -62,6 +63,10 @@ impl<H: AuthHost> Flow for Authorizer<H> {
         url: &'a str,
     ) -> LocalBoxFuture<'a, Result<Ticket, McpError>> {
         Box::pin(self.ticket_for(op, method, url))
+    }
+
+    fn credential(&self) -> Option<Secret> {
+        self.ticket().credentials.authorization
     }
 
     fn accepted(&self, ticket: &Ticket, url: &str, dpop_nonce: Option<&str>) {

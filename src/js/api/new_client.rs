@@ -5,7 +5,7 @@
 use super::client::Client;
 use crate::engine::{Engine, Limits, Transport};
 use crate::js::boundary::options::{self, url_text, DEFAULT_TIMEOUT_MS};
-use crate::js::host::JsHost;
+use crate::js::host::{cache_store, JsHost};
 use crate::js::http::fetch::Http;
 use crate::js::http::streamable_http::StreamableHttp;
 use crate::js::transports::js_transport::JsTransport;
@@ -193,6 +193,7 @@ pub(super) fn read(
         ..cfg
     };
     let limits = read_limits(r, options);
+    let cache = cache_store::read(r, options);
     // The Streamable HTTP options are read by the same reader: one exit for every error,
     // in the order a `?` per option would give.
     let http = match &target {
@@ -228,6 +229,9 @@ pub(super) fn read(
     };
     let logging_callback = host.logging_callback.clone();
     let engine = Engine::new(cfg, limits, Rc::new(host), transport);
+    if cache.is_some() {
+        engine.use_cache(cache);
+    }
     #[cfg(feature = "auth")]
     if let Some(a) = &auth {
         super::sign_in::attach(&engine, a);
@@ -336,7 +340,7 @@ fn read_limits(r: &mut options::Reader, options: &JsValue) -> Limits {
         max_rounds: r
             .positive_number(options, "inputRequiredMaxRounds")
             .map_or(10, |n| n.min(u32::MAX as u64) as u32),
-        cache: r.boolean(options, "cache").unwrap_or(true),
+        cache: cache_store::enabled(r, options),
     }
 }
 

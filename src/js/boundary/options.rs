@@ -7,6 +7,7 @@ use crate::js::host::abort::SignalLink;
 use crate::js::host::call_handler;
 use crate::json::Value;
 use crate::protocol::error::McpError;
+use crate::session::cache_store::CacheMode;
 use js_sys::{Function, Object, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -176,6 +177,17 @@ impl Reader {
         s
     }
 
+    /// An optional `cacheMode` (the call's) or `mode` (the `cache` option's).
+    pub fn cache_mode(&mut self, obj: &JsValue, key: &str) -> Option<CacheMode> {
+        let text = self.string(obj, key)?;
+        let mode = CacheMode::parse(&text);
+        if mode.is_none() {
+            let names = CacheMode::NAMES.map(|n| format!("{n:?}")).join(", ");
+            self.wrong(key, &format!(" must be one of {names}, got {text:?}"));
+        }
+        mode
+    }
+
     /// An optional function option.
     #[inline(never)]
     pub fn function(&mut self, obj: &JsValue, key: &str) -> Option<Function> {
@@ -304,7 +316,7 @@ impl Reader {
 /// Every per-call option of every method (one options type, `CallOptions` and its
 /// extensions) but callTool's task options (`session::tasks::TASK_CALL_OPTIONS`): a key
 /// outside these lists is refused.
-pub const CALL_OPTIONS: [&str; 10] = [
+pub const CALL_OPTIONS: [&str; 11] = [
     "signal",
     "timeoutMs",
     "onProgress",
@@ -314,6 +326,8 @@ pub const CALL_OPTIONS: [&str; 10] = [
     "cursor",
     "all",
     "maxPages",
+    // how a cacheable request uses the cache: "use", "refresh" or "bypass"
+    "cacheMode",
     // keys merged into the request's params._meta (they win over the 2026 envelope's)
     "_meta",
     // skills.list: keep the entries that break the rules in `invalid` instead of throwing
@@ -353,6 +367,7 @@ pub fn call_options(
         on_progress,
         reset_timeout_on_progress: r.boolean(obj, "resetTimeoutOnProgress").unwrap_or(true),
         max_total_timeout_ms: r.positive_number(obj, "maxTotalTimeoutMs"),
+        cache_mode: r.cache_mode(obj, "cacheMode"),
     };
     r.check()?;
     Ok((opts, link.map(|(_, l)| l)))

@@ -2,6 +2,7 @@
 //! functions (callbacks that answer the server, handlers that hear it).
 
 pub mod abort;
+pub mod cache_store;
 
 use crate::engine::{Cancel, Host};
 use crate::js::boundary::{error as jserr, interop};

@@ -129,6 +129,18 @@ impl Http {
         })
     }
 
+    /// The `Authorization` value requests go with now: the authorization flow's token, else
+    /// an `Authorization` header of the `headers` option.
+    pub fn credential(&self) -> Option<crate::auth::secret::Secret> {
+        if let Some(auth) = &self.auth {
+            return auth.credential();
+        }
+        self.extra_headers
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("authorization"))
+            .map(|(_, value)| crate::auth::secret::Secret::new(value.as_str()))
+    }
+
     /// The fetch function requests go through (the authorization flow fetches with it too).
     #[cfg(feature = "auth")]
     pub fn fetch_function(&self) -> &Function {

@@ -129,6 +129,14 @@ impl Transport for HttpSse {
         "http+sse"
     }
 
+    fn cache_scope_url(&self) -> String {
+        self.http.url.clone()
+    }
+
+    fn credential(&self) -> Option<crate::auth::secret::Secret> {
+        self.http.credential()
+    }
+
     fn in_browser(&self) -> bool {
         self.http.in_browser
     }
