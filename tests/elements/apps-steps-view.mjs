@@ -2,7 +2,7 @@
 // refused), the README and docs blocks as written, options, host context and size, every request
 // an app makes.
 import { expect, readmeJsBlocks } from "../e2e/lib.mjs";
-import { step, sleep, inApp, appEvents, has, find, stats } from "./apps-lib.mjs";
+import { step, sleep, inApp, appEvents, has, find } from "./apps-lib.mjs";
 
 export async function moduleLoadStep(env) {
   await step("view-session.js refused (404): callTool rejects with McpError kind module_load naming its URL; nothing mounted", async () => {

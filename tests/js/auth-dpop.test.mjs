@@ -2,7 +2,7 @@
 // tests/js/oauth_world.mjs: proofs at the token endpoint and the MCP server, DPoP-bound tokens (ath,
 // htm, htu, jti, the key, cnf.jkt), nonces at the AS and the server. Every scenario checks that no
 // secret shows (auth-harness.mjs).
-import { test, describe } from "node:test";
+import { describe } from "node:test";
 import assert from "node:assert/strict";
 import { rejection, text } from "./peers.mjs";
 import { decodeJwt, jwkThumbprint } from "./oauth_world.mjs";

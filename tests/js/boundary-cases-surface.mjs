@@ -1,6 +1,5 @@
 // The surface boundary-cases.mjs covers: the wrong values, every export, Client method, getter and
 // options field with its valid arguments.
-import { succeeds } from "./boundary-cases-checks.mjs";
 
 
 // ---- wrong values ------------------------------------------------------------------------------
