@@ -1,7 +1,6 @@
 // The surface boundary-cases.mjs covers: the wrong values, every export, Client method, getter and
 // options field with its valid arguments.
 
-
 // ---- wrong values ------------------------------------------------------------------------------
 
 /** Wrong values by key: a label for case names and a maker (fresh Symbols, URLs per call). */
