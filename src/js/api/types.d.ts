@@ -70,6 +70,8 @@ export interface CallOptions {
   maxTotalTimeoutMs?: number;
   /** Keys merged into the request's `params._meta` (they win over the 2026 envelope's). */
   _meta?: JsonObject;
+  /** With a `cache` store: `"use"` a fresh entry (the default), `"refresh"` (ask the server and store its answer) or `"bypass"` (ask the server, store nothing). */
+  cacheMode?: CacheMode;
 }
 /** A task's state; `completed`, `failed` and `cancelled` are terminal. */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
@@ -218,6 +220,48 @@ export interface ReconnectionOptions {
   maxDelayMs?: number;
 }
 
+// ---- Extension points (issue 37): fetch middleware, a cache store, a tracer --------------------
+/** A `fetch`, as the client calls it: the core passes a URL string and a RequestInit (method, headers as a plain object, body, signal). The TypeScript SDK's `FetchLike`. */
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+/** A fetch middleware: given the next fetch (the next middleware, else `fetch`), the fetch to use; it must resolve with a `Response`. The TypeScript SDK's `Middleware`. `mcp-wasm-client/middleware` has `withLogging`, `withRetry`, `createMiddleware` and `applyMiddlewares`. */
+export type FetchMiddleware = (next: FetchLike) => FetchLike;
+/** What a cache store keeps: a plain structured-cloneable object the client makes and reads back; a store never interprets it. */
+export type CacheEntry = unknown;
+/** How a call uses the cache: `"use"` a fresh entry (default), `"refresh"` it from the server, or `"bypass"` it (neither read nor written). */
+export type CacheMode = "use" | "refresh" | "bypass";
+/** Where cached results are kept (`mcp-wasm-client/cache`: `memoryCacheStore()`, `indexedDbCacheStore(name?)`). Each method may return a promise; one that throws, rejects or takes too long never fails a call (the call goes to the server, the error reaches `messageHandler`). */
+export interface CacheStore {
+  /** The entry under `key`, or undefined when there is none or it expired. */
+  get(key: string): MaybePromise<CacheEntry | undefined>;
+  /** Keeps `entry` under `key` for `ttlMs` ms. */
+  set(key: string, entry: CacheEntry, ttlMs: number): MaybePromise<void>;
+  delete(key: string): MaybePromise<void>;
+  /** Drops every key starting with `prefix`, or every key. */
+  clear(prefix?: string): MaybePromise<void>;
+}
+/** The `cache` option: `store` (default: in memory, this client only), `partition` (a key prefix that keeps apps or users sharing a store apart), `mode` (every call's default `cacheMode`). */
+export interface CacheOptions { store?: CacheStore; partition?: string; mode?: CacheMode }
+/** A span attribute's value, as OpenTelemetry takes it. */
+export type SpanAttributeValue = string | number | boolean | string[] | number[] | boolean[];
+/** What the client reads of a span's context (an OpenTelemetry `SpanContext`). */
+export interface SpanContextLike { traceId: string; spanId: string; traceFlags: number; traceState?: unknown; isRemote?: boolean }
+/** The span methods the client calls (an OpenTelemetry `Span` has them). */
+export interface SpanLike {
+  spanContext(): SpanContextLike;
+  setAttribute(key: string, value: SpanAttributeValue): unknown;
+  setAttributes(attributes: { [key: string]: SpanAttributeValue }): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  recordException(exception: unknown, time?: unknown): void;
+  end(endTime?: unknown): void;
+}
+/** The options the client passes to `startSpan` (an OpenTelemetry `SpanOptions`). */
+export interface SpanOptionsLike { kind?: number; attributes?: { [key: string]: SpanAttributeValue }; links?: unknown[]; startTime?: unknown; root?: boolean }
+/** A tracer (an OpenTelemetry `Tracer`, e.g. `trace.getTracer("mcp")`): the client starts a span per call. */
+export interface TracerLike {
+  startSpan(name: string, options?: SpanOptionsLike, context?: unknown): SpanLike;
+  startActiveSpan?(...args: any[]): unknown;
+}
+
 export interface ClientOptions {
   /** A transport written in JavaScript (then no URL, `headers`, `fetch` or `auth`). */
   transport?: McpTransport;
@@ -227,6 +271,8 @@ export interface ClientOptions {
   headers?: { [name: string]: string } | Headers | Iterable<[string, string]>;
   /** A `fetch` to use instead of the global one. */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Fetch middleware composed over `fetch` (the first is the outermost), for every request the client makes: MCP and authorization. Not with `transport`. */
+  middleware?: FetchMiddleware[];
   /** Per-request timeout in ms (default 60 000). */
   timeoutMs?: number;
   /** Declares tasks: the 2026 tasks extension on every request, the `tasks` capability on 2025-11-25 `initialize`. */
@@ -235,8 +281,10 @@ export interface ClientOptions {
   maxMessageBytes?: number;
   /** How soon a dropped SSE stream (the GET stream, a resumed request's stream) is reconnected when the server's `retry:` does not say (Streamable HTTP only). */
   reconnection?: ReconnectionOptions;
-  /** Cache 2026 list results for their ttlMs (default true). */
-  cache?: boolean;
+  /** Cache 2026 results for their ttlMs (default true, in memory); `false` turns it off; `{ store, partition, mode }` keeps them in a store of yours. */
+  cache?: boolean | CacheOptions;
+  /** Starts a span per call (OpenTelemetry's `Tracer` fits). */
+  tracer?: TracerLike;
   /** Registering it declares `elicitation: { form: {}, url: {} }`. */
   elicitationCallback?: ElicitationCallback;
   /** Registering it declares `sampling` (plus `samplingCapabilities`). */
