@@ -6,70 +6,15 @@ use crate::protocol::error::{McpError, INTERNAL_ERROR, INVALID_REQUEST};
 /// Methods whose results may be `input_required`.
 pub const MRTR_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
 
-/// One embedded request of an `input_required` result.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InputRequest {
-    /// The server-chosen key (the callback's `requestId`).
-    pub key: String,
-    /// `elicitation/create`, `sampling/createMessage` or `roots/list`.
-    pub method: String,
-    /// The request params (`{}` when absent).
-    pub params: Value,
-}
+pub use crate::protocol::model::input_required::{InputRequest, InputRequired};
 
-/// A parsed `input_required` result.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InputRequired {
-    /// This round's requests (empty for a state-only round).
-    pub requests: Vec<InputRequest>,
-    /// The opaque state to echo verbatim.
-    pub request_state: Option<String>,
-}
-
-/// Reads an `input_required` result, naming what is malformed.
+/// Reads an `input_required` result (through its model), naming what is malformed.
 pub fn parse(method: &str, result: &Value) -> Result<InputRequired, McpError> {
-    let bad = |why: &str| {
+    InputRequired::read(result).map_err(|why| {
         McpError::protocol(
             INVALID_REQUEST,
             format!("The server's input_required result for {method} is malformed: {why}"),
         )
-    };
-    let request_state = match result.get("requestState") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(_) => return Err(bad("requestState is not a string")),
-    };
-    let mut requests = Vec::new();
-    match result.get("inputRequests") {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(map)) => {
-            for (key, entry) in map {
-                let m = entry.get("method").and_then(Value::as_str).ok_or_else(|| {
-                    bad(&[
-                        "inputRequests[",
-                        &crate::util::quote::quoted(key),
-                        "] has no method",
-                    ]
-                    .concat())
-                })?;
-                requests.push(InputRequest {
-                    key: key.clone(),
-                    method: m.to_string(),
-                    params: entry
-                        .get("params")
-                        .cloned()
-                        .unwrap_or_else(|| Value::Object(Map::new())),
-                });
-            }
-        }
-        Some(_) => return Err(bad("inputRequests is not an object")),
-    }
-    if requests.is_empty() && request_state.is_none() {
-        return Err(bad("it has neither inputRequests nor requestState"));
-    }
-    Ok(InputRequired {
-        requests,
-        request_state,
     })
 }
 
@@ -132,7 +77,10 @@ mod tests {
             .unwrap_err()
             .message
             .contains("has no method"));
-        assert!(parse("m", &json!({"requestState": 5})).is_err());
+        assert!(parse("m", &json!({"requestState": 5}))
+            .unwrap_err()
+            .message
+            .ends_with("malformed: requestState is not a string"));
     }
 
     #[test]
