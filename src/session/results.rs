@@ -2,6 +2,9 @@
 
 use crate::json::Value;
 use crate::protocol::error::{McpError, INVALID_REQUEST};
+use crate::protocol::model::list::{items, ListPage};
+use crate::protocol::model::result::ResultHead;
+use crate::protocol::model::Field;
 
 /// What kind of result arrived.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,19 +28,27 @@ pub fn result_kind(method: &str, result: &Value) -> Result<ResultKind, McpError>
             ),
         ));
     }
-    match result.get("resultType") {
-        None | Some(Value::Null) => Ok(ResultKind::Complete),
-        Some(Value::String(s)) if s == "complete" => Ok(ResultKind::Complete),
-        Some(Value::String(s)) if s == "input_required" => Ok(ResultKind::InputRequired),
-        Some(Value::String(s)) if s == "task" && method == "tools/call" => Ok(ResultKind::Task),
-        Some(Value::String(s)) if s == "task" => Err(McpError::protocol(
-            INVALID_REQUEST,
-            format!("The server answered {method} with a task, which only tools/call may return"),
-        )),
-        Some(other) => Err(McpError::protocol(
+    let unknown = |other: Value| {
+        McpError::protocol(
             INVALID_REQUEST,
             format!("The server's result for {method} has an unknown resultType {other}"),
-        )),
+        )
+    };
+    match ResultHead::read(result).unwrap_or_default().result_type {
+        Field::Absent | Field::Null => Ok(ResultKind::Complete),
+        Field::Wrong(other) => Err(unknown(other)),
+        Field::Is(s) => match s.as_str() {
+            "complete" => Ok(ResultKind::Complete),
+            "input_required" => Ok(ResultKind::InputRequired),
+            "task" if method == "tools/call" => Ok(ResultKind::Task),
+            "task" => Err(McpError::protocol(
+                INVALID_REQUEST,
+                format!(
+                    "The server answered {method} with a task, which only tools/call may return"
+                ),
+            )),
+            _ => Err(unknown(Value::String(s))),
+        },
     }
 }
 
@@ -69,6 +80,14 @@ mod tests {
             .unwrap_err()
             .message
             .contains("\"tasks\""));
+        assert!(result_kind("m", &json!({"resultType": 7}))
+            .unwrap_err()
+            .message
+            .ends_with("has an unknown resultType 7"));
+        assert_eq!(
+            result_kind("m", &json!({"resultType": null})).unwrap(),
+            ResultKind::Complete
+        );
         assert!(result_kind("m", &json!([1])).is_err());
     }
 }
@@ -76,10 +95,7 @@ mod tests {
 /// Pagination: the `nextCursor` of a list result; `None` is the end, and an empty string is a
 /// valid cursor, not the end.
 pub fn next_cursor(result: &Value) -> Option<String> {
-    result
-        .get("nextCursor")
-        .and_then(Value::as_str)
-        .map(str::to_string)
+    ListPage::read(result)?.next_cursor.into_ok()
 }
 
 /// The params of a list's next page: the first page's (every field the caller gave, such as a
@@ -113,7 +129,7 @@ impl Pages {
         max_pages: u32,
     ) -> Result<Option<String>, McpError> {
         self.pages += 1;
-        if let Some(items) = page.get(key).and_then(Value::as_array) {
+        if let Some(items) = items(page, key) {
             self.items.extend(items.iter().cloned());
         }
         let Some(cursor) = next_cursor(page) else {
@@ -169,6 +185,8 @@ mod pagination_tests {
     fn empty_cursor_is_a_cursor() {
         assert_eq!(next_cursor(&json!({"nextCursor": ""})).as_deref(), Some(""));
         assert_eq!(next_cursor(&json!({})), None);
+        assert_eq!(next_cursor(&json!({"nextCursor": 3})), None);
+        assert_eq!(next_cursor(&json!([])), None);
     }
 
     #[test]
