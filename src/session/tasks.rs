@@ -11,12 +11,16 @@ use crate::protocol::error::{
     ErrorKind, McpError, INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND,
     MISSING_REQUIRED_CLIENT_CAPABILITY, REQUEST_ABORTED,
 };
+use crate::protocol::model::error::ErrorObject;
+use crate::protocol::model::list::items;
+use crate::protocol::model::task::{CreateTaskResult, RelatedTaskMeta, TaskIdRef, TaskObject};
+use crate::protocol::model::{view, Field};
 use crate::protocol::version::Era;
 
 pub use crate::protocol::capabilities::TASKS_EXTENSION;
 
 /// `_meta` key tying a 2025-11-25 message to its task (`{ taskId }`).
-pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+pub use crate::protocol::model::task::RELATED_TASK;
 
 /// The poll interval when the server suggests none.
 pub const DEFAULT_POLL_MS: u64 = 1_000;
@@ -28,39 +32,7 @@ pub const MAX_POLL_MS: u64 = 30_000;
 /// The per-call options that make a `tools/call` a task call (`callTool`'s options object).
 pub const TASK_CALL_OPTIONS: [&str; 2] = ["task", "onTask"];
 
-/// A task's state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// In progress.
-    Working,
-    /// Waiting for the client's answers.
-    InputRequired,
-    /// Done; the result is ready (terminal).
-    Completed,
-    /// Ended by an error (terminal).
-    Failed,
-    /// Cancelled (terminal).
-    Cancelled,
-}
-
-impl Status {
-    /// Reads the wire's `status`.
-    pub fn parse(s: &str) -> Option<Status> {
-        Some(match s {
-            "working" => Status::Working,
-            "input_required" => Status::InputRequired,
-            "completed" => Status::Completed,
-            "failed" => Status::Failed,
-            "cancelled" => Status::Cancelled,
-            _ => return None,
-        })
-    }
-
-    /// Completed, failed and cancelled never change.
-    pub fn is_terminal(self) -> bool {
-        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
-    }
-}
+pub use crate::protocol::model::task::Status;
 
 /// A task as read from the wire.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,10 +46,15 @@ pub struct Task {
 }
 
 impl Task {
+    /// The typed view of [`Task::value`] (2026 names).
+    pub fn view(&self) -> TaskObject {
+        TaskObject::read(&self.value).unwrap_or_default()
+    }
+
     /// How long to wait before the next `tasks/get`: the server's interval within
     /// [`MIN_POLL_MS`]..=[`MAX_POLL_MS`], or [`DEFAULT_POLL_MS`].
     pub fn poll_ms(&self) -> u64 {
-        match self.value.get("pollIntervalMs").and_then(Value::as_f64) {
+        match self.view().poll_interval_ms.into_ok() {
             Some(ms) if ms.is_finite() && ms >= 0.0 => {
                 (ms.ceil() as u64).clamp(MIN_POLL_MS, MAX_POLL_MS)
             }
@@ -99,19 +76,9 @@ pub fn read(what: &str, v: &Value) -> Result<Task, McpError> {
     let Value::Object(wire) = v else {
         return Err(malformed(what, "it is not an object"));
     };
-    let id = match wire.get("taskId") {
-        Some(Value::String(s)) if !s.is_empty() => s.clone(),
-        _ => return Err(malformed(what, "taskId is not a non-empty string")),
-    };
-    let status = match wire.get("status").and_then(Value::as_str) {
-        Some(s) => Status::parse(s).ok_or_else(|| {
-            malformed(
-                what,
-                &["status ", &crate::util::quote::quoted(s), " is unknown"].concat(),
-            )
-        })?,
-        None => return Err(malformed(what, "status is not a string")),
-    };
+    let task = TaskObject::read(v).unwrap_or_default();
+    let id = task.id().map_err(|why| malformed(what, &why))?.to_string();
+    let status = task.state().map_err(|why| malformed(what, &why))?;
     let mut value = Map::new();
     for (k, v) in wire {
         let key = match k.as_str() {
@@ -133,22 +100,22 @@ pub fn read(what: &str, v: &Value) -> Result<Task, McpError> {
 /// The task a `tools/call` result announces, if it is one: 2025-11-25 a `CreateTaskResult`
 /// (`{ task: {...} }`, no `content`), 2026 a `resultType: "task"` result.
 pub fn created(era: Era, result: &Value) -> Result<Option<Task>, McpError> {
+    let Some(answer) = CreateTaskResult::read(result) else {
+        return Ok(None);
+    };
     match era {
-        Era::Legacy => match (result.get("task"), result.get("content")) {
-            (Some(task @ Value::Object(_)), None) => read("the CreateTaskResult", task).map(Some),
-            _ => Ok(None),
+        Era::Legacy => match answer.wrapped() {
+            Some(task) => read("the CreateTaskResult", &Value::Object(task)).map(Some),
+            None => Ok(None),
         },
-        Era::Modern => match result.get("resultType").and_then(Value::as_str) {
-            Some("task") => read("the CreateTaskResult", result).map(Some),
-            _ => Ok(None),
-        },
+        Era::Modern if answer.is_flat_task() => read("the CreateTaskResult", result).map(Some),
+        Era::Modern => Ok(None),
     }
 }
 
 /// True when `result` announces a task (no tool output to check yet).
 pub fn is_task_stub(result: &Value) -> bool {
-    result.get("resultType").and_then(Value::as_str) == Some("task")
-        || (result.get("task").is_some_and(Value::is_object) && result.get("content").is_none())
+    CreateTaskResult::read(result).is_some_and(|a| a.is_flat_task() || a.wrapped().is_some())
 }
 
 /// The error for a task the server cancelled.
@@ -158,9 +125,9 @@ pub fn cancelled(task: &Task) -> McpError {
         &crate::util::quote::quoted(&task.id),
     ]
     .concat();
-    if let Some(why) = task.value.get("statusMessage").and_then(Value::as_str) {
+    if let Field::Is(why) = task.view().status_message {
         message.push_str(": ");
-        message.push_str(why);
+        message.push_str(&why);
     }
     McpError::local(
         REQUEST_ABORTED,
@@ -174,37 +141,31 @@ pub fn cancelled(task: &Task) -> McpError {
 /// `isError: true` included), `failed` its `error` as the server's error, `cancelled` a
 /// [`cancelled`] error; `None` while it is not terminal.
 pub fn outcome(task: &Task) -> Option<Result<Value, McpError>> {
-    let field = |k: &str| task.value.get(k).filter(|v| !v.is_null());
     Some(match task.status {
         Status::Working | Status::InputRequired => return None,
         Status::Cancelled => Err(cancelled(task)),
-        Status::Completed => match field("result") {
-            Some(r @ Value::Object(_)) => Ok(r.clone()),
+        Status::Completed => match task.view().result {
+            Field::Is(r @ Value::Object(_)) => Ok(r),
             _ => Err(malformed(
                 "tasks/get",
                 "it is completed without a result object",
             )),
         },
-        Status::Failed => Err(match field("error") {
-            Some(e) => failure(task, e),
-            None => malformed("tasks/get", "it failed without an error object"),
+        Status::Failed => Err(match task.view().error {
+            Field::Is(e) => failure(task, &e),
+            _ => malformed("tasks/get", "it failed without an error object"),
         }),
     })
 }
 
 /// A failed task's `error` (`{ code, message, data? }`) as the server's error.
 fn failure(task: &Task, e: &Value) -> McpError {
-    let code = e
-        .get("code")
-        .and_then(Value::as_i64)
-        .unwrap_or(INTERNAL_ERROR);
-    let message = e
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or("the task failed");
-    let mut data = match e.get("data") {
-        Some(Value::Object(o)) => o.clone(),
-        Some(other) => Map::from_iter([("detail".to_string(), other.clone())]),
+    let e = ErrorObject::read(e).unwrap_or_default();
+    let code = e.code.ok().copied().unwrap_or(INTERNAL_ERROR);
+    let message = e.message.ok().map_or("the task failed", String::as_str);
+    let mut data = match e.data() {
+        Some(Value::Object(o)) => o,
+        Some(other) => Map::from_iter([("detail".to_string(), other)]),
         None => Map::new(),
     };
     data.insert("taskId".into(), Value::String(task.id.clone()));
@@ -214,10 +175,10 @@ fn failure(task: &Task, e: &Value) -> McpError {
 /// The still-open `inputRequests` of an `input_required` 2026 task (keys in `answered` were
 /// answered by an earlier `tasks/update`: keys are unique for the task's life).
 pub fn open_requests(task: &Task, answered: &[String]) -> Result<Vec<InputRequest>, McpError> {
-    match task.value.get("inputRequests") {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Object(m)) if m.is_empty() => Ok(Vec::new()),
-        Some(_) => Ok(mrtr::parse("tasks/get", &task.value)?
+    match task.view().input_requests {
+        Field::Absent | Field::Null => Ok(Vec::new()),
+        Field::Is(Value::Object(m)) if m.is_empty() => Ok(Vec::new()),
+        _ => Ok(mrtr::parse("tasks/get", &task.value)?
             .requests
             .into_iter()
             .filter(|r| !answered.contains(&r.key))
@@ -229,16 +190,17 @@ pub fn open_requests(task: &Task, answered: &[String]) -> Result<Vec<InputReques
 /// 2025-11-25 `notifications/tasks/status` carry the whole task.
 pub fn notified_task<'a>(method: &str, params: &'a Value) -> Option<&'a str> {
     match method {
-        "notifications/tasks" | "notifications/tasks/status" => params.get("taskId")?.as_str(),
+        "notifications/tasks" | "notifications/tasks/status" => view::<TaskIdRef>(params)?.task_id,
         _ => None,
     }
 }
 
 /// True when a poll shows news: the status, its message or the update time changed.
 pub fn changed(before: &Task, after: &Task) -> bool {
-    ["status", "statusMessage", "lastUpdatedAt"]
-        .iter()
-        .any(|k| before.value.get(k) != after.value.get(k))
+    let (b, a) = (before.view(), after.view());
+    b.status != a.status
+        || b.status_message != a.status_message
+        || b.last_updated_at != a.last_updated_at
 }
 
 /// The wait for a task ran past `timeoutMs` without news; the task goes on.
@@ -290,7 +252,7 @@ pub fn task_param(ttl_ms: Option<u64>) -> Value {
 
 /// A `tasks/list` result with every task in the JS shape (`nextCursor` kept).
 pub fn list(result: &Value) -> Result<Value, McpError> {
-    let Some(Value::Array(tasks)) = result.get("tasks") else {
+    let Some(tasks) = items(result, "tasks") else {
         return Err(malformed("tasks/list", "tasks is not an array"));
     };
     let tasks: Result<Vec<Value>, McpError> = tasks
@@ -327,7 +289,7 @@ pub fn missing_declaration(mut e: McpError) -> McpError {
 
 /// The task a 2025-11-25 server request belongs to (its `_meta` related-task), if any.
 pub fn related_task(params: &Value) -> Option<Value> {
-    params.get("_meta")?.get(RELATED_TASK).cloned()
+    view::<RelatedTaskMeta>(params)?.related_task()
 }
 
 /// Echoes a server request's related-task `_meta` on the client's answer to it.

@@ -118,6 +118,39 @@ impl CreateTaskResult {
     }
 }
 
+/// The task a notification names (`notifications/tasks`, `notifications/tasks/status`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+pub struct TaskIdRef<'a> {
+    /// `taskId`, when a string.
+    #[serde(default, rename = "taskId", deserialize_with = "str_or_none")]
+    pub task_id: Option<&'a str>,
+}
+
+fn str_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de str>, D::Error> {
+    // Anything but a string is no id (the notification is not about a task we can name).
+    Ok(Option::<&'de str>::deserialize(d).ok().flatten())
+}
+
+/// The 2025-11-25 related-task `_meta` of a server request (`{ taskId }`, echoed on the answer).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct RelatedTaskMeta {
+    /// `_meta`.
+    #[serde(rename = "_meta")]
+    pub meta: Field<Map<String, Value>>,
+}
+
+impl RelatedTaskMeta {
+    /// `_meta["io.modelcontextprotocol/related-task"]` as sent (`null` kept), if present.
+    pub fn related_task(self) -> Option<Value> {
+        let mut meta = self.meta.into_ok()?;
+        meta.remove(RELATED_TASK)
+    }
+}
+
+/// `_meta` key tying a 2025-11-25 message to its task (`{ taskId }`).
+pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+
 #[cfg(test)]
 mod tests {
     use super::*;
