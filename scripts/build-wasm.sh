@@ -95,6 +95,17 @@ fi
 # Short names for the glue's imports and the module's internal exports (see the script).
 node "$ROOT/scripts/short-wasm-names.mjs" "$out"
 
+# Snippets our JS imports only when used (client.js: `import("./tracing.js")` for a client with a
+# tracer): wasm-bindgen copies only the modules Rust names, so these go beside their importer.
+LAZY_SNIPPETS=(src/js/api/tracing.js)
+snippet_dirs=("$out"/snippets/*/)
+[ "${#snippet_dirs[@]}" = 1 ] && [ -d "${snippet_dirs[0]}" ] \
+  || { echo "build-wasm.sh: expected one snippets directory in $out" >&2; exit 1; }
+for f in "${LAZY_SNIPPETS[@]}"; do
+  mkdir -p "${snippet_dirs[0]}$(dirname "$f")"
+  cp "$ROOT/$f" "${snippet_dirs[0]}$f"
+done
+
 # Minify the package's JS in place (see the top of this file).
 out_abs="$(cd "$out" && pwd)"
 while IFS= read -r -d '' js; do

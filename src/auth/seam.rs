@@ -101,6 +101,9 @@ pub trait Request {
     /// Drops the kept response unread (a refusal, before the request is sent again), so its
     /// connection is released.
     fn release(&mut self);
+    /// The flow starts recovering from a refusal of this request (`done` false), or is done
+    /// (`done` true, with its error if it failed): a step a tracer shows.
+    fn recovering(&mut self, _error: Option<&McpError>, _done: bool) {}
 }
 
 /// The authorization flow's side of the seam (`auth::flow::Authorizer` implements it).
@@ -207,8 +210,9 @@ async fn attempts<F: Flow>(
             return Ok(());
         };
         request.release();
-        flow.recover(&ticket, &refusal, request.url(), op)
-            .await
-            .map_err(|e| e.with_context(what))?;
+        request.recovering(None, false);
+        let recovered = flow.recover(&ticket, &refusal, request.url(), op).await;
+        request.recovering(recovered.as_ref().err(), true);
+        recovered.map_err(|e| e.with_context(what))?;
     }
 }

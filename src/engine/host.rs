@@ -46,6 +46,12 @@ pub trait Host {
     fn phase_changed(&self, _to: Phase, _from: Phase, _error: Option<&McpError>) {}
     /// The complete `kind` list is now `items` (a refetch after `list_changed`, or a listing).
     fn list_changed(&self, _kind: ListKind, _items: &Value) {}
+    /// True when a tracer listens for the steps inside requests (`engine::trace`).
+    fn tracing(&self) -> bool {
+        false
+    }
+    /// A step inside a request began or ended (`engine::trace::step_event`).
+    fn trace(&self, _event: &Value) {}
 }
 
 /// A cancellation token: fired once, with an optional reason; futures wait for it, hooks run

@@ -13,6 +13,7 @@ pub mod listen;
 pub mod observe;
 pub mod request;
 pub mod tasks;
+pub mod trace;
 pub mod transport;
 
 pub use self::core::{Engine, Limits};

@@ -214,22 +214,24 @@ impl Engine {
                 }
                 let mut result = match self.exchange(&id, &out, method, opts, progress).await {
                     Ok(r) => r,
-                    Err(e) => match budget.after_failure(&e, method, &params, self.era()) {
-                        Retry::RelistTools => {
-                            Box::pin(self.relist_tools(opts)).await?;
-                            continue;
+                    Err(e) => {
+                        let verdict = budget.after_failure(&e, method, &params, self.era());
+                        if verdict == Retry::Fail {
+                            return Err(e);
                         }
-                        Retry::Reinitialize => {
-                            Box::pin(self.reinitialize(session_used, &e)).await?;
-                            continue;
-                        }
-                        Retry::Reprobe => {
-                            Box::pin(self.reprobe(&e)).await?;
-                            continue;
-                        }
-                        Retry::Reissue => continue,
-                        Retry::Fail => return Err(e),
-                    },
+                        let work = async {
+                            match &verdict {
+                                Retry::RelistTools => Box::pin(self.relist_tools(opts)).await,
+                                Retry::Reinitialize => {
+                                    Box::pin(self.reinitialize(session_used, &e)).await
+                                }
+                                Retry::Reprobe => Box::pin(self.reprobe(&e)).await,
+                                Retry::Reissue | Retry::Fail => Ok(()),
+                            }
+                        };
+                        self.retry_step(&verdict, method, &params, work).await?;
+                        continue;
+                    }
                 };
                 let era = self.era().unwrap_or(Era::Legacy);
                 for warning in self
@@ -271,7 +273,12 @@ impl Engine {
                     None
                 } else {
                     state_only_streak = 0;
-                    Some(Box::pin(self.answer_round(&round.requests, opts)).await?)
+                    let answering = Box::pin(self.answer_round(&round.requests, opts));
+                    let detail = json!({ "round": rounds });
+                    Some(
+                        self.step("input_required", method, &original, detail, answering)
+                            .await?,
+                    )
                 };
                 params = mrtr::retry_params(&original, responses, round.request_state.as_deref());
             }

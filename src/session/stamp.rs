@@ -25,6 +25,9 @@ pub struct Outgoing {
     pub body: String,
     /// MCP headers (names in canonical case); the transport adds Accept/Content-Type.
     pub headers: Vec<(String, String)>,
+    /// The W3C `traceparent` of the request's `params._meta`, if any: the span the steps of
+    /// its exchange (reconnects, authorization) belong to.
+    pub traceparent: Option<String>,
 }
 
 impl Outgoing {
@@ -91,9 +94,16 @@ pub fn modern_request(
         headers.push(("Mcp-Name".to_string(), encode_header_value(&name)));
     }
     Outgoing {
+        traceparent: traceparent_of(Some(&params)),
         body: Message::request(id, method, Some(params)).to_json(),
         headers,
     }
+}
+
+/// The `traceparent` in `params._meta`, if any.
+pub fn traceparent_of(params: Option<&Value>) -> Option<String> {
+    let text = params?.get("_meta")?.get("traceparent")?.as_str()?;
+    Some(text.to_string())
 }
 
 /// Headers for any legacy message after `initialize`: session id and negotiated version.
@@ -119,6 +129,7 @@ pub fn request(
     match (state.era, state.protocol_version.as_deref()) {
         (Some(Era::Modern), Some(v)) => modern_request(cfg, v, id, method, params),
         _ => Outgoing {
+            traceparent: traceparent_of(params.as_ref()),
             body: Message::request(id, method, params).to_json(),
             headers: legacy_headers(state),
         },
@@ -130,6 +141,7 @@ pub fn message(state: &SessionState, msg: &Message) -> Outgoing {
     Outgoing {
         body: msg.to_json(),
         headers: legacy_headers(state),
+        traceparent: None,
     }
 }
 
@@ -143,6 +155,7 @@ pub fn initialize(cfg: &ClientConfig, id: RequestId, version: &str) -> Outgoing 
     Outgoing {
         body: Message::request(id, "initialize", Some(params)).to_json(),
         headers: Vec::new(),
+        traceparent: None,
     }
 }
 

@@ -64,11 +64,48 @@ export function withMiddleware(options) {
   return { ...rest, fetch: next };
 }
 
+// `tracer`: an @opentelemetry/api Tracer or anything with its startSpan shape (tracing.js,
+// loaded when a client has one, makes the spans; the core only reports the steps inside requests).
+function checkTracer(options) {
+  const tracer = options && typeof options === "object" ? options.tracer : undefined;
+  if (tracer !== undefined && (tracer === null || typeof tracer.startSpan !== "function"))
+    throw optionError("options.tracer must be an OpenTelemetry Tracer: an object with startSpan(name, options, context)", "tracer");
+  return options;
+}
+
 // The constructor's arguments with the options the facade applies itself taken out: `new
 // Client(url, options)` or `new Client({ transport, ... })`.
 function prepare(first, second) {
-  if (first && typeof first === "object" && !(first instanceof URL) && "transport" in first) return [withMiddleware(first), second];
-  return [first, withMiddleware(second)];
+  if (first && typeof first === "object" && !(first instanceof URL) && "transport" in first)
+    return [withMiddleware(checkTracer(first)), checkTracer(second)];
+  return [first, withMiddleware(checkTracer(second))];
+}
+
+// The caller's active OpenTelemetry context, when @opentelemetry/api registered a context manager
+// (read synchronously at each call: the span of a call is a child of what was active then).
+const OTEL_API = Symbol.for("opentelemetry.js.api.1");
+function activeContext() {
+  try {
+    return globalThis[OTEL_API]?.context?.active?.();
+  } catch {
+    return undefined;
+  }
+}
+
+// The tracing module of a client with a tracer (loaded once, when the first such client is made).
+let tracingModule;
+function loadTracing() {
+  tracingModule ??= import("./tracing.js").catch((e) => {
+    tracingModule = undefined;
+    const cause = String(e?.message ?? e);
+    throw makeError(-32603, `mcp-wasm-client: the tracing module (tracing.js) could not be loaded: ${cause}`, {
+      local: true,
+      kind: "module_load",
+      url: "tracing.js",
+      cause,
+    });
+  });
+  return tracingModule;
 }
 
 let Exported; // the exported Client (its prototype is the facades')
@@ -84,11 +121,16 @@ class ClientFacade extends EventTarget {
   #watching = false;
   #sub; // the 2026 listen stream #watch opened
   #wanted = new Set(); // the list events someone listens for
+  #tracing; // with a tracer: tracing.js's Tracing, once loaded (#traced: its promise)
+  #traced;
 
   constructor(first, second) {
     super();
     const observe = (type, detail) => this.#observe(type, detail);
     this.#auth = [first, second].find((o) => o && typeof o === "object" && "auth" in o)?.auth;
+    const tracer = [first, second].find((o) => o && typeof o === "object" && "tracer" in o)?.tracer;
+    if (typeof tracer?.startSpan === "function")
+      this.#traced = loadTracing().then(({ Tracing }) => (this.#tracing = new Tracing(tracer, this)));
     if (!whenReady) {
       this.#core = ClientFacade.#make(first, second, observe);
       return;
@@ -168,17 +210,22 @@ class ClientFacade extends EventTarget {
   // rejects it with the McpError naming `op` (a thrown McpError passes unchanged).
   static #call(self, key, args, op) {
     const c = ClientFacade.#of(self);
-    const run = (core) => {
+    const run = (core, a = args) => {
       const refused = refusal(op);
       if (refused) return Promise.reject(refused);
       try {
-        return core[key](...args);
+        return core[key](...a);
       } catch (e) {
         const err = trapped(e, op);
         if (err === e) throw e;
         return Promise.reject(err);
       }
     };
+    if (c.#traced) {
+      const context = activeContext();
+      const ready = c.#core ? c.#traced : Promise.all([c.#traced, c.#ready]);
+      return ready.then(() => c.#tracing.call(String(key), args, context, (a) => run(c.#core, a)));
+    }
     if (c.#core) return run(c.#core);
     return c.#ready.then(run);
   }
@@ -219,6 +266,7 @@ class ClientFacade extends EventTarget {
   }
 
   #observe(type, detail) {
+    if (type === "trace") this.#tracing?.step(detail);
     this.dispatchEvent(new CustomEvent(type, { detail }));
     if (type !== "statechange") return;
     if (detail.state === "closed") {

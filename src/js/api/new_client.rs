@@ -32,7 +32,7 @@ enum Target {
 
 /// Every option of `new Client(...)`: a key outside this list is refused, with the closest
 /// name (`timeout` → "did you mean timeoutMs?").
-const CLIENT_OPTIONS: [&str; 24] = [
+const CLIENT_OPTIONS: [&str; 25] = [
     "transport",
     "mode",
     "clientInfo",
@@ -53,6 +53,8 @@ const CLIENT_OPTIONS: [&str; 24] = [
     "reconnection",
     "inputRequiredMaxRounds",
     "cache",
+    // spans per request (the facade's tracing.js), the steps inside them as `trace` events
+    "tracer",
     "listChanged",
     "headers",
     "fetch",
@@ -180,6 +182,7 @@ pub(super) fn read(
         observer,
         ..read_host(r, options)
     };
+    let steps = host.steps_hook();
     let sampling_caps = r.json_object(options, "samplingCapabilities");
     let tasks = r.boolean(options, "tasks").unwrap_or(false);
     let registered = Registered {
@@ -197,7 +200,10 @@ pub(super) fn read(
     // The Streamable HTTP options are read by the same reader: one exit for every error,
     // in the order a `?` per option would give.
     let http = match &target {
-        Target::Url(url) => read_http(r, options, url),
+        Target::Url(url) => read_http(r, options, url).map(|mut h| {
+            h.steps = steps;
+            h
+        }),
         Target::Transport(_) => None,
     };
     let backoff = read_reconnection(r, options);
@@ -325,6 +331,7 @@ fn read_host(r: &mut options::Reader, options: &JsValue) -> JsHost {
         message_handler: r.function(options, "messageHandler"),
         logging_callback: r.function(options, "loggingCallback"),
         observer: None,
+        tracing: r.value(options, "tracer").is_some(),
     }
 }
 

@@ -34,6 +34,9 @@ pub struct JsHost {
     pub logging_callback: Option<Function>,
     /// The `Client` facade's `(type, detail)`: what becomes its events (`client.js`).
     pub observer: Option<Function>,
+    /// A `tracer` was given: the steps inside requests become `trace` events (`tracing.js`
+    /// makes them child spans).
+    pub tracing: bool,
 }
 
 impl JsHost {
@@ -68,6 +71,14 @@ fn object(entries: &[(&str, JsValue)]) -> JsValue {
 }
 
 impl JsHost {
+    /// With a tracer: what the HTTP layer tells its steps to (`trace` events to the facade).
+    pub fn steps_hook(&self) -> Option<crate::engine::trace::StepHook> {
+        let observer = self.observer.clone().filter(|_| self.tracing)?;
+        Some(std::rc::Rc::new(move |event: &Value| {
+            let _ = observer.call2(&JsValue::UNDEFINED, &"trace".into(), &interop::to_js(event));
+        }))
+    }
+
     /// Tells the facade: an event of `kind` with `detail` (a throwing observer is ignored).
     fn observe(&self, kind: &str, detail: &JsValue) {
         if let Some(f) = &self.observer {
@@ -162,6 +173,14 @@ impl Host for JsHost {
     fn list_changed(&self, kind: ListKind, items: &Value) {
         let event = [kind.key(), "change"].concat();
         self.observe(&event, &interop::to_js(items));
+    }
+
+    fn tracing(&self) -> bool {
+        self.tracing
+    }
+
+    fn trace(&self, event: &Value) {
+        self.observe("trace", &interop::to_js(event));
     }
 
     fn log(&self, params: &Value) {

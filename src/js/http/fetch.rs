@@ -5,6 +5,7 @@
 
 use crate::auth::challenge::AuthHint;
 use crate::auth::seam::{Authorize, Credentials};
+use crate::engine::trace::{step_event, StepHook, StepPhase};
 use crate::js::boundary::error::error_text;
 use crate::js::boundary::options::Reader;
 use crate::js::host::abort::{new_controller, AbortOnDrop};
@@ -36,6 +37,9 @@ pub struct Http {
     /// The authorization flow (the `auth` option) behind the seam: credentials on every
     /// request, 401/403 handled.
     pub auth: Option<Rc<dyn Authorize>>,
+    /// With a tracer: hears the steps of requests (authorization, reconnects) as `trace`
+    /// events (`engine::trace::step_event`).
+    pub steps: Option<StepHook>,
 }
 
 /// One request as [`Http::send`] was given it, its URL resolved ([`Http::target`]): what each
@@ -53,6 +57,8 @@ pub(super) struct Outbound<'a> {
     pub signal: &'a AbortSignal,
     /// What the request is, for errors.
     pub what: &'a str,
+    /// The `traceparent` of the MCP request it carries, if any (its steps' span).
+    pub traceparent: Option<&'a str>,
 }
 
 impl std::fmt::Debug for Http {
@@ -126,6 +132,7 @@ impl Http {
             in_browser: detect_browser(),
             endpoint: Default::default(),
             auth: None,
+            steps: None,
         })
     }
 
@@ -139,6 +146,22 @@ impl Http {
             .iter()
             .find(|(name, _)| name.eq_ignore_ascii_case("authorization"))
             .map(|(_, value)| crate::auth::secret::Secret::new(value.as_str()))
+    }
+
+    /// Tells the tracer (if any) that the step `kind` of the request `what` (of the span
+    /// `traceparent`) began or ended.
+    pub fn step(
+        &self,
+        kind: &str,
+        phase: StepPhase,
+        what: &str,
+        traceparent: Option<&str>,
+        detail: Value,
+        error: Option<&McpError>,
+    ) {
+        if let Some(hear) = &self.steps {
+            hear(&step_event(kind, phase, what, traceparent, detail, error));
+        }
     }
 
     /// The fetch function requests go through (the authorization flow fetches with it too).
@@ -157,8 +180,16 @@ impl Http {
     pub async fn post(&self, out: &Outgoing, what: &str) -> Result<(Head, AbortOnDrop), McpError> {
         let guard = AbortOnDrop::new(new_controller()?);
         let signal = guard.signal();
+        let trace = out.traceparent.as_deref();
         let head = self
-            .send(Method::POST, Some(&out.body), &out.headers, &signal, what)
+            .send_traced(
+                Method::POST,
+                Some(&out.body),
+                &out.headers,
+                &signal,
+                what,
+                trace,
+            )
             .await?;
         Ok((head, guard))
     }

@@ -5,6 +5,7 @@
 //! is sent once, without credentials.
 
 use crate::auth::seam::{Credentials, Request};
+use crate::engine::trace::StepPhase;
 use crate::js::http::fetch::{body_reader, Head, Http, Outbound};
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
@@ -24,6 +25,21 @@ impl Http {
         signal: &AbortSignal,
         what: &str,
     ) -> Result<Head, McpError> {
+        self.send_traced(method, body, headers, signal, what, None)
+            .await
+    }
+
+    /// [`Http::send`] for the MCP request whose span is `traceparent`: an authorization it
+    /// needs is told to the tracer as a step of that span.
+    pub async fn send_traced(
+        &self,
+        method: Method,
+        body: Option<&str>,
+        headers: &[(String, String)],
+        signal: &AbortSignal,
+        what: &str,
+        traceparent: Option<&str>,
+    ) -> Result<Head, McpError> {
         let mut attempt = Attempt {
             http: self,
             out: Outbound {
@@ -33,6 +49,7 @@ impl Http {
                 headers,
                 signal,
                 what,
+                traceparent,
             },
             head: None,
         };
@@ -92,6 +109,24 @@ impl Request for Attempt<'_> {
 
     fn header(&self, name: &str) -> Option<String> {
         self.head.as_ref()?.response.headers().get(name)
+    }
+
+    fn recovering(&mut self, error: Option<&McpError>, done: bool) {
+        let phase = if done {
+            StepPhase::End
+        } else {
+            StepPhase::Start
+        };
+        let out = &self.out;
+        let detail = crate::json::json!({});
+        self.http.step(
+            "authorization",
+            phase,
+            out.what,
+            out.traceparent,
+            detail,
+            error,
+        );
     }
 
     fn release(&mut self) {

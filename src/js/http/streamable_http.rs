@@ -3,6 +3,7 @@
 //! `Last-Event-ID`, and DELETE on close. Falls back to the deprecated HTTP+SSE transport.
 
 use crate::engine::host::{unless, within};
+use crate::engine::trace::StepPhase;
 use crate::engine::{Exchange, FirstReply, Inbox, Sent, Transport};
 use crate::js::host::abort::new_controller;
 use crate::js::host::abort::{sleep, AbortOnDrop, SignalLink};
@@ -10,6 +11,7 @@ use crate::js::http::fetch::{read_text, status_error, Head, Http};
 use crate::js::http::http_sse::HttpSse;
 use crate::js::http::json_body::read_messages;
 use crate::js::http::sse_body::{is_too_large, read_sse_messages};
+use crate::json::json;
 use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{decode, Message};
 use crate::session::reconnect::{self, Backoff, Reconnect};
@@ -64,6 +66,8 @@ struct Resumable<'a> {
     mode: Resuming,
     signal: &'a AbortSignal,
     inbox: &'a dyn Inbox,
+    /// The request's span (request resumption), for the tracer's `reconnect` steps.
+    traceparent: Option<&'a str>,
 }
 
 impl Resumable<'_> {
@@ -81,6 +85,7 @@ impl Resumable<'_> {
             mode,
             signal,
             inbox,
+            traceparent,
         } = *self;
         let mut opening = first.is_none();
         let mut first = first;
@@ -121,10 +126,11 @@ impl Resumable<'_> {
                 return Ok(());
             }
             // The first GET of the standalone stream goes out at once; reconnects wait.
-            let delay = if std::mem::take(&mut opening) {
-                Some(0)
-            } else {
+            let reconnecting = !std::mem::take(&mut opening);
+            let delay = if reconnecting {
                 schedule.next_delay(retry)
+            } else {
+                Some(0)
             };
             let Some(delay) = delay else {
                 let e = failure.unwrap_or_else(|| McpError::protocol(INVALID_REQUEST, what));
@@ -153,7 +159,33 @@ impl Resumable<'_> {
             if let Resume::From(id) = &from {
                 with_id.push(("Last-Event-ID".into(), id.clone()));
             }
-            let head = match http.send(Method::GET, None, &with_id, signal, what).await {
+            let attempt = json!({ "attempt": schedule.attempts() });
+            if reconnecting {
+                let detail = attempt.clone();
+                http.step(
+                    "reconnect",
+                    StepPhase::Start,
+                    what,
+                    traceparent,
+                    detail,
+                    None,
+                );
+            }
+            let sent = http
+                .send_traced(Method::GET, None, &with_id, signal, what, traceparent)
+                .await;
+            if reconnecting {
+                let error = sent.as_ref().err();
+                http.step(
+                    "reconnect",
+                    StepPhase::End,
+                    what,
+                    traceparent,
+                    attempt,
+                    error,
+                );
+            }
+            let head = match sent {
                 Ok(h) => h,
                 Err(e) if e.kind() == Some(ErrorKind::Aborted) || signal.aborted() => {
                     return match mode {
@@ -293,6 +325,7 @@ impl StreamableHttp {
                         mode: Resuming::Request,
                         signal: &signal,
                         inbox: &*inbox,
+                        traceparent: x.out.traceparent.as_deref(),
                     };
                     resumable.read(Some(head), &mut deliver).await?
                 }
@@ -371,6 +404,7 @@ impl Transport for StreamableHttp {
                 mode: Resuming::Listen,
                 signal: &signal,
                 inbox: &*inbox,
+                traceparent: None,
             };
             if let Err(e) = resumable.read(None, &mut deliver).await {
                 inbox.gave_up(e);
