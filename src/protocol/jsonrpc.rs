@@ -179,7 +179,7 @@ impl Message {
         if let Some(error) = obj.remove("error") {
             return Ok(Message::Error {
                 id,
-                error: McpError::from_error_object(&error),
+                error: error_from_wire(&error),
             });
         }
         if let Some(result) = obj.remove("result") {
@@ -195,6 +195,24 @@ impl Message {
             &Value::Object(obj),
             "neither method, result nor error",
         ))
+    }
+}
+
+/// A response's `error` object (`{ code, message, data? }`, read by
+/// [`ErrorObject`](super::model::error::ErrorObject)) as an [`McpError`]; one whose `code` is
+/// not an integer or whose `message` is not a string is a protocol error naming it.
+fn error_from_wire(value: &Value) -> McpError {
+    let wire = super::model::error::ErrorObject::read(value).unwrap_or_default();
+    match (wire.parts(), wire.data()) {
+        (Some((code, message)), Some(data)) => McpError::with_data(code, message, data),
+        (Some((code, message)), None) => McpError::new(code, message),
+        (None, _) => McpError::protocol(
+            INVALID_REQUEST,
+            format!(
+                "Server sent a malformed JSON-RPC error object: {}",
+                truncate(&value.to_string(), 200)
+            ),
+        ),
     }
 }
 
@@ -248,6 +266,38 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(&m[0], Message::Error { id: None, error } if error.code == -32000));
+    }
+
+    #[test]
+    fn error_objects_are_read_through_their_model() {
+        let m = decode(
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad","data":null}}"#,
+        )
+        .unwrap();
+        let Message::Error { error, .. } = &m[0] else {
+            panic!("{m:?}")
+        };
+        assert_eq!((error.code, error.message.as_str()), (-32602, "bad"));
+        assert_eq!(error.data, Some(Value::Null), "data passed on as sent");
+        for bad in [
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":1}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":"boom"}"#,
+        ] {
+            let m = decode(bad).unwrap();
+            let Message::Error { error, .. } = &m[0] else {
+                panic!("{m:?}")
+            };
+            assert_eq!(error.code, INVALID_REQUEST, "{bad}");
+            assert!(
+                error
+                    .message
+                    .starts_with("Server sent a malformed JSON-RPC error object: "),
+                "{}",
+                error.message
+            );
+        }
     }
 
     #[test]
