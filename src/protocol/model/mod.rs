@@ -11,6 +11,7 @@ pub mod error;
 pub mod initialize;
 pub mod input_required;
 pub mod list;
+pub mod resource;
 pub mod result;
 pub mod task;
 
@@ -133,6 +134,12 @@ impl<'de> Deserialize<'de> for Seen {
         d.deserialize_ignored_any(IgnoredAny)?;
         Ok(Seen(true))
     }
+}
+
+/// A borrowed string field read leniently (`deserialize_with`): anything but a string is
+/// `None`. For models read without copying (a resource's base64 `blob` may be megabytes).
+pub fn lenient_str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de str>, D::Error> {
+    Ok(Option::<&'de str>::deserialize(d).ok().flatten())
 }
 
 /// Reads a model from a JSON value; a value that is not an object is `None` (every field of a

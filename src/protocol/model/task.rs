@@ -122,13 +122,9 @@ impl CreateTaskResult {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
 pub struct TaskIdRef<'a> {
     /// `taskId`, when a string.
-    #[serde(default, rename = "taskId", deserialize_with = "str_or_none")]
+    /// (Anything but a string is no id: the notification is not about a task we can name.)
+    #[serde(default, rename = "taskId", deserialize_with = "super::lenient_str")]
     pub task_id: Option<&'a str>,
-}
-
-fn str_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de str>, D::Error> {
-    // Anything but a string is no id (the notification is not about a task we can name).
-    Ok(Option::<&'de str>::deserialize(d).ok().flatten())
 }
 
 /// The 2025-11-25 related-task `_meta` of a server request (`{ taskId }`, echoed on the answer).

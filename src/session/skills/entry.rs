@@ -3,8 +3,10 @@
 //! refused), as the TypeScript SDK 2.x `SkillsClient` checks them.
 
 use super::uri;
+use super::wire::{EntryUri, FrontmatterFields, ResourceEntry, SkillEntry};
 use super::LIMITS;
 use crate::json::{Map, Value};
+use crate::protocol::model::Field;
 
 /// One file of a skill as its entry lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,15 +73,11 @@ fn is_digest(d: &str) -> bool {
 }
 
 fn resource_of(v: &Value, at: usize, problems: &mut Vec<String>) -> Option<SkillResource> {
-    let uri = v.get("uri").and_then(Value::as_str);
-    let digest = v.get("digest").and_then(Value::as_str);
-    let size = v.get("size").and_then(Value::as_u64);
-    match (uri, digest, size) {
-        (Some(uri), Some(digest), Some(size)) if is_digest(digest) => Some(SkillResource {
-            uri: uri.into(),
-            digest: digest.into(),
-            size,
-        }),
+    let r = ResourceEntry::read(v).unwrap_or_default();
+    match (r.uri, r.digest, r.size) {
+        (Field::Is(uri), Field::Is(digest), Field::Is(size)) if is_digest(&digest) => {
+            Some(SkillResource { uri, digest, size })
+        }
         _ => {
             problems.push(format!(
                 "resources[{at}]: needs a string uri, a sha256: digest (64 lowercase hex) and an integer size >= 0"
@@ -89,10 +87,10 @@ fn resource_of(v: &Value, at: usize, problems: &mut Vec<String>) -> Option<Skill
     }
 }
 
-fn resources_of(v: Option<&Value>, problems: &mut Vec<String>) -> Option<Resources> {
+fn resources_of(v: Field<Value>, problems: &mut Vec<String>) -> Option<Resources> {
     match v {
-        Some(Value::String(s)) if s == "dynamic" => Some(Resources::Dynamic),
-        Some(Value::Array(items)) => {
+        Field::Is(Value::String(s)) if s == "dynamic" => Some(Resources::Dynamic),
+        Field::Is(Value::Array(items)) => {
             let listed: Vec<_> = (items.iter().enumerate())
                 .filter_map(|(i, r)| resource_of(r, i, problems))
                 .collect();
@@ -106,7 +104,8 @@ fn resources_of(v: Option<&Value>, problems: &mut Vec<String>) -> Option<Resourc
 }
 
 fn check_frontmatter(fm: &Map<String, Value>, root: &str, problems: &mut Vec<String>) {
-    match fm.get("name").and_then(Value::as_str) {
+    let fm = FrontmatterFields::read(fm);
+    match fm.name.ok().map(String::as_str) {
         Some(name) if !is_skill_name(name) => problems.push(format!(
             "frontmatter name {name:?} must be 1-64 lowercase letters, digits and single hyphens"
         )),
@@ -117,25 +116,19 @@ fn check_frontmatter(fm: &Map<String, Value>, root: &str, problems: &mut Vec<Str
         Some(_) => {}
         None => problems.push("frontmatter name must be a string".into()),
     }
-    match fm.get("description").and_then(Value::as_str) {
+    match fm.description.ok() {
         Some(d) if !d.is_empty() && d.chars().count() <= 1024 => {}
         _ => problems.push("frontmatter description must be a string of 1-1024 characters".into()),
     }
-    if let Some(c) = fm.get("compatibility") {
-        if !c
-            .as_str()
-            .is_some_and(|c| !c.is_empty() && c.chars().count() <= 500)
-        {
-            problems.push("frontmatter compatibility must be a string of 1-500 characters".into());
-        }
+    if fm.compatibility.is_present()
+        && !(fm.compatibility.ok()).is_some_and(|c| !c.is_empty() && c.chars().count() <= 500)
+    {
+        problems.push("frontmatter compatibility must be a string of 1-500 characters".into());
     }
-    if let Some(m) = fm.get("metadata") {
-        if !m
-            .as_object()
-            .is_some_and(|m| m.values().all(Value::is_string))
-        {
-            problems.push("frontmatter metadata must map strings to strings".into());
-        }
+    if fm.metadata.is_present()
+        && !(fm.metadata.ok()).is_some_and(|m| m.values().all(Value::is_string))
+    {
+        problems.push("frontmatter metadata must map strings to strings".into());
     }
 }
 
@@ -185,7 +178,8 @@ fn check_files(uri_: &str, root: &str, files: &[SkillResource], problems: &mut V
 /// Checks one entry received from a server: the skill, or every problem found.
 pub fn check(value: &Value) -> Result<Skill, Vec<String>> {
     let mut problems = Vec::new();
-    let Some(uri_) = value.get("uri").and_then(Value::as_str) else {
+    let entry = SkillEntry::read(value).unwrap_or_default();
+    let Some(uri_) = entry.uri.ok().map(String::as_str) else {
         return Err(vec!["uri must be a string".into()]);
     };
     let Some(root) = uri::skill_root(uri_) else {
@@ -193,15 +187,15 @@ pub fn check(value: &Value) -> Result<Skill, Vec<String>> {
             "uri {uri_:?} must be a URI ending in /SKILL.md inside a named directory"
         )]);
     };
-    let frontmatter = match value.get("frontmatter") {
-        Some(Value::Object(fm)) => fm.clone(),
+    let frontmatter = match entry.frontmatter {
+        Field::Is(fm) => fm,
         _ => {
             problems.push("frontmatter must be an object".into());
             Map::new()
         }
     };
     check_frontmatter(&frontmatter, &root, &mut problems);
-    let resources = resources_of(value.get("resources"), &mut problems);
+    let resources = resources_of(entry.resources, &mut problems);
     if let Some(Resources::Listed(files)) = &resources {
         check_files(uri_, &root, files, &mut problems);
     }
@@ -220,8 +214,8 @@ pub fn check(value: &Value) -> Result<Skill, Vec<String>> {
 /// (by canonical form) is refused.
 pub fn partition(values: &[Value]) -> (Vec<Skill>, Vec<InvalidEntry>) {
     let key = |v: &Value| {
-        let u = v.get("uri").and_then(Value::as_str)?;
-        Some(uri::canonical(u).unwrap_or_else(|| u.to_string()))
+        let u = EntryUri::of(v)?;
+        Some(uri::canonical(&u).unwrap_or(u))
     };
     let mut counts = std::collections::BTreeMap::new();
     for v in values {
@@ -242,7 +236,7 @@ pub fn partition(values: &[Value]) -> (Vec<Skill>, Vec<InvalidEntry>) {
             Ok(skill) => skills.push(skill),
             Err(problems) => invalid.push(InvalidEntry {
                 index,
-                uri: v.get("uri").and_then(Value::as_str).map(String::from),
+                uri: EntryUri::of(v),
                 reason: problems.join("; "),
             }),
         }

@@ -9,6 +9,7 @@ pub mod frontmatter;
 pub mod results;
 pub mod uri;
 pub mod verify;
+pub mod wire;
 
 #[cfg(test)]
 mod tests;

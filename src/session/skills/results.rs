@@ -6,9 +6,11 @@
 use super::entry::{self, Skill};
 use super::uri;
 use super::verify::{failure, holds, Reason};
+use super::wire::{GetSkillResult, SkillsPage};
 use super::EXTENSION_ID;
 use crate::json::{json, Map, Value};
 use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST, METHOD_NOT_FOUND};
+use crate::protocol::model::{view, Field};
 use std::collections::BTreeSet;
 
 /// Pages `list()` and `readDirectory()` walk at most unless `maxPages` says otherwise.
@@ -63,13 +65,13 @@ pub fn listing(
     one_page: bool,
     held: &mut Vec<Skill>,
 ) -> Result<Value, McpError> {
-    let Some(Value::Array(values)) = page.get("skills") else {
+    let Some(Field::Is(values)) = view::<SkillsPage>(page).map(|p| p.skills) else {
         return Err(McpError::protocol(
             INVALID_REQUEST,
             "skills/list: the result has no skills array",
         ));
     };
-    let (skills, invalid) = entry::partition(values);
+    let (skills, invalid) = entry::partition(&values);
     let invalid_json: Vec<Value> = invalid
         .iter()
         .map(|i| json!({ "index": i.index, "uri": i.uri, "reason": i.reason }))
@@ -113,7 +115,10 @@ pub fn listing(
 /// A `skills/get` result for `uri` as `get()` answers it (`{ skill, ttlMs?, cacheScope? }`): a
 /// valid entry for that very skill, which is held.
 pub fn got(uri: &str, result: &Value, held: &mut Vec<Skill>) -> Result<Value, McpError> {
-    let raw = result.get("skill").cloned().unwrap_or(Value::Null);
+    let raw = match view::<GetSkillResult>(result).map(|r| r.skill) {
+        Some(Field::Is(v) | Field::Wrong(v)) => v,
+        _ => Value::Null,
+    };
     let skill = entry::check(&raw).map_err(|problems| {
         McpError::protocol(
             INVALID_REQUEST,

@@ -6,6 +6,7 @@ use super::entry::{Resources, Skill, SkillResource};
 use super::{frontmatter, uri};
 use crate::json::{json, Map, Value};
 use crate::protocol::error::{ErrorKind, McpError, INTERNAL_ERROR};
+use crate::protocol::model::resource::ResourceContents;
 use crate::util::base64::{self, Alphabet};
 use sha2::{Digest, Sha256};
 
@@ -135,28 +136,26 @@ pub fn digest_of(bytes: &[u8]) -> String {
 }
 
 /// The content item of a `resources/read` result for the target, as text or bytes.
-fn content_of(root: &str, target: &Target, result: &Value) -> Result<(Value, Vec<u8>), McpError> {
+fn content_of<'a>(
+    root: &str,
+    target: &Target,
+    result: &'a Value,
+) -> Result<(ResourceContents<'a>, Vec<u8>), McpError> {
     let missing = || {
         McpError::protocol(
             INTERNAL_ERROR,
             format!("resources/read returned no contents for {}", target.uri),
         )
     };
-    let contents = result
-        .get("contents")
-        .and_then(Value::as_array)
-        .ok_or_else(missing)?;
+    let contents = ResourceContents::of(result).ok_or_else(missing)?;
     let item = contents
-        .iter()
-        .find(|c| {
-            let u = c.get("uri").and_then(Value::as_str).unwrap_or_default();
-            uri::file_key(root, u).as_deref() == Some(&target.key)
-        })
+        .into_iter()
+        .find(|c| uri::file_key(root, c.uri.unwrap_or_default()).as_deref() == Some(&target.key))
         .ok_or_else(missing)?;
-    let bytes = if let Some(text) = item.get("text").and_then(Value::as_str) {
+    let bytes = if let Some(text) = item.text {
         text.as_bytes().to_vec()
     } else {
-        let blob = item.get("blob").and_then(Value::as_str).ok_or_else(|| {
+        let blob = item.blob.ok_or_else(|| {
             McpError::protocol(
                 INTERNAL_ERROR,
                 format!(
@@ -175,7 +174,7 @@ fn content_of(root: &str, target: &Target, result: &Value) -> Result<(Value, Vec
             )
         })?
     };
-    Ok((item.clone(), bytes))
+    Ok((item, bytes))
 }
 
 /// Checks a `resources/read` result for `target` against `skill`'s entry.
@@ -202,11 +201,8 @@ pub fn verify(skill: &Skill, target: &Target, result: &Value) -> Result<SkillFil
     }
     let mut file = SkillFile {
         uri: uri_.to_string(),
-        mime_type: item
-            .get("mimeType")
-            .and_then(Value::as_str)
-            .map(String::from),
-        text: item.get("text").and_then(Value::as_str).map(String::from),
+        mime_type: item.mime_type.map(String::from),
+        text: item.text.map(String::from),
         bytes,
         verified: target.listed.is_some(),
         frontmatter: None,
