@@ -11,6 +11,9 @@ export interface AsyncCacheStore extends CacheStore {
   clear(prefix?: string): Promise<void>;
 }
 
+/** The prefix of every key the client writes for `partition`: `store.clear(partitionPrefix("user-42"))` drops that partition's entries only. */
+export function partitionPrefix(partition: string): string;
+
 /** A store in memory: at most 1024 entries (the oldest set is dropped first), copied in and out with structuredClone. */
 export function memoryCacheStore(): AsyncCacheStore;
 

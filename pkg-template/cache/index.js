@@ -11,6 +11,18 @@
 // Every method returns a promise. memoryCacheStore() lives as long as the page or process;
 // indexedDbCacheStore() keeps entries across reloads in a browser's IndexedDB.
 
+/** The first element of every key the client writes (src/session/cache_store.rs KEY_TAG). */
+const KEY_TAG = "mcp-wasm-client/cache/1";
+
+/**
+ * The prefix of every key the client writes for `partition` (its `cache.partition` option):
+ * `store.clear(partitionPrefix("user-42"))` drops that partition's entries only. A key is the JSON
+ * text of [tag, partition, server URL, server identity, method, page].
+ */
+export function partitionPrefix(partition) {
+  return `${JSON.stringify([KEY_TAG, String(partition)]).slice(0, -1)},`;
+}
+
 /** The most entries a memoryCacheStore keeps; setting one more drops the oldest. */
 const MEMORY_MAX_ENTRIES = 1024;
 

@@ -18,7 +18,8 @@
 use crate::json::{json, Value};
 use crate::session::cache::{storable, CacheScope};
 
-/// The first element of every key: the format, so that a later one never reads these.
+/// The first element of every key: the format, so that a later one never reads these
+/// (`partitionPrefix` of the package's `mcp-wasm-client/cache` writes the same prefix).
 pub const KEY_TAG: &str = "mcp-wasm-client/cache/1";
 
 /// How one call uses the cache (the `cacheMode` call option, `cache.mode` by default).
