@@ -241,21 +241,21 @@ export interface CacheStore {
 }
 /** The `cache` option: `store` (default: in memory, this client only), `partition` (a key prefix that keeps apps or users sharing a store apart), `mode` (every call's default `cacheMode`). */
 export interface CacheOptions { store?: CacheStore; partition?: string; mode?: CacheMode }
-/** A span attribute's value, as OpenTelemetry takes it. */
-export type SpanAttributeValue = string | number | boolean | string[] | number[] | boolean[];
+/** A span attribute's value, as OpenTelemetry's `AttributeValue`. */
+export type SpanAttributeValue = string | number | boolean | (string | null | undefined)[] | (number | null | undefined)[] | (boolean | null | undefined)[];
 /** What the client reads of a span's context (an OpenTelemetry `SpanContext`). */
 export interface SpanContextLike { traceId: string; spanId: string; traceFlags: number; traceState?: unknown; isRemote?: boolean }
 /** The span methods the client calls (an OpenTelemetry `Span` has them). */
 export interface SpanLike {
   spanContext(): SpanContextLike;
   setAttribute(key: string, value: SpanAttributeValue): unknown;
-  setAttributes(attributes: { [key: string]: SpanAttributeValue }): unknown;
+  setAttributes(attributes: { [key: string]: SpanAttributeValue | undefined }): unknown;
   setStatus(status: { code: number; message?: string }): unknown;
   recordException(exception: unknown, time?: unknown): void;
   end(endTime?: unknown): void;
 }
 /** The options the client passes to `startSpan` (an OpenTelemetry `SpanOptions`). */
-export interface SpanOptionsLike { kind?: number; attributes?: { [key: string]: SpanAttributeValue }; links?: unknown[]; startTime?: unknown; root?: boolean }
+export interface SpanOptionsLike { kind?: number; attributes?: { [key: string]: SpanAttributeValue | undefined }; links?: unknown[]; startTime?: unknown; root?: boolean }
 /** A tracer (an OpenTelemetry `Tracer`, e.g. `trace.getTracer("mcp")`): the client starts a span per call. */
 export interface TracerLike {
   startSpan(name: string, options?: SpanOptionsLike, context?: unknown): SpanLike;
