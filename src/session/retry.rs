@@ -6,6 +6,8 @@ use crate::protocol::error::{
     ErrorKind, McpError, HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY,
     UNSUPPORTED_PROTOCOL_VERSION,
 };
+use crate::protocol::model::initialize::{supported_strings, UnsupportedVersionData};
+use crate::protocol::model::view;
 use crate::protocol::version::{best_mutual_modern, Era};
 use crate::session::reconnect::is_stream_break;
 
@@ -110,13 +112,9 @@ pub fn refuses_the_session(error: &McpError) -> bool {
 
 /// True when an error's `data.supported` names a modern revision this client speaks.
 fn lists_a_mutual_version(error: &McpError) -> bool {
-    let supported = error
-        .data
-        .as_ref()
-        .and_then(|d| d.get("supported"))
-        .and_then(Value::as_array);
-    supported
-        .is_some_and(|list| best_mutual_modern(list.iter().filter_map(Value::as_str)).is_some())
+    let data = error.data.as_ref().and_then(view::<UnsupportedVersionData>);
+    let supported = data.map_or_else(Vec::new, |d| supported_strings(&d.supported));
+    best_mutual_modern(supported.iter().map(String::as_str)).is_some()
 }
 
 /// What a reader does when a resumable SSE stream ended or broke.

@@ -4,6 +4,7 @@
 
 use crate::json::{json, Map, Value};
 use crate::protocol::error::McpError;
+use crate::protocol::model::initialize::ServerCapabilities;
 use crate::util::oneshot;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -80,6 +81,7 @@ pub fn legacy_honoured(
     subscribed: &[String],
 ) -> Value {
     let mut out = Map::new();
+    let offered = ServerCapabilities::read(Some(server_capabilities));
     let caps = [
         ("toolsListChanged", "tools"),
         ("promptsListChanged", "prompts"),
@@ -87,11 +89,7 @@ pub fn legacy_honoured(
     ];
     for (flag, cap) in caps {
         let asked = requested.get(flag).and_then(Value::as_bool) == Some(true);
-        let offered = server_capabilities
-            .get(cap)
-            .and_then(|c| c.get("listChanged"))
-            .and_then(Value::as_bool)
-            == Some(true);
+        let offered = offered.list_changed(cap);
         if asked && offered {
             out.insert(flag.into(), json!(true));
         }

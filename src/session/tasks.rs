@@ -12,8 +12,10 @@ use crate::protocol::error::{
     MISSING_REQUIRED_CLIENT_CAPABILITY, REQUEST_ABORTED,
 };
 use crate::protocol::model::error::ErrorObject;
+use crate::protocol::model::initialize::ServerCapabilities;
 use crate::protocol::model::list::items;
 use crate::protocol::model::task::{CreateTaskResult, RelatedTaskMeta, TaskIdRef, TaskObject};
+use crate::protocol::model::tool::Tool;
 use crate::protocol::model::{view, Field};
 use crate::protocol::version::Era;
 
@@ -222,14 +224,12 @@ pub fn wait_timed_out(task_id: &str, ms: u64) -> McpError {
 
 /// A 2025-11-25 tool listing says a call must ask for a task (`execution.taskSupport`).
 pub fn task_required(tool: &Value) -> bool {
-    tool.get("execution").and_then(|e| e.get("taskSupport")) == Some(&json!("required"))
+    Tool::read(tool).is_some_and(|t| t.task_required())
 }
 
 /// 2025-11-25: the server accepts task-augmented `tools/call` (`tasks.requests.tools.call`).
 pub fn server_runs_tool_tasks(capabilities: Option<&Value>) -> bool {
-    capabilities
-        .and_then(|c| c.get("tasks")?.get("requests")?.get("tools")?.get("call"))
-        .is_some()
+    ServerCapabilities::read(capabilities).runs_tool_tasks()
 }
 
 /// `{ taskId }`: the params of `tasks/get`, `tasks/result` and `tasks/cancel`.

@@ -3,6 +3,9 @@
 
 use crate::json::Value;
 use crate::protocol::error::McpError;
+use crate::protocol::model::list::items;
+use crate::protocol::model::tool::Tool;
+use crate::protocol::model::Field;
 use crate::protocol::tool_headers::{filter_tools, param_headers, validate_tool, ParamHeader};
 use crate::protocol::version::Era;
 use crate::session::results::{result_kind, ResultKind};
@@ -69,30 +72,32 @@ impl ToolRegistry {
         } else {
             Vec::new()
         };
-        if let Some(tools) = result.get("tools").and_then(Value::as_array) {
-            for tool in tools {
-                let Some(name) = tool.get("name").and_then(Value::as_str) else {
-                    continue;
-                };
-                let param_headers = if era == Era::Modern {
-                    validate_tool(tool).unwrap_or_default()
-                } else {
-                    Vec::new()
-                };
-                let output_schema = tool.get("outputSchema").filter(|s| s.is_object()).cloned();
-                let output = output_schema
-                    .as_ref()
-                    .map(|s| OutputValidator::compile_with(s, self.pattern));
-                self.tools.insert(
-                    name.to_string(),
-                    KnownTool {
-                        param_headers,
-                        output_schema,
-                        output,
-                        task_required: super::tasks::task_required(tool),
-                    },
-                );
-            }
+        for tool in items(result, "tools").into_iter().flatten() {
+            let Some(read) = Tool::read(tool) else {
+                continue;
+            };
+            let task_required = read.task_required();
+            let Field::Is(name) = read.name else {
+                continue;
+            };
+            let param_headers = if era == Era::Modern {
+                validate_tool(tool).unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            let output_schema = read.output_schema.into_ok().map(Value::Object);
+            let output = output_schema
+                .as_ref()
+                .map(|s| OutputValidator::compile_with(s, self.pattern));
+            self.tools.insert(
+                name,
+                KnownTool {
+                    param_headers,
+                    output_schema,
+                    output,
+                    task_required,
+                },
+            );
         }
         warnings
     }

@@ -2,7 +2,7 @@
 //! (2026 era), with the server's identity ([`Implementation`]) and its capabilities (kept as the
 //! object the server sent: the session stores it and JS sees it unchanged).
 
-use super::{view, Field};
+use super::{view, Field, Seen};
 use crate::json::{Map, Value};
 use serde::Deserialize;
 
@@ -112,6 +112,81 @@ pub fn supported_strings(list: &Field<Vec<Value>>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The server's capabilities as the client reads them (the object itself is kept as sent:
+/// the session stores it and JS sees it).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ServerCapabilities {
+    /// `tools` (`listChanged`).
+    pub tools: Field<ListCapability>,
+    /// `prompts` (`listChanged`).
+    pub prompts: Field<ListCapability>,
+    /// `resources` (`listChanged`, `subscribe`).
+    pub resources: Field<ListCapability>,
+    /// 2025-11-25 `tasks`.
+    pub tasks: Field<ServerTasks>,
+    /// Extension id → the server's declaration.
+    pub extensions: Field<Map<String, Value>>,
+}
+
+impl ServerCapabilities {
+    /// Reads capabilities (default when absent or not an object).
+    pub fn read(v: Option<&Value>) -> Self {
+        v.and_then(view).unwrap_or_default()
+    }
+
+    /// `listChanged: true` under `cap` (`"tools"`, `"prompts"` or `"resources"`).
+    pub fn list_changed(&self, cap: &str) -> bool {
+        let list = match cap {
+            "tools" => &self.tools,
+            "prompts" => &self.prompts,
+            "resources" => &self.resources,
+            _ => return false,
+        };
+        list.ok().and_then(|l| l.list_changed.ok()) == Some(&true)
+    }
+
+    /// 2025-11-25: `tasks.requests.tools.call` is declared (any value).
+    pub fn runs_tool_tasks(&self) -> bool {
+        let call = || Some(self.tasks.ok()?.requests.ok()?.tools.ok()?.call.0);
+        call() == Some(true)
+    }
+}
+
+/// A list's capability (`tools`, `prompts`, `resources`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ListCapability {
+    /// The server sends `notifications/…/list_changed`.
+    pub list_changed: Field<bool>,
+    /// `resources`: the server takes `resources/subscribe`.
+    pub subscribe: Field<bool>,
+}
+
+/// 2025-11-25 `capabilities.tasks`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ServerTasks {
+    /// Which requests may be task-augmented.
+    pub requests: Field<TaskRequests>,
+}
+
+/// `capabilities.tasks.requests`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct TaskRequests {
+    /// `tools` requests.
+    pub tools: Field<ToolTaskRequests>,
+}
+
+/// `capabilities.tasks.requests.tools`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ToolTaskRequests {
+    /// `tools/call` may be task-augmented (present, whatever its value).
+    pub call: Seen,
+}
+
 /// The `data` of a `-32022` (unsupported protocol version) error.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
@@ -174,6 +249,33 @@ mod tests {
         assert!(
             r.server_info().is_none(),
             "a _meta array is not read by position"
+        );
+    }
+
+    #[test]
+    fn server_capabilities_as_read() {
+        let caps = json!({"tools": {"listChanged": true}, "prompts": {"listChanged": "yes"},
+            "resources": {"subscribe": true}, "tasks": {"requests": {"tools": {"call": null}}},
+            "extensions": {"io.example/x": {}}, "logging": {}});
+        let c = ServerCapabilities::read(Some(&caps));
+        assert!(c.list_changed("tools"));
+        assert!(!c.list_changed("prompts"), "a non-boolean is not true");
+        assert!(!c.list_changed("resources") && !c.list_changed("logging"));
+        assert_eq!(c.resources.ok().unwrap().subscribe, Field::Is(true));
+        assert!(
+            c.runs_tool_tasks(),
+            "a declared call counts, whatever its value"
+        );
+        assert!(c.extensions.ok().unwrap().contains_key("io.example/x"));
+        let c = ServerCapabilities::read(Some(&json!({"tasks": {"requests": {"tools": []}}})));
+        assert!(!c.runs_tool_tasks());
+        assert_eq!(
+            ServerCapabilities::read(None),
+            ServerCapabilities::default()
+        );
+        assert_eq!(
+            ServerCapabilities::read(Some(&json!([]))),
+            ServerCapabilities::default()
         );
     }
 

@@ -14,6 +14,7 @@ pub mod list;
 pub mod resource;
 pub mod result;
 pub mod task;
+pub mod tool;
 
 use crate::json::Value;
 use serde::de::{Deserialize, DeserializeOwned, Deserializer, IgnoredAny, Visitor};

@@ -15,6 +15,7 @@ pub mod wire;
 mod tests;
 
 use crate::json::Value;
+use crate::protocol::model::view;
 
 /// The extension's id in `capabilities.extensions`.
 pub const EXTENSION_ID: &str = "io.modelcontextprotocol/skills";
@@ -41,8 +42,6 @@ pub fn declared(server_capabilities: Option<&Value>) -> Option<&Value> {
 
 /// The server serves `resources/directory/read`.
 pub fn directory_read(server_capabilities: Option<&Value>) -> bool {
-    declared(server_capabilities)
-        .and_then(|d| d.get("directoryRead"))
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
+    let declaration = declared(server_capabilities).and_then(view::<wire::Declaration>);
+    declaration.and_then(|d| d.directory_read.into_ok()) == Some(true)
 }

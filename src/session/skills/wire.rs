@@ -7,6 +7,14 @@ use crate::json::{Map, Value};
 use crate::protocol::model::{view, Field};
 use serde::Deserialize;
 
+/// The server's declaration of the extension (`capabilities.extensions[…/skills]`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Declaration {
+    /// The server serves `resources/directory/read`.
+    pub directory_read: Field<bool>,
+}
+
 /// A skill entry (`skills/list`'s items, `skills/get`'s `skill`).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default)]
@@ -154,5 +162,9 @@ mod tests {
         assert!(matches!(p.skills, Field::Wrong(_)));
         let g: GetSkillResult = view(&json!({"skill": null})).unwrap();
         assert_eq!(g.skill, Field::Null);
+        let d: Declaration = view(&json!({"directoryRead": true})).unwrap();
+        assert_eq!(d.directory_read, Field::Is(true));
+        let d: Declaration = view(&json!({"directoryRead": "yes"})).unwrap();
+        assert!(matches!(d.directory_read, Field::Wrong(_)));
     }
 }
