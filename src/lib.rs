@@ -24,7 +24,6 @@ pub mod auth {
     pub mod challenge;
     pub mod scopes;
     pub mod seam;
-    pub mod secret;
 }
 pub mod engine;
 pub mod json;

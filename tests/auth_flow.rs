@@ -41,10 +41,10 @@ use mcp_wasm_client::auth::client::ClientInformation;
 use mcp_wasm_client::auth::flow::{AuthConfig, Authorizer, Operation, SignOut, MAX_RECOVERIES};
 use mcp_wasm_client::auth::scopes::StepUpPolicy;
 use mcp_wasm_client::auth::seam::{Authorize, Credentials, Flow, Refusal, Ticket};
-use mcp_wasm_client::auth::secret::Secret;
 use mcp_wasm_client::auth::store;
 use mcp_wasm_client::json::{json, Value};
 use mcp_wasm_client::protocol::{ErrorKind, McpError};
+use mcp_wasm_client::util::secret::Secret;
 use std::rc::Rc;
 
 const SERVER: &str = "https://mcp.example/mcp";

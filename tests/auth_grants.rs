@@ -36,9 +36,9 @@ use mcp_wasm_client::auth::flow::{
 };
 use mcp_wasm_client::auth::jose::Alg;
 use mcp_wasm_client::auth::seam::Credentials;
-use mcp_wasm_client::auth::secret::Secret;
 use mcp_wasm_client::json::{json, Value};
 use mcp_wasm_client::protocol::{ErrorKind, McpError};
+use mcp_wasm_client::util::secret::Secret;
 use std::cell::RefCell;
 use std::rc::Rc;
 

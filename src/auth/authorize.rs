@@ -7,8 +7,8 @@ use crate::protocol::error::McpError;
 use super::errors;
 use super::form;
 use super::pkce;
-use super::secret::Secret;
 use super::url;
+use crate::util::secret::Secret;
 
 /// The parameters this client puts on the authorization URL; an endpoint whose own query
 /// already holds one of them is refused (a parameter must not appear twice).

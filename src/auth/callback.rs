@@ -25,8 +25,8 @@ use crate::protocol::error::{ErrorKind, McpError};
 use super::authorize::PendingAuthorization;
 use super::errors;
 use super::form;
-use super::secret::Secret;
 use super::url;
+use crate::util::secret::Secret;
 
 /// The callback's one value of `name`: `Ok(None)` when absent, `Err(())` when repeated.
 fn single<'a>(pairs: &'a [(String, String)], name: &str) -> Result<Option<&'a str>, ()> {

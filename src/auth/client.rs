@@ -2,7 +2,7 @@
 //! issuer that issued it, SEP-2352) and how it authenticates at the token endpoint
 //! ([`AuthMethod`]).
 
-use super::secret::Secret;
+use crate::util::secret::Secret;
 
 /// `token_endpoint_auth_method`s this client can use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

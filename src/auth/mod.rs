@@ -7,7 +7,7 @@
 //! ([`discovery`]) → what was found ([`metadata`]) → who the client is ([`registration`],
 //! [`client`]) → which scopes ([`scopes`]) → the authorization URL ([`authorize`], [`pkce`])
 //! → its callback ([`callback`]) → tokens and what to do with them ([`tokens`]). Errors are
-//! `McpError`s with the auth kinds ([`errors`]); credentials are [`secret::Secret`]s.
+//! `McpError`s with the auth kinds ([`errors`]); credentials are [`crate::util::secret::Secret`]s.
 //! What one request may spend recovering from refusals is [`budget`]'s.
 //! [`flow`] sequences all of it over an `AuthHost` (fetch, storage, crypto, the page);
 //! [`seam`] is where the HTTP layer meets it: the loop that sends a request with credentials
@@ -30,7 +30,6 @@ pub mod pkce;
 pub mod registration;
 pub mod scopes;
 pub mod seam;
-pub mod secret;
 pub mod store;
 pub mod tokens;
 pub mod url;

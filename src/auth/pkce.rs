@@ -6,7 +6,7 @@ use crate::util::base64::{encode, Alphabet};
 
 use crate::protocol::error::McpError;
 
-use super::secret::Secret;
+use crate::util::secret::Secret;
 
 /// The only challenge method this client uses.
 pub const METHOD: &str = "S256";

@@ -11,9 +11,9 @@ use crate::protocol::error::{ErrorKind, McpError};
 use super::client::ClientInformation;
 use super::errors;
 use super::metadata::ServerMetadata;
-use super::secret::Secret;
 use super::tokens::parse_error_response;
 use super::url;
+use crate::util::secret::Secret;
 
 /// How the client gets its `client_id` at one AS.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,8 +10,8 @@
 //! authorization servers with a fake HTTP side.
 
 use crate::auth::challenge::AuthHint;
-use crate::auth::secret::Secret;
 use crate::protocol::error::McpError;
+use crate::util::secret::Secret;
 use futures::future::LocalBoxFuture;
 
 /// The credentials one attempt is sent with: none before sign-in.

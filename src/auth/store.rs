@@ -10,8 +10,8 @@ use crate::json::{json, Map, Value};
 
 use super::authorize::PendingAuthorization;
 use super::client::ClientInformation;
-use super::secret::Secret;
 use super::tokens::TokenSet;
+use crate::util::secret::Secret;
 
 /// Format version of the stored document.
 const VERSION: u64 = 1;

@@ -5,6 +5,7 @@
 
 pub mod answers;
 pub mod cache;
+pub mod cached;
 pub mod connect;
 pub mod core;
 pub mod host;

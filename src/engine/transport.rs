@@ -4,10 +4,10 @@
 //! reached through `js::js_transport`, and `tests/support/memory_transport.rs` implements it
 //! natively.
 
-use crate::auth::secret::Secret;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::session::stamp::Outgoing;
+use crate::util::secret::Secret;
 use futures::future::LocalBoxFuture;
 use std::rc::{Rc, Weak};
 

@@ -7,4 +7,5 @@ pub mod lock;
 pub mod number;
 pub mod oneshot;
 pub mod quote;
+pub mod secret;
 pub mod small_map;

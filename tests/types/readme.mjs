@@ -14,7 +14,8 @@
 // The package is assembled for tsc in a temporary node_modules/mcp-wasm-client as scripts/package.sh
 // lays it out (pkg-template's package.json, index.d.ts, core/ and elements/ declarations; dist/ from
 // the built pkg/web and pkg/core-web), beside the official TypeScript SDK of tests/peers (a block
-// serves a same-page server with it) and @types/node (Node examples).
+// serves a same-page server with it), @types/node (Node examples) and tests/js's @opentelemetry
+// packages (the Tracing example).
 //
 // Usage: node tests/types/readme.mjs   (after the build stage; exits 1 with README file:line errors)
 import { execFileSync } from "node:child_process";
@@ -142,6 +143,8 @@ function assemble(dir) {
   }
   mkdirSync(path.join(dir, "node_modules/@types"), { recursive: true });
   symlinkSync(path.join(ROOT, "tests/peers/node_modules/@modelcontextprotocol"), path.join(dir, "node_modules/@modelcontextprotocol"));
+  // the tracer of the Tracing example (docs/client.md), as tests/js's tracing.test.mjs installs it
+  symlinkSync(path.join(ROOT, "tests/js/node_modules/@opentelemetry"), path.join(dir, "node_modules/@opentelemetry"));
   symlinkSync(path.join(HERE, "node_modules/@types/node"), path.join(dir, "node_modules/@types/node"));
   symlinkSync(path.join(HERE, "node_modules/@types/react"), path.join(dir, "node_modules/@types/react"));
 }

@@ -4,8 +4,8 @@
 use crate::auth::client::{AuthMethod, ClientInformation};
 use crate::auth::jose::Alg;
 use crate::auth::scopes::StepUpPolicy;
-use crate::auth::secret::Secret;
 use crate::json::Value;
+use crate::util::secret::Secret;
 
 /// Credentials the application configured for a grant without a user.
 #[derive(Debug, Clone)]

@@ -12,11 +12,11 @@ use crate::auth::client::{
 use crate::auth::errors;
 use crate::auth::form;
 use crate::auth::jose::Alg;
-use crate::auth::secret::Secret;
 use crate::auth::store::Grant;
 use crate::auth::tokens::{self, RefreshFailure, TokenRequest, TokenSet};
 use crate::json::{json, Value};
 use crate::protocol::error::{ErrorKind, McpError};
+use crate::util::secret::Secret;
 
 /// A token request `body` with its `client_assertion` replaced by `fresh`.
 fn with_client_assertion(body: &Secret, fresh: &Secret) -> Secret {

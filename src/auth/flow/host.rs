@@ -2,10 +2,10 @@
 //! storage, the authorization page, signing keys), and the requests and responses of its
 //! fetches.
 
-use crate::auth::secret::Secret;
 use crate::auth::tokens::{self, TokenRequest};
 use crate::json::Value;
 use crate::protocol::error::McpError;
+use crate::util::secret::Secret;
 use futures::future::LocalBoxFuture;
 
 /// An HTTP request of the flow (metadata GET, registration or token POST). The body and

@@ -6,11 +6,11 @@ use super::{AuthHost, Authorizer};
 use crate::auth::errors;
 use crate::auth::jose::{self, Alg};
 use crate::auth::pkce;
-use crate::auth::secret::Secret;
 use crate::auth::tokens::TokenSet;
 use crate::auth::url;
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError};
+use crate::util::secret::Secret;
 
 /// Lifetime of a client assertion, in seconds.
 const CLIENT_ASSERTION_LIFETIME_S: u64 = 300;

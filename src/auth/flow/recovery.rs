@@ -16,10 +16,10 @@ use crate::auth::challenge::{AuthHint, ChallengeError};
 use crate::auth::errors;
 use crate::auth::scopes;
 use crate::auth::seam::{Flow, Refusal, Ticket};
-use crate::auth::secret::Secret;
 use crate::auth::tokens::{self, AfterRediscovery, BeforeRequest, Recovery, SentToken};
 use crate::json::{json, Value};
 use crate::protocol::error::{ErrorKind, McpError};
+use crate::util::secret::Secret;
 use futures::future::LocalBoxFuture;
 
 /// Recoveries (401/403 handled) allowed within one operation before it fails: a backstop

@@ -12,11 +12,11 @@ use crate::auth::errors;
 use crate::auth::metadata::ServerMetadata;
 use crate::auth::pkce;
 use crate::auth::registration::{self, RegistrationPath};
-use crate::auth::secret::Secret;
 use crate::auth::store::Pending;
 use crate::auth::tokens::{self, TokenRequest};
 use crate::json::json;
 use crate::protocol::error::{ErrorKind, McpError};
+use crate::util::secret::Secret;
 use futures::future::LocalBoxFuture;
 
 /// The `state_mismatch` of a callback without a pending authorization.

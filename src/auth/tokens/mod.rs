@@ -13,7 +13,7 @@ use crate::protocol::error::{ErrorKind, McpError};
 use super::client::{AuthMethod, ClientInformation};
 use super::errors;
 use super::form;
-use super::secret::Secret;
+use crate::util::secret::Secret;
 
 /// Content type of token request bodies.
 pub const CONTENT_TYPE: &str = "application/x-www-form-urlencoded";

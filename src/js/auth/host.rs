@@ -6,12 +6,12 @@
 use super::outcome::{object, record, settled, Failure, FetchRead, FetchRequest, Outcome};
 use crate::auth::errors::response_too_large;
 use crate::auth::flow::{AuthHost, AuthRequest, AuthResponse, Authorized};
-use crate::auth::secret::Secret;
 use crate::js::host::abort::new_controller;
 use crate::js::host::abort::AbortOnDrop;
 use crate::json::json;
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTION_CLOSED};
+use crate::util::secret::Secret;
 use futures::future::LocalBoxFuture;
 use js_sys::{Function, Promise, Reflect, Uint8Array};
 use std::cell::{Cell, RefCell};

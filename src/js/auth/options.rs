@@ -9,11 +9,11 @@ use crate::auth::flow::{AssertionSource, AuthConfig, Authorizer, GrantConfig, St
 use crate::auth::jose::Alg;
 use crate::auth::registration::check_metadata_url;
 use crate::auth::scopes::StepUpPolicy;
-use crate::auth::secret::Secret;
 use crate::js::boundary::options::Reader;
 use crate::json::Value;
 use crate::protocol::error::ErrorKind;
 use crate::protocol::error::McpError;
+use crate::util::secret::Secret;
 use js_sys::{Function, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};

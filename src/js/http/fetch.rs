@@ -138,14 +138,14 @@ impl Http {
 
     /// The `Authorization` value requests go with now: the authorization flow's token, else
     /// an `Authorization` header of the `headers` option.
-    pub fn credential(&self) -> Option<crate::auth::secret::Secret> {
+    pub fn credential(&self) -> Option<crate::util::secret::Secret> {
         if let Some(auth) = &self.auth {
             return auth.credential();
         }
         self.extra_headers
             .iter()
             .find(|(name, _)| name.eq_ignore_ascii_case("authorization"))
-            .map(|(_, value)| crate::auth::secret::Secret::new(value.as_str()))
+            .map(|(_, value)| crate::util::secret::Secret::new(value.as_str()))
     }
 
     /// Tells the tracer (if any) that the step `kind` of the request `what` (of the span

@@ -133,7 +133,7 @@ impl Transport for HttpSse {
         self.http.url.clone()
     }
 
-    fn credential(&self) -> Option<crate::auth::secret::Secret> {
+    fn credential(&self) -> Option<crate::util::secret::Secret> {
         self.http.credential()
     }
 

@@ -349,7 +349,7 @@ impl Transport for StreamableHttp {
         self.http.url.clone()
     }
 
-    fn credential(&self) -> Option<crate::auth::secret::Secret> {
+    fn credential(&self) -> Option<crate::util::secret::Secret> {
         self.http.credential()
     }
 
