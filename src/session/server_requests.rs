@@ -4,6 +4,7 @@
 use crate::json::{json, Value};
 use crate::protocol::capabilities::Registered;
 use crate::protocol::error::{McpError, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
+use crate::protocol::model::server_request::{CreateMessageParams, ElicitRequestParams};
 use crate::validate::elicitation::{apply_defaults, validate};
 
 /// Which callback answers a server request.
@@ -69,11 +70,9 @@ pub fn is_registered(a: Answerer, r: &Registered) -> bool {
 /// Refuses, before the callback runs, what the client did not declare.
 pub fn check_request(a: Answerer, params: &Value, r: &Registered) -> Result<(), McpError> {
     match a {
-        Answerer::Elicitation => match params.get("mode").and_then(Value::as_str) {
-            None | Some("form") | Some("url") => {
-                if params.get("mode").and_then(Value::as_str) == Some("url")
-                    && params.get("url").and_then(Value::as_str).is_none()
-                {
+        Answerer::Elicitation => match ElicitRequestParams::read(params) {
+            p if matches!(p.mode(), None | Some("form") | Some("url")) => {
+                if p.mode() == Some("url") && p.url.ok().is_none() {
                     return Err(McpError::new(
                         INVALID_PARAMS,
                         "URL-mode elicitation without a url",
@@ -81,19 +80,18 @@ pub fn check_request(a: Answerer, params: &Value, r: &Registered) -> Result<(), 
                 }
                 Ok(())
             }
-            Some(other) => Err(McpError::new(
+            p => Err(McpError::new(
                 INVALID_PARAMS,
                 [
                     "Client does not support ",
-                    &crate::util::quote::quoted(other),
+                    &crate::util::quote::quoted(p.mode().unwrap_or_default()),
                     "-mode elicitation requests",
                 ]
                 .concat(),
             )),
         },
         Answerer::Sampling => {
-            let wants_tools = params.get("tools").is_some_and(|t| !t.is_null())
-                || params.get("toolChoice").is_some_and(|t| !t.is_null());
+            let wants_tools = CreateMessageParams::read(params).wants_tools();
             let declared = r
                 .sampling_capabilities
                 .as_ref()
@@ -135,8 +133,8 @@ pub fn check_result(a: Answerer, params: &Value, result: Value) -> Result<Value,
             match action {
                 "decline" | "cancel" => Ok(json!({ "action": action })),
                 "accept" => {
-                    let is_url = params.get("mode").and_then(Value::as_str) == Some("url");
-                    if is_url {
+                    let asked = ElicitRequestParams::read(params);
+                    if asked.mode() == Some("url") {
                         return Ok(json!({ "action": "accept" }));
                     }
                     let mut content = match result.get("content") {
@@ -150,10 +148,7 @@ pub fn check_result(a: Answerer, params: &Value, result: Value) -> Result<Value,
                             ))
                         }
                     };
-                    let schema = params
-                        .get("requestedSchema")
-                        .cloned()
-                        .unwrap_or(Value::Null);
+                    let schema = asked.schema();
                     apply_defaults(&schema, &mut content);
                     let errors = validate(&schema, &content);
                     if !errors.is_empty() {

@@ -13,6 +13,7 @@ pub mod input_required;
 pub mod list;
 pub mod resource;
 pub mod result;
+pub mod server_request;
 pub mod task;
 pub mod tool;
 
