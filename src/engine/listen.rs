@@ -9,6 +9,8 @@ use super::transport::{Exchange, Inbox};
 use crate::json::{json, Value};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED, INVALID_REQUEST};
 use crate::protocol::jsonrpc::{Message, RequestId};
+use crate::protocol::model::subscription::Acknowledged;
+use crate::protocol::model::{view, Field};
 use crate::protocol::version::Era;
 use crate::session::stamp;
 use crate::session::subscriptions::{legacy_honoured, normalize_filter, ListenQueue};
@@ -46,11 +48,11 @@ impl Inbox for ListenInbox {
                 if method == "notifications/subscriptions/acknowledged" =>
             {
                 if let Some(tx) = self.ack.borrow_mut().take() {
-                    let honoured = params
-                        .as_ref()
-                        .and_then(|p| p.get("notifications"))
-                        .cloned()
-                        .unwrap_or(Value::Null);
+                    let ack = params.as_ref().and_then(view::<Acknowledged>);
+                    let honoured = match ack.map(|a| a.notifications) {
+                        Some(Field::Is(n) | Field::Wrong(n)) => n,
+                        _ => Value::Null,
+                    };
                     let _ = tx.send(Ok(honoured));
                 }
                 false

@@ -3,6 +3,7 @@
 //! request fetches it, and when a listing is the complete list.
 
 use crate::json::Value;
+use crate::protocol::model::list::{items, ListPage};
 
 /// A list the client keeps up to date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,9 +68,9 @@ impl ListKind {
 /// several or a malformed result.
 pub fn complete_list(kind: ListKind, params: Option<&Value>, result: &Value) -> Option<Value> {
     let from_start = params.is_none_or(|p| p.get("cursor").is_none());
-    let ends = result.get("nextCursor").is_none_or(Value::is_null);
-    let items = result.get(kind.key()).filter(|v| v.is_array())?;
-    (from_start && ends).then(|| items.clone())
+    let ends = ListPage::read(result)?.next_cursor.is_missing();
+    let items = items(result, kind.key())?;
+    (from_start && ends).then(|| Value::Array(items.clone()))
 }
 
 /// `client.state`: where the connection is.

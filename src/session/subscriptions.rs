@@ -5,6 +5,8 @@
 use crate::json::{json, Map, Value};
 use crate::protocol::error::McpError;
 use crate::protocol::model::initialize::ServerCapabilities;
+use crate::protocol::model::subscription::{Honoured, NotificationTarget};
+use crate::protocol::model::Field;
 use crate::util::oneshot;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -102,31 +104,31 @@ pub fn legacy_honoured(
 
 /// True when a notification falls under an honoured filter.
 pub fn matches(honoured: &Value, method: &str, params: &Value) -> bool {
-    let flag = |f: &str| honoured.get(f).and_then(Value::as_bool) == Some(true);
+    let honoured = Honoured::read(honoured);
+    let flag = |f: &Field<bool>| f.ok() == Some(&true);
     match method {
-        "notifications/tools/list_changed" => flag("toolsListChanged"),
-        "notifications/prompts/list_changed" => flag("promptsListChanged"),
-        "notifications/resources/list_changed" => flag("resourcesListChanged"),
+        "notifications/tools/list_changed" => flag(&honoured.tools_list_changed),
+        "notifications/prompts/list_changed" => flag(&honoured.prompts_list_changed),
+        "notifications/resources/list_changed" => flag(&honoured.resources_list_changed),
         "notifications/resources/updated" => {
-            let uri = params
-                .get("uri")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            honoured
-                .get("resourceSubscriptions")
-                .and_then(Value::as_array)
-                .is_some_and(|subs| {
-                    subs.iter().filter_map(Value::as_str).any(|s| {
-                        uri == s || uri.starts_with(&format!("{}/", s.trim_end_matches('/')))
-                    })
-                })
+            let target = NotificationTarget::read(params);
+            let uri = target.uri.ok().map_or("", String::as_str);
+            honoured.resource_subscriptions.ok().is_some_and(|subs| {
+                subs.iter()
+                    .filter_map(Value::as_str)
+                    .any(|s| uri == s || uri.starts_with(&format!("{}/", s.trim_end_matches('/'))))
+            })
         }
         "notifications/tasks" => {
-            let id = params.get("taskId");
+            let id = match NotificationTarget::read(params).task_id {
+                Field::Absent => None,
+                Field::Null => Some(Value::Null),
+                Field::Wrong(v) | Field::Is(v) => Some(v),
+            };
             honoured
-                .get("taskIds")
-                .and_then(Value::as_array)
-                .is_some_and(|ids| id.is_some_and(|id| ids.contains(id)))
+                .task_ids
+                .ok()
+                .is_some_and(|ids| id.is_some_and(|id| ids.contains(&id)))
         }
         _ => false,
     }

@@ -14,6 +14,7 @@ pub mod list;
 pub mod resource;
 pub mod result;
 pub mod server_request;
+pub mod subscription;
 pub mod task;
 pub mod tool;
 
