@@ -87,19 +87,28 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Field<T> {
     }
 }
 
-/// A JSON value read as serde_json reads it, except that a struct is read only from an object
-/// (serde's derived structs also take an array, by position, which no message here means).
+/// A JSON value read as serde_json reads it, with two differences: a struct is read only from
+/// an object (serde's derived structs also take an array, by position, which no message here
+/// means), and each type is read by its own method rather than `deserialize_any`, so serde_json's
+/// object and array walkers are compiled only for the types that read objects and arrays (the
+/// wasm carries one copy of them per type that reaches them).
 struct ObjectsOnly<'a>(&'a Value);
+
+macro_rules! forward {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
+            self.0.$method(v)
+        }
+    )*};
+}
 
 impl<'de> Deserializer<'de> for ObjectsOnly<'de> {
     type Error = crate::json::Error;
 
-    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_any(v)
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_option(v)
+    forward! {
+        deserialize_any deserialize_bool deserialize_i64 deserialize_u64 deserialize_f64
+        deserialize_str deserialize_string deserialize_option deserialize_seq deserialize_map
+        deserialize_ignored_any
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -112,19 +121,17 @@ impl<'de> Deserializer<'de> for ObjectsOnly<'de> {
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        name: &'static str,
-        fields: &'static [&'static str],
+        _name: &'static str,
+        _fields: &'static [&'static str],
         v: V,
     ) -> Result<V::Value, Self::Error> {
-        if !self.0.is_object() {
-            return Err(serde::de::Error::custom("not an object"));
-        }
-        self.0.deserialize_struct(name, fields, v)
+        // As a map: an object, and nothing else, reaches the struct's visitor.
+        self.0.deserialize_map(v)
     }
 
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        unit unit_struct seq tuple tuple_struct map enum identifier ignored_any
+        i8 i16 i32 i128 u8 u16 u32 u128 f32 char bytes byte_buf
+        unit unit_struct tuple tuple_struct enum identifier
     }
 }
 
@@ -149,10 +156,7 @@ pub fn lenient_str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de str>, 
 /// model is a [`Field`] or defaulted, so only a non-object fails; serde would also read a
 /// struct from an array, by position, which no message here means).
 pub fn view<'de, T: Deserialize<'de>>(v: &'de Value) -> Option<T> {
-    if !v.is_object() {
-        return None;
-    }
-    T::deserialize(v).ok()
+    T::deserialize(ObjectsOnly(v)).ok()
 }
 
 #[cfg(test)]
