@@ -1,7 +1,7 @@
 // mcp-wasm-client/cache's indexedDbCacheStore in Chromium: a page served from 127.0.0.1 imports
 // pkg-template/cache/index.js (the file the package ships, as the package's cache/index.js) and
 // uses the store: set and get, entries that survive a page reload, an expired entry dropped when
-// read and swept when the database opens, clear(prefix) by key range and clear(), stores of
+// read and swept when the database opens, clear(prefix) by key range (partitionPrefix's too) and clear(), stores of
 // different names apart, the database's layout (object store "entries" keyed by key, records
 // { key, entry, expires }, index "expires"), and the store after another page deletes the database.
 // The memory store and the host without IndexedDB: tests/js/cache.test.mjs.
@@ -20,8 +20,8 @@ const { step } = steps;
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>cache store</title><body>
 <script type="module">
-import { indexedDbCacheStore, memoryCacheStore } from "/cache/index.js";
-window.stores = { indexedDbCacheStore, memoryCacheStore };
+import { indexedDbCacheStore, memoryCacheStore, partitionPrefix } from "/cache/index.js";
+window.stores = { indexedDbCacheStore, memoryCacheStore, partitionPrefix };
 // The database as it is, read without the store: { stores, keyPath, indexes, records }.
 window.raw = (name = "mcp-wasm-client-cache") => new Promise((resolve, reject) => {
   const open = indexedDB.open(name);
@@ -155,6 +155,20 @@ async function main() {
     expect(r.afterPrefix === "app10|c app2|a other", JSON.stringify(r));
     expect(r.afterApp === "other", JSON.stringify(r));
     expect(r.afterAll === "" && r.get === undefined, JSON.stringify(r));
+  });
+
+  await step("clear(partitionPrefix(p)) by key range: p's keys go, a partition p is a prefix of stays", async () => {
+    const r = await page.evaluate(async () => {
+      const { indexedDbCacheStore, partitionPrefix } = window.stores;
+      const store = indexedDbCacheStore();
+      const key = (p, method) => `${partitionPrefix(p).slice(0, -1)},"http://a.example/mcp","srv",${JSON.stringify(method)}]`;
+      for (const p of ["user-4", "user-42", "ünï"]) for (const m of ["tools/list", "prompts/list"]) await store.set(key(p, m), { p }, 60_000);
+      await store.clear(partitionPrefix("user-4"));
+      const left = (await window.raw()).records.map((x) => JSON.parse(x.key)[1]);
+      await store.clear();
+      return left.sort().join(" ");
+    });
+    expect(r === "user-42 user-42 ünï ünï", `left: ${r}`);
   });
 
   await step("stores of different names are apart; the database opens once and is kept", async () => {

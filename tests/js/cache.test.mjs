@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const TEMPLATE = path.join(here, "../../pkg-template");
-const { indexedDbCacheStore, memoryCacheStore } = await import(path.join(TEMPLATE, "cache/index.js"));
+const { indexedDbCacheStore, memoryCacheStore, partitionPrefix } = await import(path.join(TEMPLATE, "cache/index.js"));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 describe("memoryCacheStore", () => {
@@ -99,6 +99,26 @@ describe("memoryCacheStore", () => {
     await assert.rejects(a.get(42), TypeError);
     await assert.rejects(a.set(undefined, {}, 1000), TypeError);
   });
+});
+
+test("partitionPrefix: clear(partitionPrefix(p)) drops p's keys only (not a partition it is a prefix of)", async () => {
+  // keys shaped as partitionPrefix documents them: the JSON text of [tag, partition, server URL, ...]
+  const key = (partition, method) => `${partitionPrefix(partition).slice(0, -1)},"http://a.example/mcp","srv",${JSON.stringify(method)}]`;
+  assert.ok(JSON.parse(key("user-4", "tools/list")).includes("user-4"), key("user-4", "tools/list"));
+  const store = memoryCacheStore();
+  for (const p of ["user-4", "user-42", 'quo"te', "ünï"]) {
+    await store.set(key(p, "tools/list"), { p }, 60_000);
+    await store.set(key(p, "prompts/list"), { p }, 60_000);
+  }
+  await store.clear(partitionPrefix("user-4"));
+  assert.equal(await store.get(key("user-4", "tools/list")), undefined);
+  assert.equal(await store.get(key("user-4", "prompts/list")), undefined);
+  assert.deepEqual(await store.get(key("user-42", "tools/list")), { p: "user-42" });
+  await store.clear(partitionPrefix('quo"te'));
+  assert.equal(await store.get(key('quo"te', "tools/list")), undefined);
+  assert.deepEqual(await store.get(key("ünï", "tools/list")), { p: "ünï" });
+  assert.notEqual(partitionPrefix("a"), partitionPrefix("b"));
+  assert.ok(partitionPrefix("a").endsWith(","));
 });
 
 test("indexedDbCacheStore without IndexedDB (Node): every method rejects, saying so", async () => {
