@@ -1,7 +1,9 @@
-//! Typed views of the messages the client interprets (serde models, as rmcp's `model/`):
-//! the connect results, a list page, the JSON-RPC error object, an `input_required` round and
-//! a task. Results the client only hands to JS are not modelled: they stay `Value`s, and where a
-//! modelled message is also passed on, the caller keeps the original `Value` beside the view.
+//! Typed views of the messages the client interprets (serde models, as rmcp's `model/`): the
+//! connect results and the server's capabilities, a list page, `resultType`, the JSON-RPC error
+//! object, an `input_required` round, a task, a listed tool, a resource's contents, the params
+//! of what a server asks, a subscription's honoured filter. Results the client only hands to JS
+//! are not modelled: they stay `Value`s, and where a modelled message is also passed on, the
+//! caller keeps the original `Value` beside the view.
 //!
 //! The wire is read as leniently as the client always read it: a field that may be absent,
 //! `null` or of a wrong type is a [`Field`], so the session decides what each case means (and
