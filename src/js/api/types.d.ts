@@ -438,6 +438,8 @@ export interface McpErrorKinds {
   session_expired: { status?: number; expiredSessionId?: string | null };
   /** (to `messageHandler`) not a failure: something the client dropped or doubted. */
   warning: {};
+  /** (to `messageHandler`) not a failure: the `cache.store` threw, answered something unusable or took longer than 1 s (`operation`: get, set, delete or clear); the call went to the server. */
+  cache_store: { operation: "get" | "set" | "delete" | "clear" };
   /** A transport written in JavaScript closed while the call was in flight, or before it. */
   transport_closed: {};
   /** (to `messageHandler`) a transport refused a message from another origin or source. */
