@@ -13,7 +13,7 @@ export interface GroupClientOptions extends Omit<ClientOptions, "transport" | "e
 /** One server of a group: a Streamable HTTP URL or a transport, with Client options that win over the group's. */
 export type GroupServerConfig =
   | (GroupClientOptions & { url: string | URL; transport?: undefined })
-  | (Omit<GroupClientOptions, "headers" | "fetch" | "auth" | "reconnection"> & { transport: McpTransport; url?: undefined });
+  | (Omit<GroupClientOptions, "headers" | "fetch" | "auth" | "reconnection" | "middleware"> & { transport: McpTransport; url?: undefined });
 export type GroupServerStatus = "connecting" | "connected" | "unauthorized" | "failed" | "closed";
 /** `"prefix"` (default): `server__tool`; `"bare"`: the tool's own name, prefixed when two servers share it. */
 export type GroupToolNames = "prefix" | "bare" | ((server: string, toolName: string) => string);
