@@ -6,7 +6,7 @@
 
 const SEP = "__";
 const CALLBACKS = ["elicitationCallback", "samplingCallback", "listRootsCallback"];
-const HTTP_ONLY = ["headers", "fetch", "auth", "middleware"];
+const HTTP_ONLY = ["headers", "fetch", "auth", "reconnection", "middleware"];
 // A server's list_changed notification -> the listing it makes stale (and the group event it fires).
 const LIST_CHANGED = {
   "notifications/tools/list_changed": "tools",
