@@ -32,7 +32,8 @@
 #                floor's build (bench/size-floor/build.sh)                            (peers, pkg)
 #   e2e          the demo page in Chromium with Playwright (tests/e2e: run.mjs, auth.mjs, dpop.mjs,
 #                transports.mjs: windowTransport, messagePortTransport, inMemoryPair; cache.mjs:
-#                mcp-wasm-client/cache's indexedDbCacheStore)                                (pkg)
+#                mcp-wasm-client/cache's indexedDbCacheStore; cache-client.mjs: a Client's
+#                IndexedDB cache across a page reload)                                        (pkg)
 #   e2e-firefox  a named subset of the demo's e2e steps in Firefox ESR and WebKitGTK through their
 #   e2e-webkit   WebDriver servers (tests/engines/run.mjs: connect, a streamed call, the elicitation
 #                form by keyboard, an MCP App through the sandbox origin, the legacy era, popup sign-in; webkit
@@ -62,7 +63,8 @@
 # so 18801) and HOSTILE_SUITE_PORT+1; WASM_CHROME_PORT (default 18821), WASM_FIREFOX_PORT (18822) and
 # WASM_WEBKIT_PORT (18823) the browser stages' runner page servers; E2E_PORTS as in tests/e2e/run.mjs, E2E_AUTH_PORTS as in
 # tests/e2e/auth.mjs, E2E_DPOP_PORTS as in tests/e2e/dpop.mjs, E2E_TRANSPORT_PORTS (default 18900-18919) as
-# in tests/e2e/transports.mjs, E2E_CACHE_PORTS (default 18651-18660) as in tests/e2e/cache.mjs. The conformance suite's mock servers take ephemeral ports.
+# in tests/e2e/transports.mjs, E2E_CACHE_PORTS (default 18651-18660) as in tests/e2e/cache.mjs and
+# cache-client.mjs; CACHE_TEST_PORTS (default 18141-18146) as in tests/js/cache-client.test.mjs. The conformance suite's mock servers take ephemeral ports.
 # WASM_LAUNCH_TIMEOUT (default 120 s) bounds each launch of a wasm stage's compiled suite; a launch
 # that reports nothing is made again, up to three launches (see wasm_tests).
 set -euo pipefail
@@ -519,10 +521,11 @@ stage_e2e() {
   need_packages e2e || { record_check e2e 1 "no built packages"; return; }
   step "e2e: the demo end to end in Chromium (Playwright); sign-in against the OAuth peer"
   # run.mjs (the demo), auth.mjs (sign-in), dpop.mjs (DPoP, private_key_jwt) and transports.mjs
-  # (windowTransport, messagePortTransport; ports E2E_TRANSPORT_PORTS, 18900-18919) and cache.mjs
-  # (mcp-wasm-client/cache's indexedDbCacheStore; E2E_CACHE_PORTS, 18651-18660), each with its
-  # own servers and ports; a script that fails without counting its failures adds one.
-  node_scripts e2e tests/e2e run.mjs run.mjs auth.mjs dpop.mjs transports.mjs cache.mjs
+  # (windowTransport, messagePortTransport; ports E2E_TRANSPORT_PORTS, 18900-18919), cache.mjs
+  # (mcp-wasm-client/cache's indexedDbCacheStore; E2E_CACHE_PORTS, 18651-18660) and cache-client.mjs
+  # (a Client with that store across a reload, against a Python peer it starts; the same ports),
+  # each with its own servers and ports; a script that fails without counting its failures adds one.
+  node_scripts e2e tests/e2e run.mjs run.mjs auth.mjs dpop.mjs transports.mjs cache.mjs cache-client.mjs
 }
 
 # engine_pages STAGE ENGINE [WRAPPER...]: tests/engines/run.mjs in one engine; its

@@ -1,6 +1,7 @@
 """Dual-era MCP test peer: Python SDK v2 (`mcp` 2.x) `MCPServer` over Streamable HTTP.
 
 Usage:  python3 python_server.py <port>          (binds 127.0.0.1 only, path /mcp)
+        MCP_TOOLS_TTL_MS=<n> [MCP_TOOLS_CACHE_SCOPE=public]: tools/list cacheable for n ms
 
 One URL serves both protocol eras:
   * legacy 2025-11-25: `initialize` + `Mcp-Session-Id` (stateful session manager)
@@ -23,6 +24,7 @@ with the React tests' peer, tests/react/peer.py).
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Annotated
 
 from pydantic import Field
@@ -61,8 +63,20 @@ class ExampleThing(Extension):
         return {"level": 2}
 
 
+def cache_hints() -> dict[str, CacheHint]:
+    """prompts/list is cached 60 s (private). MCP_TOOLS_TTL_MS=<n> caches tools/list too, for n ms,
+    private unless MCP_TOOLS_CACHE_SCOPE=public (tests/js/cache-client.test.mjs and
+    tests/e2e/cache-client.mjs start such peers)."""
+    hints = {"prompts/list": CacheHint(ttl_ms=60_000, scope="private")}
+    ttl = os.environ.get("MCP_TOOLS_TTL_MS")
+    if ttl:
+        scope = "public" if os.environ.get("MCP_TOOLS_CACHE_SCOPE") == "public" else "private"
+        hints["tools/list"] = CacheHint(ttl_ms=int(ttl), scope=scope)
+    return hints
+
+
 mcp = MCPServer(
-    cache_hints={"prompts/list": CacheHint(ttl_ms=60_000, scope="private")},
+    cache_hints=cache_hints(),
     name="python-peer",
     version="1.0.0",
     instructions="Test peer for the Rust/WASM MCP client (dual-era).",
