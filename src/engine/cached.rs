@@ -10,6 +10,7 @@ use super::core::Engine;
 use super::host::within;
 use crate::json::{json, Value};
 use crate::protocol::error::{ErrorKind, McpError, INTERNAL_ERROR};
+use crate::protocol::version::Era;
 use crate::session::cache_store::{self, Asker, CacheMode, StoreScope};
 use futures::future::LocalBoxFuture;
 use std::rc::Rc;
@@ -103,9 +104,15 @@ impl Engine {
             Place::Store(app) => app,
         };
         let store_key = self.store_scope(app).key(method, key);
-        let got = self.store_op("get", app.store.get(&store_key)).await?;
+        let got = self.store_op("get", app.store.get(&store_key)).await??;
         let asker = self.asker(app).await;
-        cache_store::served(&got?, self.host.now_ms(), &asker)
+        match cache_store::served(&got, self.host.now_ms(), &asker) {
+            Ok(hit) => hit,
+            Err(why) => {
+                self.surface_error(store_error("get", &McpError::input(why)));
+                None
+            }
+        }
     }
 
     /// Keeps `result` (of `method` asked with `params`, page `key`) when the rules and `mode`
@@ -159,6 +166,9 @@ impl Engine {
     /// Drops what `notification` makes stale.
     pub(super) fn invalidate_cached(&self, notification: &str, params: &Value) {
         let Some(cache) = self.cache() else { return };
+        if self.era() != Some(Era::Modern) {
+            return; // only 2026 results are cached
+        }
         match &cache.place {
             Place::Memory(memory) => memory
                 .borrow_mut()
@@ -175,6 +185,9 @@ impl Engine {
     /// Drops every cached page of `method`.
     pub(super) fn drop_cached(&self, method: &str) {
         let Some(cache) = self.cache() else { return };
+        if self.era() != Some(Era::Modern) {
+            return; // only 2026 results are cached
+        }
         match &cache.place {
             Place::Memory(memory) => memory.borrow_mut().drop_method(method),
             Place::Store(app) => {

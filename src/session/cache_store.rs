@@ -143,19 +143,31 @@ impl Asker {
     }
 }
 
-/// The result a stored `entry` answers with at `now_ms` for `asker`: `None` for anything else
-/// than a fresh entry stored for this asker, or a fresh public one.
-pub fn served(entry: &Value, now_ms: f64, asker: &Asker) -> Option<Value> {
-    let received = entry.get("receivedMs")?.as_f64()?;
-    let ttl = entry.get("ttlMs")?.as_f64()?;
-    let result = entry.get("result").filter(|r| r.is_object())?;
+/// The result a stored `entry` answers with at `now_ms` for `asker`: `Ok(None)` for an entry
+/// that is stale or another credential's, `Err` naming what is wrong with anything that is no
+/// entry this client wrote (the store is told so).
+pub fn served(entry: &Value, now_ms: f64, asker: &Asker) -> Result<Option<Value>, String> {
+    let number = |key: &str| {
+        entry
+            .get(key)
+            .and_then(Value::as_f64)
+            .ok_or_else(|| format!("its answer has no numeric {key}"))
+    };
+    if !entry.is_object() {
+        return Err("its answer is not an entry object".into());
+    }
+    let (received, ttl) = (number("receivedMs")?, number("ttlMs")?);
+    let result = entry
+        .get("result")
+        .filter(|r| r.is_object())
+        .ok_or("its answer has no result object")?;
     let fresh = now_ms < received + ttl && received <= now_ms + 1.0;
     if !fresh {
-        return None;
+        return Ok(None);
     }
     let public = entry.get("scope").and_then(Value::as_str) == Some("public");
     let owner = entry.get("auth").and_then(Value::as_str);
-    (public || asker.recorded() == Some(owner)).then(|| result.clone())
+    Ok((public || asker.recorded() == Some(owner)).then(|| result.clone()))
 }
 
 /// The prefixes and exact keys a server notification makes stale, as `(prefixes, keys)`.
@@ -268,38 +280,55 @@ mod tests {
         let page = json!({ "tools": [1], "ttlMs": 100 });
         let (private, _) = entry_for("tools/list", &json!({}), &page, 1000.0, Some("a")).unwrap();
         let (a, b) = (Asker::Credential("a".into()), Asker::Credential("b".into()));
-        assert_eq!(served(&private, 1050.0, &a), Some(page.clone()));
-        assert_eq!(served(&private, 1100.0, &a), None, "expired");
-        assert_eq!(served(&private, 1050.0, &b), None, "another credential");
-        let anonymous_now = served(&private, 1050.0, &Asker::Anonymous);
+        assert_eq!(served(&private, 1050.0, &a).unwrap(), Some(page.clone()));
+        assert_eq!(served(&private, 1100.0, &a).unwrap(), None, "expired");
+        assert_eq!(
+            served(&private, 1050.0, &b).unwrap(),
+            None,
+            "another credential"
+        );
+        let anonymous_now = served(&private, 1050.0, &Asker::Anonymous).unwrap();
         assert_eq!(anonymous_now, None, "no credential now");
-        assert_eq!(served(&private, 1050.0, &Asker::Unrecognised), None);
+        assert_eq!(
+            served(&private, 1050.0, &Asker::Unrecognised).unwrap(),
+            None
+        );
         let public_page = json!({ "tools": [1], "ttlMs": 100, "cacheScope": "public" });
         let (public, _) =
             entry_for("tools/list", &json!({}), &public_page, 1000.0, Some("a")).unwrap();
-        assert_eq!(served(&public, 1050.0, &b), Some(public_page.clone()));
         assert_eq!(
-            served(&public, 1050.0, &Asker::Unrecognised),
+            served(&public, 1050.0, &b).unwrap(),
+            Some(public_page.clone())
+        );
+        assert_eq!(
+            served(&public, 1050.0, &Asker::Unrecognised).unwrap(),
             Some(public_page)
         );
         let (anonymous, _) = entry_for("tools/list", &json!({}), &page, 1000.0, None).unwrap();
-        assert_eq!(served(&anonymous, 1050.0, &Asker::Anonymous), Some(page));
-        assert_eq!(served(&anonymous, 1050.0, &a), None);
-        assert_eq!(served(&anonymous, 1050.0, &Asker::Unrecognised), None);
+        assert_eq!(
+            served(&anonymous, 1050.0, &Asker::Anonymous).unwrap(),
+            Some(page)
+        );
+        assert_eq!(served(&anonymous, 1050.0, &a).unwrap(), None);
+        assert_eq!(
+            served(&anonymous, 1050.0, &Asker::Unrecognised).unwrap(),
+            None
+        );
     }
 
     #[test]
-    fn anything_else_in_the_store_is_a_miss() {
+    fn anything_else_in_the_store_is_refused_by_name() {
         for junk in [
             json!(null),
             json!("text"),
             json!({ "result": 5, "receivedMs": 0, "ttlMs": 10 }),
             json!({ "result": {}, "receivedMs": "0", "ttlMs": 10 }),
             json!({ "result": {}, "ttlMs": 10 }),
-            json!({ "result": {}, "receivedMs": 5000, "ttlMs": 10 }),
         ] {
-            assert_eq!(served(&junk, 1.0, &Asker::Anonymous), None, "{junk}");
+            assert!(served(&junk, 1.0, &Asker::Anonymous).is_err(), "{junk}");
         }
+        let from_the_future = json!({ "result": {}, "receivedMs": 5000, "ttlMs": 10 });
+        assert_eq!(served(&from_the_future, 1.0, &Asker::Anonymous), Ok(None));
     }
 
     #[test]

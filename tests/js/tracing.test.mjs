@@ -166,6 +166,19 @@ for (const [era, mode, version] of [["modern", "auto", "2026-07-28"], ["legacy",
       assert.equal(only("tools/list").status.code, SpanStatusCode.UNSET);
     });
 
+    test("a tool that answers isError: error.type tool_error and status ERROR, no exception", async () => {
+      const c = await connected(PY, { mode, tracer });
+      exporter.reset();
+      const result = await c.callTool("no_such_tool", {});
+      assert.equal(result.isError, true);
+      const span = only("tools/call no_such_tool");
+      assert.equal(span.status.code, SpanStatusCode.ERROR);
+      assert.equal(span.attributes["error.type"], "tool_error");
+      assert.equal(span.attributes["gen_ai.tool.name"], "no_such_tool");
+      assert.ok(!span.events.some((ev) => ev.name === "exception"), "a result, not an exception");
+      await c.close();
+    });
+
     test(era === "modern" ? "an elicitation on 2026: an INTERNAL child span per input_required round" : "an elicitation on the legacy era: a server request within the call, no round span", async () => {
       const c = await connected(PY, { mode, tracer, elicitationCallback: accept });
       exporter.reset();
@@ -276,9 +289,7 @@ describe("child spans of the steps inside a request", () => {
     });
   }
 
-  test("the authorization of connect() (its first request refused) is a child of connect's span", {
-    todo: "connect's span passes no traceparent to the core (tracing.js METHODS.connect has no options index), so its authorization step comes as a trace event without traceparent and becomes a root span of its own trace, with mcp.method.name \"connect (server/discover probe)\"",
-  }, async () => {
+  test("the authorization of connect() (its first request refused) is a child of connect's span", async () => {
     const world = await startWorld();
     try {
       world.addClient("as", "m2m", { secret: "cs-tracing-secret-2" });
@@ -292,9 +303,7 @@ describe("child spans of the steps inside a request", () => {
     }
   });
 
-  test("connect's span says which method it was in mcp.method.name, as its name does", {
-    todo: "connect's span is renamed \"initialize\" / \"server/discover\" but keeps mcp.method.name \"connect\", which is no MCP method",
-  }, async () => {
+  test("connect's span says which method it was in mcp.method.name, as its name does", async () => {
     const c = await connected(PY, { mode: "legacy", tracer });
     await c.close();
     assert.equal(only("initialize").attributes["mcp.method.name"], "initialize");

@@ -79,13 +79,17 @@ function sessionAttributes(span, client) {
   } catch {} // a closed or poisoned client: nothing more to say
 }
 
-function failed(span, error) {
+// Marks `span` failed: error.type is `type`, else the McpError's data.kind, its code or its name;
+// an exception is recorded only for a thrown error (not for a tool's isError result).
+function failed(span, error, type) {
   const code = error?.code;
   if (typeof code === "number") span.setAttribute("rpc.jsonrpc.error_code", code);
-  span.setAttribute("error.type", error?.data?.kind ?? (typeof code === "number" ? String(code) : error?.name ?? "Error"));
-  try {
-    span.recordException?.(error);
-  } catch {}
+  span.setAttribute("error.type", type ?? error?.data?.kind ?? (typeof code === "number" ? String(code) : error?.name ?? "Error"));
+  if (!type) {
+    try {
+      span.recordException?.(error);
+    } catch {}
+  }
   span.setStatus?.({ code: STATUS_ERROR, message: String(error?.message ?? error) });
 }
 
@@ -114,6 +118,10 @@ export class Tracing {
     const span = this.#tracer.startSpan(spanName, { kind: KIND_CLIENT, attributes: attrs }, context);
     sessionAttributes(span, this.#client);
     const trace = traceContext(span);
+    // connect() takes no options: its handshake carries no traceparent, so the steps the core
+    // reports without one (an authorization of the probe) belong to it while it runs
+    const connecting = name === "connect" ? { span, context: withSpan(context, span), open: new Map() } : undefined;
+    if (connecting) this.#connecting = connecting;
     if (trace && at >= 0) {
       const given = args[at];
       const options = given && typeof given === "object" ? given : {};
@@ -123,9 +131,10 @@ export class Tracing {
       this.#requests.set(trace.traceparent, { span, context: withSpan(context, span), open: new Map() });
     }
     const done = () => {
-      const request = trace && this.#requests.get(trace.traceparent);
+      if (connecting && this.#connecting === connecting) this.#connecting = undefined;
+      const request = connecting ?? (trace && this.#requests.get(trace.traceparent));
       if (!request) return;
-      this.#requests.delete(trace.traceparent);
+      if (trace) this.#requests.delete(trace.traceparent);
       for (const children of request.open.values()) for (const child of children) child.end();
     };
     let out;
@@ -139,7 +148,13 @@ export class Tracing {
     }
     return Promise.resolve(out).then(
       (value) => {
-        if (name === "connect") span.updateName?.(this.#client.era === "legacy" ? "initialize" : "server/discover");
+        if (connecting) {
+          const handshake = this.#client.era === "legacy" ? "initialize" : "server/discover";
+          span.updateName?.(handshake);
+          span.setAttribute("mcp.method.name", handshake);
+        }
+        // a tool's own failure (isError), as the MCP conventions name it
+        if (name === "callTool" && value?.isError === true) failed(span, { name: "tool_error", message: "the tool answered isError" }, "tool_error");
         sessionAttributes(span, this.#client);
         span.end();
         done();
@@ -158,12 +173,13 @@ export class Tracing {
   /** A `trace` event of the core: `{ type, phase, method, traceparent?, reason?, round?, attempt?, errorCode?, error? }`. */
   step(event) {
     if (!event || typeof event !== "object") return;
-    const request = event.traceparent ? this.#requests.get(event.traceparent) : undefined;
+    const request = event.traceparent ? this.#requests.get(event.traceparent) : this.#connecting;
     const key = `${event.type}:${event.reason ?? event.round ?? ""}`;
     const open = request?.open ?? (this.#background ??= new Map());
     if (event.phase === "start") {
       const name = [event.type, event.reason ?? (event.round !== undefined ? `round ${event.round}` : "")].filter(Boolean).join(" ");
-      const attributes = { "mcp.method.name": event.method };
+      // an MCP method, or what the transport called the request (a handshake: "connect (…)")
+      const attributes = /^[\w/.-]+$/.test(event.method ?? "") ? { "mcp.method.name": event.method } : {};
       if (event.round !== undefined) attributes["mcp.input_required.round"] = event.round;
       if (event.attempt !== undefined) attributes["mcp.reconnect.attempt"] = event.attempt;
       if (event.reason !== undefined) attributes["mcp.retry.reason"] = event.reason;
@@ -179,4 +195,5 @@ export class Tracing {
   }
 
   #background; // steps of requests no call made (a refetch, the GET stream)
+  #connecting; // the connect() under way: { span, context, open }
 }
