@@ -10,15 +10,13 @@
 // of E2E_CACHE_PORTS (default 18651-18660, as cache.mjs, which runs before this script).
 // Prints `e2e-cache-client: N passed, M failed`.
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
-import { ROOT, expect, freePorts, launchChromium, needWebPackage, start, stepper, stopChildren, waitAnswering } from "./lib.mjs";
+import { ROOT, expect, freePorts, launchChromium, needWebPackage, servePages, start, stepper, stopChildren, waitAnswering } from "./lib.mjs";
 
 const PORTS = process.env.E2E_CACHE_PORTS ?? "18651-18660";
 const started = Date.now();
 const steps = stepper(30_000);
 const { step } = steps;
-const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>cache across reloads</title><body>
 <script type="module">
@@ -52,34 +50,11 @@ window.keys = () => new Promise((resolve, reject) => {
 window.ready = true;
 </script>`;
 
-function serve(port) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, `http://127.0.0.1:${port}`);
-    const send = (status, type, body) => {
-      res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
-      res.end(body);
-    };
-    if (url.pathname === "/index.html") return send(200, TYPES[".html"], PAGE);
-    if (url.pathname === "/cache/index.js") return send(200, TYPES[".js"], fs.readFileSync(path.join(ROOT, "pkg-template/cache/index.js")));
-    if (url.pathname.startsWith("/pkg/web/")) {
-      const dir = path.join(ROOT, "pkg/web");
-      const file = path.join(dir, path.normalize(url.pathname.slice("/pkg/web/".length)));
-      if (file.startsWith(dir) && fs.existsSync(file) && fs.statSync(file).isFile()) {
-        return send(200, TYPES[path.extname(file)] ?? "application/octet-stream", fs.readFileSync(file));
-      }
-    }
-    send(404, "text/plain", "not found");
-  });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve(server));
-  });
-}
-
 async function main() {
   needWebPackage();
   const [pagePort, peerPort] = await freePorts(2, PORTS);
-  const server = await serve(pagePort);
+  const cacheModule = () => fs.readFileSync(path.join(ROOT, "pkg-template/cache/index.js"));
+  const server = await servePages(pagePort, { "/index.html": PAGE, "/cache/index.js": cacheModule });
   const origin = `http://127.0.0.1:${pagePort}`;
   const mcp = `http://127.0.0.1:${peerPort}/mcp`;
   process.env.MCP_TOOLS_TTL_MS = "60000"; // the peer's tools/list: ttlMs 60000, private

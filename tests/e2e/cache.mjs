@@ -9,9 +9,8 @@
 // One small static server (this process) on a free port of E2E_CACHE_PORTS (default 18651-18660).
 // Prints `e2e-cache: N passed, M failed`.
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
-import { ROOT, expect, freePorts, launchChromium, stepper } from "./lib.mjs";
+import { ROOT, expect, freePorts, launchChromium, servePages, stepper } from "./lib.mjs";
 
 const PORTS = process.env.E2E_CACHE_PORTS ?? "18651-18660";
 const started = Date.now();
@@ -42,26 +41,10 @@ window.raw = (name = "mcp-wasm-client-cache") => new Promise((resolve, reject) =
 window.ready = true;
 </script>`;
 
-function serve(port) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, `http://127.0.0.1:${port}`);
-    const send = (status, type, body) => {
-      res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
-      res.end(body);
-    };
-    if (url.pathname === "/index.html") return send(200, "text/html", PAGE);
-    if (url.pathname === "/cache/index.js") return send(200, "text/javascript", fs.readFileSync(path.join(ROOT, "pkg-template/cache/index.js")));
-    send(404, "text/plain", "not found");
-  });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve(server));
-  });
-}
-
 async function main() {
   const [port] = await freePorts(1, PORTS);
-  const server = await serve(port);
+  const cacheModule = () => fs.readFileSync(path.join(ROOT, "pkg-template/cache/index.js"));
+  const server = await servePages(port, { "/index.html": PAGE, "/cache/index.js": cacheModule });
   const origin = `http://127.0.0.1:${port}`;
   console.log(`# page ${origin}/index.html`);
   const browser = await launchChromium();

@@ -1,7 +1,9 @@
-// What the e2e scripts (run.mjs, auth.mjs) share: child processes stopped by PID on exit, free
-// ports from a range, waiting for HTTP, numbered steps with a timeout, screenshots, Chromium.
+// What the e2e scripts share: child processes stopped by PID on exit, free
+// ports from a range, waiting for HTTP, numbered steps with a timeout, screenshots, Chromium, and
+// servePages, the test pages' static server.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -157,6 +159,39 @@ export function launchChromium({ popupBlocking = false } = {}) {
 }
 
 /** Exits with 2 when pkg/web is missing. */
+/** Content types of what the test pages serve. */
+export const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+
+/**
+ * A test page server on 127.0.0.1:`port` (resolves once listening): `pages` maps a path to its
+ * body (a string, or a function returning one, read at each request), typed by its extension;
+ * `/pkg/web/…` serves the built web package; anything else is a 404. Nothing is cached.
+ */
+export function servePages(port, pages) {
+  const server = http.createServer((req, res) => {
+    const { pathname } = new URL(req.url, `http://127.0.0.1:${port}`);
+    const send = (status, type, body) => {
+      res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+      res.end(body);
+    };
+    const type = (file) => TYPES[path.extname(file)] ?? "application/octet-stream";
+    if (Object.hasOwn(pages, pathname)) {
+      const body = pages[pathname];
+      return send(200, type(pathname), typeof body === "function" ? body() : body);
+    }
+    if (pathname.startsWith("/pkg/web/")) {
+      const dir = path.join(ROOT, "pkg/web");
+      const file = path.join(dir, path.normalize(pathname.slice("/pkg/web/".length)));
+      if (file.startsWith(dir) && fs.existsSync(file) && fs.statSync(file).isFile()) return send(200, type(file), fs.readFileSync(file));
+    }
+    send(404, "text/plain", "not found");
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve(server));
+  });
+}
+
 export function needWebPackage() {
   const wasm = path.join(ROOT, "pkg/web/mcp_wasm_client_bg.wasm");
   if (!fs.existsSync(wasm)) {

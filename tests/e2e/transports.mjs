@@ -8,18 +8,16 @@
 // Three origins: 127.0.0.1 on three free ports of E2E_TRANSPORT_PORTS (default 18900-18919), one
 // small static server (this process) listening on all three. Prints `e2e-transports: N passed, M failed`.
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { ROOT, expect, freePorts, launchChromium, needWebPackage, stepper } from "./lib.mjs";
+import { ROOT, expect, freePorts, launchChromium, needWebPackage, servePages, stepper } from "./lib.mjs";
 
 const PORTS = process.env.E2E_TRANSPORT_PORTS ?? "18900-18919";
 const started = Date.now();
 const steps = stepper(30_000);
 const { step } = steps;
 
-const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
 
 /** The server bundle: the TS SDK server for the browser, one ESM file. */
 function bundleServer(dir) {
@@ -74,39 +72,20 @@ await server.connect(messagePortTransport(new BroadcastChannel(new URL(self.loca
 self.postMessage("server-ready");
 `;
 
-function serve(port, bundleDir) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, `http://127.0.0.1:${port}`);
-    const send = (status, type, body) => {
-      res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
-      res.end(body);
-    };
-    if (url.pathname === "/index.html") return send(200, TYPES[".html"], PAGE);
-    if (url.pathname === "/frame.html") return send(200, TYPES[".html"], FRAME);
-    if (url.pathname === "/forger.html") return send(200, TYPES[".html"], FORGER);
-    if (url.pathname === "/worker.js") return send(200, TYPES[".js"], WORKER);
-    if (url.pathname === "/bc-worker.js") return send(200, TYPES[".js"], BC_WORKER);
-    if (url.pathname === "/server-bundle.js") return send(200, TYPES[".js"], fs.readFileSync(path.join(bundleDir, "server-bundle.js")));
-    if (url.pathname.startsWith("/pkg/web/")) {
-      const file = path.join(ROOT, "pkg/web", path.normalize(url.pathname.slice("/pkg/web/".length)));
-      if (file.startsWith(path.join(ROOT, "pkg/web")) && fs.existsSync(file) && fs.statSync(file).isFile()) {
-        return send(200, TYPES[path.extname(file)] ?? "application/octet-stream", fs.readFileSync(file));
-      }
-    }
-    send(404, "text/plain", "not found");
-  });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve(server));
-  });
-}
-
 async function main() {
   needWebPackage();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-transports-"));
   bundleServer(dir);
   const [a, b, c] = await freePorts(3, PORTS);
-  const servers = await Promise.all([a, b, c].map((p) => serve(p, dir)));
+  const pages = {
+    "/index.html": PAGE,
+    "/frame.html": FRAME,
+    "/forger.html": FORGER,
+    "/worker.js": WORKER,
+    "/bc-worker.js": BC_WORKER,
+    "/server-bundle.js": () => fs.readFileSync(path.join(dir, "server-bundle.js")),
+  };
+  const servers = await Promise.all([a, b, c].map((p) => servePages(p, pages)));
   const [A, B, C] = [a, b, c].map((p) => `http://127.0.0.1:${p}`);
   console.log(`# page ${A}, server frame ${B}, third origin ${C}`);
 

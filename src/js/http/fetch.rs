@@ -182,7 +182,7 @@ impl Http {
         let signal = guard.signal();
         let trace = out.traceparent.as_deref();
         let head = self
-            .send_traced(
+            .send(
                 Method::POST,
                 Some(&out.body),
                 &out.headers,

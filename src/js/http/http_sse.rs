@@ -40,7 +40,7 @@ impl HttpSse {
         let controller = new_controller()?;
         let signal = controller.signal();
         let what = "the HTTP+SSE stream";
-        let send = http.send(Method::GET, None, &[], &signal, what);
+        let send = http.send(Method::GET, None, &[], &signal, what, None);
         let head = within(sleep(timeout_ms).boxed_local(), timeout_ms, what, send)
             .await
             .inspect_err(|_| controller.abort())?;

@@ -16,22 +16,9 @@ use web_sys::AbortSignal;
 impl Http {
     /// Sends one request; resolves with the response head once headers arrive. With the
     /// `auth` option the authorization seam adds the credentials, and a 401 (or
-    /// `403 insufficient_scope`) runs the authorization flow, then the request is sent again.
+    /// `403 insufficient_scope`) runs the authorization flow, then the request is sent again;
+    /// that recovery is told to a tracer as a step of the span `traceparent` (the MCP request's).
     pub async fn send(
-        &self,
-        method: Method,
-        body: Option<&str>,
-        headers: &[(String, String)],
-        signal: &AbortSignal,
-        what: &str,
-    ) -> Result<Head, McpError> {
-        self.send_traced(method, body, headers, signal, what, None)
-            .await
-    }
-
-    /// [`Http::send`] for the MCP request whose span is `traceparent`: an authorization it
-    /// needs is told to the tracer as a step of that span.
-    pub async fn send_traced(
         &self,
         method: Method,
         body: Option<&str>,

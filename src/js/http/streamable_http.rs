@@ -172,7 +172,7 @@ impl Resumable<'_> {
                 );
             }
             let sent = http
-                .send_traced(Method::GET, None, &with_id, signal, what, traceparent)
+                .send(Method::GET, None, &with_id, signal, what, traceparent)
                 .await;
             if reconnecting {
                 let error = sent.as_ref().err();
@@ -449,7 +449,7 @@ impl Transport for StreamableHttp {
             let what = "session DELETE";
             let send = self
                 .http
-                .send(Method::DELETE, None, &headers, &signal, what);
+                .send(Method::DELETE, None, &headers, &signal, what, None);
             // Best effort: 405 and failures are fine, a hang is cut.
             let timer = sleep(DELETE_TIMEOUT_MS).boxed_local();
             let _ = within(timer, DELETE_TIMEOUT_MS, what, send).await;
