@@ -107,6 +107,25 @@ for (const [era, mode] of [["modern", "auto"], ["legacy", "legacy"]]) {
   });
 }
 
+test("the middleware option's errors: kind input, data.option middleware, wherever the options are given", () => {
+  const refused = (make, pattern) => {
+    assert.throws(make, (e) => {
+      assert.ok(e instanceof pkg.McpError, String(e));
+      assert.equal(e.data?.kind, "input");
+      assert.equal(e.data?.option, "middleware");
+      assert.match(e.message, pattern);
+      return true;
+    });
+  };
+  const url = "http://127.0.0.1:9/mcp";
+  refused(() => new Client(url, { middleware: () => {} }), /must be an array/);
+  refused(() => new Client(url, { middleware: [42] }), /middleware\[0\] must be a function/);
+  refused(() => new Client(url, { middleware: [() => "no"] }), /middleware\[0\] must return a function/);
+  const [transport] = pkg.inMemoryPair();
+  refused(() => new Client({ transport, middleware: [] }), /a client over \{ transport \} makes none/);
+  refused(() => new Client({ transport }, { middleware: [] }), /a client over \{ transport \} makes none/);
+});
+
 test("withLogging's default log: one console.info line per request, no secret", async () => {
   const lines = [];
   const info = console.info;

@@ -42,14 +42,15 @@ const optionError = (message, option) => makeError(-32602, message, { local: tru
 // `middleware: [(next) => (url, init) => Promise<Response>, …]` composed over `fetch` (the option,
 // else the global one) into the `fetch` the core uses for every request it makes, MCP and
 // authorization alike. The first middleware is the outermost: it sees each request first and its
-// response last. A client over a JS transport makes no HTTP request: middleware is refused there.
-export function withMiddleware(options) {
+// response last. A client over a JS transport (`overTransport`) makes no HTTP request: middleware
+// is refused there.
+function withMiddleware(options, overTransport) {
   if (!options || typeof options !== "object" || !("middleware" in options)) return options;
   const { middleware, ...rest } = options;
   if (middleware === undefined) return rest;
   const shape = "(next) => (url, init) => Promise<Response>";
   if (!Array.isArray(middleware)) throw optionError(`options.middleware must be an array of functions ${shape}`, "middleware");
-  if (rest.transport != null)
+  if (overTransport)
     throw optionError("options.middleware applies to HTTP requests; a client over { transport } makes none", "middleware");
   const base = rest.fetch ?? globalThis.fetch;
   if (typeof base !== "function") return rest; // the core names the missing fetch
@@ -66,19 +67,21 @@ export function withMiddleware(options) {
 
 // `tracer`: an @opentelemetry/api Tracer or anything with its startSpan shape (tracing.js,
 // loaded when a client has one, makes the spans; the core only reports the steps inside requests).
-function checkTracer(options) {
-  const tracer = options && typeof options === "object" ? options.tracer : undefined;
+function checkTracer(tracer) {
   if (tracer !== undefined && (tracer === null || typeof tracer.startSpan !== "function"))
     throw optionError("options.tracer must be an OpenTelemetry Tracer: an object with startSpan(name, options, context)", "tracer");
-  return options;
 }
 
-// The constructor's arguments with the options the facade applies itself taken out: `new
-// Client(url, options)` or `new Client({ transport, ... })`.
+// `key` of the constructor's options: `new Client(url, options)` or `new Client({ transport, ...
+// }, moreOptions)`, whichever object has it.
+const optionOf = (first, second, key) => [first, second].find((o) => o && typeof o === "object" && key in o)?.[key];
+
+// The constructor's arguments with the options the facade applies itself taken out.
 function prepare(first, second) {
-  if (first && typeof first === "object" && !(first instanceof URL) && "transport" in first)
-    return [withMiddleware(checkTracer(first)), checkTracer(second)];
-  return [first, withMiddleware(checkTracer(second))];
+  checkTracer(optionOf(first, second, "tracer"));
+  const overTransport = first && typeof first === "object" && !(first instanceof URL) && "transport" in first;
+  if (!overTransport) return [first, withMiddleware(second, false)];
+  return [withMiddleware(first, true), withMiddleware(second, true)];
 }
 
 // The caller's active OpenTelemetry context, when @opentelemetry/api registered a context manager
@@ -127,8 +130,8 @@ class ClientFacade extends EventTarget {
   constructor(first, second) {
     super();
     const observe = (type, detail) => this.#observe(type, detail);
-    this.#auth = [first, second].find((o) => o && typeof o === "object" && "auth" in o)?.auth;
-    const tracer = [first, second].find((o) => o && typeof o === "object" && "tracer" in o)?.tracer;
+    this.#auth = optionOf(first, second, "auth");
+    const tracer = optionOf(first, second, "tracer");
     if (typeof tracer?.startSpan === "function")
       this.#traced = loadTracing().then(({ Tracing }) => (this.#tracing = new Tracing(tracer, this)));
     if (!whenReady) {
