@@ -11,6 +11,7 @@ use super::host::within;
 use crate::json::{json, Value};
 use crate::protocol::error::{ErrorKind, McpError, INTERNAL_ERROR};
 use crate::protocol::version::Era;
+use crate::session::cache::{storable, CacheScope};
 use crate::session::cache_store::{self, Asker, CacheMode, StoreScope};
 use futures::future::LocalBoxFuture;
 use std::rc::Rc;
@@ -137,9 +138,9 @@ impl Engine {
             }
             Place::Store(app) => app,
         };
-        if cache_store::entry_for(method, params, result, now, None).is_none() {
+        let Some((_, scope)) = storable(method, params, result) else {
             return;
-        }
+        };
         let store_key = self.store_scope(app).key(method, key);
         let (method, params, result) = (method.to_string(), params.clone(), result.clone());
         let Some(me) = self.me.upgrade() else { return };
@@ -149,10 +150,9 @@ impl Engine {
                 return;
             };
             let asker = me.asker(app).await;
-            let public = result.get("cacheScope").and_then(Value::as_str) == Some("public");
             let auth = match asker.recorded() {
                 Some(auth) => auth,
-                None if public => None,
+                None if scope == CacheScope::Public => None,
                 None => return, // a private result of an unrecognised credential stays out
             };
             let made = cache_store::entry_for(&method, &params, &result, now, auth);
