@@ -1,0 +1,59 @@
+// toAiSdkTools(source, options): a ToolSet for the Vercel AI SDK 6 and 7 (generateText, streamText,
+// useChat's server route): one dynamicTool per tool, its JSON Schema through jsonSchema(), an
+// execute that calls the tool with the step's abortSignal, toModelOutput mapping the result (the
+// rule of content.js), needsApproval from the approval option. `ai` is imported here only, when
+// toAiSdkTools is first called: an optional peer dependency.
+
+import { approvalRule } from "./approval.js";
+import { aiSdkOutput } from "./content.js";
+import { buildTools, checkOptions, describe } from "./tools.js";
+import { callTool, checkSource, onToolsChange } from "./source.js";
+
+let loading;
+/** The `ai` package, imported on first use; a clear TypeError when it is not installed. */
+function loadAi() {
+  loading ??= import("ai").catch((e) => {
+    loading = undefined;
+    throw new TypeError(`toAiSdkTools needs the "ai" package (AI SDK 6 or 7): npm install ai (${e?.message ?? e})`);
+  });
+  return loading;
+}
+
+/**
+ * A ToolSet (tool name → dynamicTool) of the tools `source` (a Client or ClientGroup) lists now.
+ * Names fit every provider (letters, digits, _ and -, at most 64, a hash where cut); a tool whose
+ * schema cannot be converted is left out and reported (messageHandler, kind tool_schema).
+ */
+export async function toAiSdkTools(source, options) {
+  const fn = "toAiSdkTools";
+  checkSource(source, fn);
+  const opts = checkOptions(options, fn, ["filter", "approval", "messageHandler", "onChange"]);
+  const needs = approvalRule(opts.approval, fn);
+  const ai = await loadAi();
+  // AI SDK 7 has uploadFile and the tagged `file` tool-result part; AI SDK 6 has neither
+  const v7 = typeof ai.uploadFile === "function";
+  const { entries, skipped } = await buildTools(source, "ai-sdk", opts);
+  const tools = {};
+  for (const [name, { tool, schema }] of entries) {
+    const description = describe(tool);
+    tools[name] = ai.dynamicTool({
+      ...(description === undefined ? {} : { description }),
+      ...(tool.title ? { title: tool.title } : {}),
+      inputSchema: ai.jsonSchema(schema),
+      execute: (input, { abortSignal } = {}) => callTool(source, tool.name, input ?? {}, abortSignal),
+      toModelOutput: ({ output }) => aiSdkOutput(output, v7),
+      ...(needs ? { needsApproval: (input) => needs(tool, input ?? {}) } : {}),
+    });
+  }
+  Object.defineProperty(tools, "skipped", { value: skipped, enumerable: false });
+  if (opts.onChange) {
+    const stop = onToolsChange(source, () => {
+      toAiSdkTools(source, { ...opts, onChange: undefined }).then(
+        (next) => opts.onChange(next),
+        (error) => (opts.messageHandler ? opts.messageHandler(error) : console.warn(`mcp-wasm-client/ai: listing the tools again failed: ${error?.message}`)),
+      );
+    });
+    Object.defineProperty(tools, "close", { value: stop, enumerable: false });
+  }
+  return tools;
+}
