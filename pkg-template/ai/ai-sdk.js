@@ -23,16 +23,17 @@ function loadAi() {
  * A ToolSet (tool name → dynamicTool) of the tools `source` (a Client or ClientGroup) lists now.
  * Names fit every provider (letters, digits, _ and -, at most 64, a hash where cut); a tool whose
  * schema cannot be converted is left out and reported (messageHandler, kind tool_schema).
+ * `onChange(next)` gets a fresh ToolSet after each tools/list_changed, until `signal` aborts.
  */
 export async function toAiSdkTools(source, options) {
   const fn = "toAiSdkTools";
   checkSource(source, fn);
-  const opts = checkOptions(options, fn, ["filter", "approval", "messageHandler", "onChange"]);
+  const opts = checkOptions(options, fn, ["filter", "approval", "messageHandler", "onChange", "signal"]);
   const needs = approvalRule(opts.approval, fn);
   const ai = await loadAi();
   // AI SDK 7 has uploadFile and the tagged `file` tool-result part; AI SDK 6 has neither
   const v7 = typeof ai.uploadFile === "function";
-  const { entries, skipped } = await buildTools(source, "ai-sdk", opts);
+  const { entries } = await buildTools(source, "ai-sdk", opts);
   const tools = {};
   for (const [name, { tool, schema }] of entries) {
     const description = describe(tool);
@@ -45,15 +46,14 @@ export async function toAiSdkTools(source, options) {
       ...(needs ? { needsApproval: (input) => needs(tool, input ?? {}) } : {}),
     });
   }
-  Object.defineProperty(tools, "skipped", { value: skipped, enumerable: false });
-  if (opts.onChange) {
+  if (opts.onChange && !opts.signal?.aborted) {
     const stop = onToolsChange(source, () => {
       toAiSdkTools(source, { ...opts, onChange: undefined }).then(
         (next) => opts.onChange(next),
         (error) => (opts.messageHandler ? opts.messageHandler(error) : console.warn(`mcp-wasm-client/ai: listing the tools again failed: ${error?.message}`)),
       );
     });
-    Object.defineProperty(tools, "close", { value: stop, enumerable: false });
+    opts.signal?.addEventListener("abort", stop, { once: true });
   }
   return tools;
 }

@@ -79,13 +79,14 @@ export async function toolsFor(source, provider, options) {
   }
   const toolName = (modelName) => entries.get(modelName)?.tool.name;
   let stop = () => {};
-  if (opts.onChange) {
+  if (opts.onChange && !opts.signal?.aborted) {
     stop = onToolsChange(source, () => {
-      toolsFor(source, provider, { ...opts, onChange: undefined }).then(
+      toolsFor(source, provider, { ...opts, onChange: undefined, signal: undefined }).then(
         (next) => opts.onChange(next),
         (error) => (opts.messageHandler ? opts.messageHandler(error) : console.warn(`mcp-wasm-client/ai: listing the tools again failed: ${error?.message}`)),
       );
     });
   }
+  opts.signal?.addEventListener("abort", () => stop(), { once: true });
   return { tools, call, toolName, skipped, close: () => stop() };
 }

@@ -6,7 +6,7 @@ import { nameTools } from "./names.js";
 import { SchemaError, toolSchema } from "./schema.js";
 import { listTools, mcpError } from "./source.js";
 
-const OPTIONS = ["filter", "approval", "approve", "messageHandler", "onChange"];
+const OPTIONS = ["filter", "approval", "approve", "messageHandler", "onChange", "signal"];
 
 /** Checks the options object (known keys, functions where functions go); throws a TypeError naming the first wrong one. */
 export function checkOptions(options, fn, allowed = OPTIONS) {
@@ -14,7 +14,9 @@ export function checkOptions(options, fn, allowed = OPTIONS) {
   if (options === null || typeof options !== "object") throw new TypeError(`${fn}: options must be an object, got ${options === null ? "null" : typeof options}`);
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) throw new TypeError(`${fn}: options.${key} is not an option (options: ${allowed.join(", ")})`);
-    if (key !== "approval" && options[key] !== undefined && typeof options[key] !== "function")
+    if (key === "signal") {
+      if (options.signal !== undefined && typeof options.signal?.addEventListener !== "function") throw new TypeError(`${fn}: options.signal must be an AbortSignal`);
+    } else if (key !== "approval" && options[key] !== undefined && typeof options[key] !== "function")
       throw new TypeError(`${fn}: options.${key} must be a function, got ${typeof options[key]}`);
   }
   return options;
