@@ -284,6 +284,13 @@ for sub in middleware cache; do
   ! grep -Eq "^import .* from ['\"](\.\./|mcp-wasm-client)" "$OUT/$sub/index.js" \
     || die "$sub/index.js imports the package: it must stay standalone"
 done
+# mcp-wasm-client/ai (toAiSdkTools, toolsFor, toModelContent): plain ESM modules beside the wasm
+# (ai/*.js, index.d.ts); it imports "ai" (an optional peer dependency) and the package by name only
+# when used, and no other file of the package imports it (a page that does not use it downloads
+# nothing of it).
+cp -r "$TEMPLATE/ai" "$OUT/"
+ai_users="$(grep -rlE "['\"](\.{1,2}/)+ai/|mcp-wasm-client/ai" "$OUT" --include='*.js' --include='*.cjs' --include='*.mjs' | grep -v "^$OUT/ai/" || true)"
+[ -z "$ai_users" ] || die "these files import the ai entry, which only its users may load: ${ai_users//$OUT\//}"
 # The CommonJS entry's types (TypeScript's node16/nodenext resolution reads .d.cts for require, and
 # a CommonJS file may not import an ESM .d.ts): the nodejs build's declarations as .d.cts, the
 # elements' declarations pointing at them, and index.d.cts / core/index.d.cts from the template.

@@ -21,6 +21,9 @@ const KINDS = [
 // The options the hook reads through a ref at call time, so a component may pass new closures on
 // every render (registering one still declares its capability: only those given at creation).
 const FORWARDED = ["elicitationCallback", "samplingCallback", "listRootsCallback", "loggingCallback", "messageHandler"];
+// The server's requests the hook keeps as `pendingRequests` when the app passes no callback of
+// that kind: option name → request kind.
+const ASKED = { elicitationCallback: "elicitation", samplingCallback: "sampling" };
 const SIGN_IN_WINDOW = "mcp-sign-in";
 const SIGN_IN_FEATURES = "popup,width=520,height=720";
 
@@ -52,6 +55,7 @@ const INITIAL = Object.freeze({
   error: undefined,
   authorization: null,
   client: undefined,
+  pendingRequests: Object.freeze([]),
 });
 const INITIAL_GROUP = Object.freeze({ ...INITIAL, authorization: Object.freeze({}), status: Object.freeze({}) });
 
@@ -109,6 +113,7 @@ class Session {
     this.closeTimer = undefined;
     this.signInWindow = null; // a window signIn() opened in its click handler, until used
     this.generation = 0; // which target the asynchronous steps belong to
+    this.asked = 0; // the ids of pendingRequests
   }
 
   emit(patch) {
@@ -166,10 +171,13 @@ class Session {
   }
 
   clientOptions(mcp) {
-    const given = this.optionsRef.current ?? {};
+    const { pendingRequests: keep = true, ...given } = this.optionsRef.current ?? {};
     const options = { ...given };
     for (const name of FORWARDED)
       if (typeof given[name] === "function") options[name] = (...args) => this.optionsRef.current?.[name]?.(...args);
+    if (keep !== false)
+      for (const [name, kind] of Object.entries(ASKED))
+        if (given[name] === undefined) options[name] = (context, params) => this.ask(mcp, kind, context, params);
     if (given.auth && typeof given.auth === "object" && given.auth.authorize === undefined && typeof window !== "undefined")
       options.auth = { ...given.auth, authorize: (request) => this.authorize(mcp, request) };
     return options;
@@ -323,8 +331,43 @@ class Session {
     return this.connect(this.target);
   }
 
+  /**
+   * A request of the server's (`kind` elicitation or sampling) kept in `pendingRequests` until the
+   * UI answers it (`respond(result)`, `decline()`, `cancel()`), the server cancels it, or the hook
+   * unmounts (then cancelled).
+   */
+  ask(mcp, kind, context, params) {
+    return new Promise((resolve, reject) => {
+      const id = ++this.asked;
+      let done = false;
+      const settle = (f, value) => {
+        if (done) return;
+        done = true;
+        context?.signal?.removeEventListener?.("abort", onAbort);
+        this.emit({ pendingRequests: Object.freeze(this.fields.pendingRequests.filter((r) => r.id !== id)) });
+        f(value);
+      };
+      // a sampling request the user turns down is the spec's user rejection (code -1)
+      const refuse = (what) => settle(reject, new mcp.McpError(-1, `The user ${what} the sampling request`));
+      const request = Object.freeze({
+        id,
+        kind,
+        params,
+        ...(context?.server === undefined ? {} : { server: context.server }),
+        respond: (result) => settle(resolve, result),
+        decline: () => (kind === "elicitation" ? settle(resolve, { action: "decline" }) : refuse("declined")),
+        cancel: () => (kind === "elicitation" ? settle(resolve, { action: "cancel" }) : refuse("cancelled")),
+      });
+      const onAbort = () => request.cancel();
+      if (this.disposed || context?.signal?.aborted) return request.cancel();
+      context?.signal?.addEventListener?.("abort", onAbort, { once: true });
+      this.emit({ pendingRequests: Object.freeze([...this.fields.pendingRequests, request]) });
+    });
+  }
+
   /** Closes what the Session made; a target given to the hook stays open. */
   dispose() {
+    for (const request of this.fields.pendingRequests) request.cancel();
     this.disposed = true;
     this.generation++;
     this.unwatch();
@@ -465,7 +508,9 @@ function openSignInWindow(session, opts) {
  * callbacks may change between renders), connects it on mount and closes it on unmount;
  * `useMcp(client)` uses a Client you own (connected when idle, never closed).
  * Returns `{ state, tools, prompts, resources, callTool, readResource, getPrompt, error,
- * authorization, signIn, signOut, retry, client }`: the same object until a field changes.
+ * authorization, pendingRequests, signIn, signOut, retry, client }`: the same object until a field
+ * changes. Without an elicitationCallback / samplingCallback (and `pendingRequests: false` not
+ * given) the server's requests of that kind wait in `pendingRequests` for the UI's answer.
  */
 export function useMcp(urlOrClient, options) {
   return useSession("client", urlOrClient, options);
