@@ -27,9 +27,12 @@ import { DOC_FILES } from "../support/docs.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(HERE, "../..");
-const READMES = [...DOC_FILES, "pkg-template/README.md"];
+// docs/ai.md: the mcp-wasm-client/ai guide, its whole scripts checked against the provider SDKs'
+// own types (openai, @anthropic-ai/sdk, @google/genai, ai: tests/ai's node_modules)
+const READMES = [...DOC_FILES, "docs/ai.md", "pkg-template/README.md"];
 const CHECKED = new Set(["js", "javascript", "mjs", "ts"]);
-const SKIPPED = new Set(["html", "sh", "http"]);
+// jsx: the React example of docs/ai.md (the react stage runs the hooks it uses)
+const SKIPPED = new Set(["html", "sh", "http", "jsx"]);
 
 /** `declare const name: type;` for each of `names`: a fragment's free names. */
 const declare = (names) => Object.entries(names).map(([name, type]) => `declare const ${name}: ${type};`).join("\n");
@@ -146,6 +149,11 @@ function assemble(dir) {
   // the tracer of the Tracing example (docs/client.md), as tests/js's tracing.test.mjs installs it
   symlinkSync(path.join(ROOT, "tests/js/node_modules/@opentelemetry"), path.join(dir, "node_modules/@opentelemetry"));
   symlinkSync(path.join(HERE, "node_modules/@types/node"), path.join(dir, "node_modules/@types/node"));
+  // the provider SDKs and the AI SDK of docs/ai.md's scripts, with their dependencies (tests/ai)
+  const ai = path.join(ROOT, "tests/ai/node_modules");
+  if (!existsSync(path.join(ai, "openai"))) throw new Error("tests/ai/node_modules is missing: run npm ci in tests/ai (scripts/setup.sh)");
+  for (const name of readdirSync(ai))
+    if (!name.startsWith(".") && !existsSync(path.join(dir, "node_modules", name))) symlinkSync(path.join(ai, name), path.join(dir, "node_modules", name));
   symlinkSync(path.join(HERE, "node_modules/@types/react"), path.join(dir, "node_modules/@types/react"));
 }
 
