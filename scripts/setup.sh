@@ -39,7 +39,7 @@ downloads() {
     python3 -m pip install -q -r "$ROOT/tests/peers/requirements.txt"
   fi
 
-  for dir in tools tests/peers tests/js tests/conformance tests/types tests/e2e tests/engines tests/elements tests/react tests/packaging bench; do
+  for dir in tools tests/peers tests/js tests/ai tests/conformance tests/types tests/e2e tests/engines tests/elements tests/react tests/packaging bench; do
     if [[ -f "$ROOT/$dir/package-lock.json" ]] && [[ ! -d "$ROOT/$dir/node_modules" || "$ROOT/$dir/package-lock.json" -nt "$ROOT/$dir/node_modules/.package-lock.json" ]]; then
       say "npm ci in $dir"
       (cd "$ROOT/$dir" && npm ci --no-audit --no-fund --loglevel=error)

@@ -24,7 +24,7 @@
 #   wasm-firefox tests/wasm.rs in headless Firefox ESR (geckodriver)                 (peers)
 #   wasm-webkit  tests/wasm.rs in WebKitGTK's MiniBrowser (WebKitWebDriver, under xvfb-run) (peers)
 #   js           node --test tests/js/ against pkg/nodejs (core.test.mjs: pkg/core-nodejs,
-#                panic.test.mjs: pkg/nodejs-panic)                                 (peers, pkg)
+#                panic.test.mjs: pkg/nodejs-panic), and tests/ai/ (mcp-wasm-client/ai)  (peers, pkg)
 #   conformance  the official MCP conformance suite's client scenarios (0.1.16 and
 #                0.2.0-alpha.12) against pkg/nodejs (tests/conformance/run.sh)       (pkg)
 #   hostile      tests/hostile/run.sh against pkg/nodejs (starts its own server)     (pkg)
@@ -456,7 +456,8 @@ stage_js() {
   need_peers
   step "js: the built package with node --test (tests/js/)"
   local log="$LOG_DIR/js.log" status=0
-  run "$log" node --expose-gc --test --test-reporter=spec tests/js/ || status=$?
+  # tests/ai/: mcp-wasm-client/ai (pkg-template/ai) with the AI SDK and the provider rules (AI_TEST_PORT 18148)
+  run "$log" node --expose-gc --test --test-reporter=spec tests/js/ tests/ai/ || status=$?
   # node --test's skipped tests (each with its reason in the log: a peer that is not up, no --expose-gc)
   record_counts js "$status" "$(node_test_count "$log" pass)" "$(node_test_count "$log" fail)" "$(node_test_count "$log" skipped)"
 }

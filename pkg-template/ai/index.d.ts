@@ -61,7 +61,8 @@ export interface AnthropicToolResult { type: "tool_result"; content: AnthropicTo
 export type GeminiType = "STRING" | "NUMBER" | "INTEGER" | "BOOLEAN" | "ARRAY" | "OBJECT";
 /** Gemini's Schema (the OpenAPI subset of `parameters`). */
 export interface GeminiSchema {
-  type?: GeminiType;
+  /** A GeminiType: typed `any` because @google/genai's `Type` is an enum, which no string literal type is assignable to. */
+  type?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   description?: string;
   title?: string;
   format?: string;
