@@ -170,7 +170,7 @@ test("approval: destructive asks unless readOnlyHint/destructiveHint say otherwi
 });
 
 test("a ClientGroup with a long server and tool name: names fit (64, [a-zA-Z0-9_-]), unique, and the call reaches its server", async () => {
-  const server = "python_sdk_peer_with_a_rather_long_descriptive_server_name";
+  const server = "python_sdk_peer_with_a_rather_long_descriptive_server_name_one"; // + "__echo": 68 characters
   const schemas = await schemaServer();
   const group = new ClientGroup({ servers: { [server]: { url: PY } } });
   await group.connect();

@@ -100,7 +100,29 @@ function SignIn({ url }) {
   );
 }
 
-const SCENARIOS = { One, Given, Group, Readme, SignIn };
+/** No elicitationCallback: the hook's pendingRequests rendered as forms (issue 43). */
+function Pending({ url, options = {} }) {
+  const mcp = useMcp(url, options);
+  return (
+    <View mcp={mcp}>
+      <p data-test="pending-count">{mcp.pendingRequests.length}</p>
+      {mcp.pendingRequests.map((r) => r.kind === "elicitation" && <PendingForm key={r.id} request={r} />)}
+    </View>
+  );
+}
+
+function PendingForm({ request }) {
+  const [name, setName] = useState("");
+  return (
+    <form data-test="pending" aria-label={request.params.message} onSubmit={(e) => { e.preventDefault(); request.respond({ action: "accept", content: { name } }); }}>
+      <label>{request.params.message} <input data-test="pending-name" value={name} onChange={(e) => setName(e.target.value)} /></label>
+      <button type="submit" data-test="pending-accept">Accept</button>
+      <button type="button" data-test="pending-decline" onClick={request.decline}>Decline</button>
+    </form>
+  );
+}
+
+const SCENARIOS = { One, Given, Group, Readme, SignIn, Pending };
 let root = null;
 let host = null;
 

@@ -170,7 +170,7 @@ async function oneSteps(page, $, a) {
     expect(got.same, "the re-render got a new object though no field changed");
     expect(got.fns, "a function changed identity across renders");
     expect(got.frozen, "the result is not frozen");
-    expect(got.keys === "authorization,callTool,client,error,getPrompt,prompts,readResource,resources,retry,signIn,signOut,state,tools", `fields: ${got.keys}`);
+    expect(got.keys === "authorization,callTool,client,error,getPrompt,pendingRequests,prompts,readResource,resources,retry,signIn,signOut,state,tools", `fields: ${got.keys}`);
   });
 
   await step("readResource and getPrompt through the hook", async () => {
@@ -194,6 +194,31 @@ async function oneSteps(page, $, a) {
   };
   await needsEvents("a server-side tool list change re-renders the list (added, then removed)", async () => {
     await bonusComesAndGoes(page, PEER_TOOLS, "bonus");
+  });
+
+  await step("pendingRequests: without an elicitationCallback the server's request is state; respond and decline answer it", async () => {
+    await page.evaluate((url) => window.mount("Pending", { url }), a.url);
+    await waitText(page, '[data-test="state"]', "connected");
+    expect(await text(page, '[data-test="pending-count"]') === "0", "a request pending before any call");
+    await $('[data-test="call-card"]').click();
+    await page.locator('form[data-test="pending"][aria-label="What name should go on the card?"]').waitFor();
+    const request = await page.evaluate(() => { const r = window.current.pendingRequests[0]; return { kind: r.kind, message: r.params.message, frozen: Object.isFrozen(r) }; });
+    expect(request.kind === "elicitation" && request.message === "What name should go on the card?" && request.frozen, JSON.stringify(request));
+    await page.getByLabel("What name should go on the card?").fill("Grace Hopper");
+    await $('[data-test="pending-accept"]').click();
+    await waitText(page, '[data-test="result"]', "Card issued to Grace Hopper.");
+    expect(await text(page, '[data-test="pending-count"]') === "0", "the answered request is still pending");
+    await $('[data-test="call-card"]').click();
+    await $('[data-test="pending-decline"]').click();
+    await waitText(page, '[data-test="result"]', "No card issued.");
+    // pendingRequests: false keeps the request refused, as a Client without the callback does
+    await page.evaluate((url) => window.mount("Pending", { url, options: { pendingRequests: false } }), a.url);
+    await waitText(page, '[data-test="state"]', "connected");
+    await $('[data-test="call-card"]').click();
+    await page.waitForFunction(() => /^error: /.test(document.querySelector('[data-test="result"]')?.textContent ?? ""));
+    expect(await text(page, '[data-test="pending-count"]') === "0", "pendingRequests: false still kept a request");
+    await page.evaluate((url) => window.mount("One", { url }), a.url);
+    await waitText(page, '[data-test="state"]', "connected");
   });
 
   await step("unmount closes the client the hook made", async () => {
