@@ -6,7 +6,7 @@ let loading;
 /** The package's McpError class, loaded on first need (never at import: a page that imports this entry but never fails loads nothing more). */
 async function errorClass() {
   loading ??= import("mcp-wasm-client").then(
-    (m) => m.McpError,
+    (m) => m.McpError ?? m.default?.McpError ?? null, // default: a CommonJS build imported from ESM
     () => null, // not resolvable here (a page without an import map for it): a plain Error below
   );
   return loading;
