@@ -291,6 +291,10 @@ done
 cp -r "$TEMPLATE/ai" "$OUT/"
 ai_users="$(grep -rlE "['\"](\.{1,2}/)+ai/|mcp-wasm-client/ai" "$OUT" --include='*.js' --include='*.cjs' --include='*.mjs' | grep -v "^$OUT/ai/" || true)"
 [ -z "$ai_users" ] || die "these files import the ai entry, which only its users may load: ${ai_users//$OUT\//}"
+node --input-type=module -e '
+  const m = await import(process.argv[1]);
+  for (const name of ["toAiSdkTools", "toolsFor", "toModelContent"]) if (typeof m[name] !== "function") { console.error(`no ${name}`); process.exit(1); }' \
+  "file://$OUT/ai/index.js" || die "ai/index.js does not load, or lacks an export (above)"
 # The CommonJS entry's types (TypeScript's node16/nodenext resolution reads .d.cts for require, and
 # a CommonJS file may not import an ESM .d.ts): the nodejs build's declarations as .d.cts, the
 # elements' declarations pointing at them, and index.d.cts / core/index.d.cts from the template.
