@@ -43,7 +43,8 @@ function convert(node, where, root = false) {
   }
   if (types.length > 1) {
     // several types: anyOf one per type, the rest of the keywords on each
-    const { type: _type, ...rest } = node;
+    const rest = { ...node };
+    delete rest.type;
     return { ...(out.nullable ? { nullable: true } : {}), anyOf: types.map((t, i) => convert({ ...rest, type: t }, `${where}.type[${i}]`)) };
   }
   const type = types[0] === undefined ? undefined : TYPES[types[0]];

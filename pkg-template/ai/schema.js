@@ -56,7 +56,8 @@ export function inlineRefs(root) {
         cyclic = true;
         return node;
       }
-      const { $ref: _ref, ...siblings } = node;
+      const siblings = { ...node };
+      delete siblings.$ref;
       const target = walk(structuredClone(ref === "#" ? root : pointer(root, ref)), [...stack, ref]);
       return { ...target, ...siblings };
     }
