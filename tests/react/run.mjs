@@ -204,7 +204,7 @@ async function oneSteps(page, $, a) {
     await page.locator('form[data-test="pending"][aria-label="What name should go on the card?"]').waitFor();
     const request = await page.evaluate(() => { const r = window.current.pendingRequests[0]; return { kind: r.kind, message: r.params.message, frozen: Object.isFrozen(r) }; });
     expect(request.kind === "elicitation" && request.message === "What name should go on the card?" && request.frozen, JSON.stringify(request));
-    await page.getByLabel("What name should go on the card?").fill("Grace Hopper");
+    await page.getByRole("textbox", { name: "What name should go on the card?" }).fill("Grace Hopper");
     await $('[data-test="pending-accept"]').click();
     await waitText(page, '[data-test="result"]', "Card issued to Grace Hopper.");
     expect(await text(page, '[data-test="pending-count"]') === "0", "the answered request is still pending");
@@ -334,7 +334,7 @@ async function groupSteps(page, $, a, b) {
     await $('[data-test="call-echo"]').click();
     await waitText(page, '[data-test="result"]', "hello from React");
     const keys = await page.evaluate(() => Object.keys(window.current).sort().join(","));
-    expect(keys === "authorization,callTool,client,error,getPrompt,prompts,readResource,resources,retry,signIn,signOut,state,status,tools", `fields: ${keys}`);
+    expect(keys === "authorization,callTool,client,error,getPrompt,pendingRequests,prompts,readResource,resources,retry,signIn,signOut,state,status,tools", `fields: ${keys}`);
   });
 
   await step("useMcpGroup: merged prompts and resources; status is the group's own frozen object", async () => {

@@ -41,9 +41,10 @@ const optionError = (message, option) => makeError(-32602, message, { local: tru
 
 // `middleware: [(next) => (url, init) => Promise<Response>, …]` composed over `fetch` (the option,
 // else the global one) into the `fetch` the core uses for every request it makes, MCP and
-// authorization alike. The first middleware is the outermost: it sees each request first and its
-// response last. A client over a JS transport (`overTransport`) makes no HTTP request: middleware
-// is refused there.
+// authorization alike, and over `auth.fetch` (the authorization requests' own fetch) when that is
+// given: every request passes the layers, the given fetch innermost. The first middleware is the
+// outermost: it sees each request first and its response last. A client over a JS transport
+// (`overTransport`) makes no HTTP request: middleware is refused there.
 function withMiddleware(options, overTransport) {
   if (!options || typeof options !== "object" || !("middleware" in options)) return options;
   const { middleware, ...rest } = options;
@@ -52,17 +53,22 @@ function withMiddleware(options, overTransport) {
   if (!Array.isArray(middleware)) throw optionError(`options.middleware must be an array of functions ${shape}`, "middleware");
   if (overTransport)
     throw optionError("options.middleware applies to HTTP requests; a client over { transport } makes none", "middleware");
+  const over = (base) => {
+    let next = (url, init) => base.call(globalThis, url, init);
+    for (let i = middleware.length - 1; i >= 0; i--) {
+      const layer = middleware[i];
+      if (typeof layer !== "function") throw optionError(`options.middleware[${i}] must be a function ${shape}`, "middleware");
+      next = layer(next);
+      if (typeof next !== "function")
+        throw optionError(`options.middleware[${i}] must return a function (url, init) => Promise<Response>`, "middleware");
+    }
+    return next;
+  };
   const base = rest.fetch ?? globalThis.fetch;
   if (typeof base !== "function") return rest; // the core names the missing fetch
-  let next = (url, init) => base.call(globalThis, url, init);
-  for (let i = middleware.length - 1; i >= 0; i--) {
-    const layer = middleware[i];
-    if (typeof layer !== "function") throw optionError(`options.middleware[${i}] must be a function ${shape}`, "middleware");
-    next = layer(next);
-    if (typeof next !== "function")
-      throw optionError(`options.middleware[${i}] must return a function (url, init) => Promise<Response>`, "middleware");
-  }
-  return { ...rest, fetch: next };
+  const out = { ...rest, fetch: over(base) };
+  if (typeof rest.auth?.fetch === "function") out.auth = { ...rest.auth, fetch: over(rest.auth.fetch) };
+  return out;
 }
 
 // `tracer`: an @opentelemetry/api Tracer or anything with its startSpan shape (tracing.js,
@@ -126,11 +132,13 @@ class ClientFacade extends EventTarget {
   #wanted = new Set(); // the list events someone listens for
   #tracing; // with a tracer: tracing.js's Tracing, once loaded (#traced: its promise)
   #traced;
+  #sampling; // options.samplingCallback, for <mcp-app-frame> (an app's sampling/createMessage)
 
   constructor(first, second) {
     super();
     const observe = (type, detail) => this.#observe(type, detail);
     this.#auth = optionOf(first, second, "auth");
+    this.#sampling = optionOf(first, second, "samplingCallback");
     const tracer = optionOf(first, second, "tracer");
     if (typeof tracer?.startSpan === "function")
       this.#traced = loadTracing().then(({ Tracing }) => (this.#tracing = new Tracing(tracer, this)));
@@ -231,6 +239,12 @@ class ClientFacade extends EventTarget {
     }
     if (c.#core) return run(c.#core);
     return c.#ready.then(run);
+  }
+
+  /** The `samplingCallback` option, or undefined: where `<mcp-app-frame>` sends its app's sampling requests. */
+  get samplingCallback() {
+    const f = ClientFacade.#of(this).#sampling;
+    return typeof f === "function" ? f : undefined;
   }
 
   /**
