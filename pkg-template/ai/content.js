@@ -19,37 +19,37 @@ const CHAT_AUDIO = { "audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wa
 
 const bytesOf = (base64) => Math.floor((String(base64 ?? "").replace(/=+$/, "").length * 3) / 4);
 
-/** The result's blocks as neutral parts: `{ kind: "text", text }` or `{ kind: "media", mime, data, what }`. */
+/** The result's blocks as neutral parts: `{ form: "text", text }` or `{ form: "media", mime, data, what }`. */
 export function parts(result) {
   const out = [];
   const content = Array.isArray(result?.content) ? result.content : [];
   for (const block of content) {
     switch (block?.type) {
       case "text":
-        out.push({ kind: "text", text: String(block.text ?? "") });
+        out.push({ form: "text", text: String(block.text ?? "") });
         break;
       case "image":
       case "audio":
-        out.push({ kind: "media", mime: String(block.mimeType ?? ""), data: String(block.data ?? ""), what: block.type });
+        out.push({ form: "media", mime: String(block.mimeType ?? ""), data: String(block.data ?? ""), what: block.type });
         break;
       case "resource_link":
-        out.push({ kind: "text", text: describeLink(block) });
+        out.push({ form: "text", text: describeLink(block) });
         break;
       case "resource": {
         const r = block.resource ?? {};
         const head = `Resource ${r.uri ?? "(no URI)"}${r.mimeType ? ` (MIME type ${r.mimeType})` : ""}`;
-        if (typeof r.text === "string") out.push({ kind: "text", text: `${head}:\n${r.text}` });
-        else if (typeof r.blob === "string") out.push({ kind: "media", mime: String(r.mimeType ?? "application/octet-stream"), data: r.blob, what: "resource", uri: r.uri });
-        else out.push({ kind: "text", text: `${head}: no content` });
+        if (typeof r.text === "string") out.push({ form: "text", text: `${head}:\n${r.text}` });
+        else if (typeof r.blob === "string") out.push({ form: "media", mime: String(r.mimeType ?? "application/octet-stream"), data: r.blob, what: "resource", uri: r.uri });
+        else out.push({ form: "text", text: `${head}: no content` });
         break;
       }
       default:
-        out.push({ kind: "text", text: `(a content block of type ${JSON.stringify(block?.type)} that this client does not know)` });
+        out.push({ form: "text", text: `(a content block of type ${JSON.stringify(block?.type)} that this client does not know)` });
     }
   }
-  if (!out.some((p) => p.kind === "text") && result?.structuredContent !== undefined)
-    out.unshift({ kind: "text", text: JSON.stringify(result.structuredContent) });
-  if (out.length === 0) out.push({ kind: "text", text: "(the tool returned no content)" });
+  if (!out.some((p) => p.form === "text") && result?.structuredContent !== undefined)
+    out.unshift({ form: "text", text: JSON.stringify(result.structuredContent) });
+  if (out.length === 0) out.push({ form: "text", text: "(the tool returned no content)" });
   return out;
 }
 
@@ -68,15 +68,15 @@ function unsent(p, provider) {
   return `(${p.what === "resource" ? "a resource" : `an ${p.what}`}${source}, ${p.mime || "no MIME type"}, ${bytesOf(p.data)} bytes, that ${provider} cannot take in a tool result)`;
 }
 
-const texts = (ps) => ps.filter((p) => p.kind === "text").map((p) => p.text);
+const texts = (ps) => ps.filter((p) => p.form === "text").map((p) => p.text);
 
 /** The AI SDK's ToolResultOutput (`v7`: the tagged `file` part of AI SDK 7; else AI SDK 6's `image-data`/`file-data`). */
 export function aiSdkOutput(result, v7) {
   const ps = parts(result);
   if (result?.isError === true) return { type: "error-text", value: texts(ps).join("\n") || "(the tool failed without a message)" };
-  if (ps.every((p) => p.kind === "text")) return { type: "text", value: texts(ps).join("\n") };
+  if (ps.every((p) => p.form === "text")) return { type: "text", value: texts(ps).join("\n") };
   const value = ps.map((p) => {
-    if (p.kind === "text") return { type: "text", text: p.text };
+    if (p.form === "text") return { type: "text", text: p.text };
     if (v7) return { type: "file", mediaType: p.mime, data: { type: "data", data: p.data } };
     return p.mime.startsWith("image/") ? { type: "image-data", data: p.data, mediaType: p.mime } : { type: "file-data", data: p.data, mediaType: p.mime };
   });
@@ -93,7 +93,7 @@ function openAiChat(result) {
   const content = [];
   const attachments = [];
   for (const p of ps) {
-    if (p.kind === "text") content.push({ type: "text", text: p.text });
+    if (p.form === "text") content.push({ type: "text", text: p.text });
     else if (p.mime.startsWith("image/")) {
       attachments.push({ type: "image_url", image_url: { url: `data:${p.mime};base64,${p.data}` } });
       content.push({ type: "text", text: `(image ${attachments.length}, ${p.mime}: in the user message after the tool results)` });
@@ -111,7 +111,7 @@ function openAiChat(result) {
 /** OpenAI Responses: a `function_call_output` item, `output` a list of input_text / input_image / input_file. */
 function openAiResponses(result) {
   const output = parts(result).map((p) => {
-    if (p.kind === "text") return { type: "input_text", text: p.text };
+    if (p.form === "text") return { type: "input_text", text: p.text };
     const url = `data:${p.mime};base64,${p.data}`;
     if (p.mime.startsWith("image/")) return { type: "input_image", image_url: url, detail: "auto" };
     if (p.mime === "application/pdf") return { type: "input_file", file_data: url, filename: fileName(p) };
@@ -127,7 +127,7 @@ const fileName = (p) => (p.uri ? String(p.uri).split(/[/?#]/).filter(Boolean).po
 /** Anthropic: a `tool_result` block (`is_error` for an error), content text / image / document blocks. */
 function anthropic(result) {
   const content = parts(result).map((p) => {
-    if (p.kind === "text") return { type: "text", text: p.text };
+    if (p.form === "text") return { type: "text", text: p.text };
     if (ANTHROPIC_IMAGES.has(p.mime)) return { type: "image", source: { type: "base64", media_type: p.mime, data: p.data } };
     if (p.mime === "application/pdf") return { type: "document", source: { type: "base64", media_type: "application/pdf", data: p.data } };
     return { type: "text", text: unsent(p, "Anthropic") };
@@ -141,7 +141,7 @@ function gemini(result, name) {
   const media = [];
   const lines = [];
   for (const p of ps) {
-    if (p.kind === "text") lines.push(p.text);
+    if (p.form === "text") lines.push(p.text);
     else if (GEMINI_INLINE.test(p.mime)) {
       media.push({ inlineData: { mimeType: p.mime, data: p.data } });
       lines.push(`(${p.what === "resource" ? "resource" : p.what} ${media.length}, ${p.mime}: in this response's parts)`);
