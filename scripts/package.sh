@@ -207,14 +207,36 @@ wasm_url_module() { # wasm_url_module DIR
 }
 wasm_url_module "$OUT/dist"
 [ -d "$STAGE/web/snippets" ] && cp -r "$STAGE/web/snippets" "$OUT/dist/"
-# the nodejs glue as .cjs beside the web glue: it reads `${__dirname}/${STEM}_bg.wasm` (the shared
-# file) and require()s the ESM snippets (require(esm): Node >= 20.19 / 22.12, Deno 2). wasm-bindgen
-# writes some of those as require(String.raw`./snippets/…`), which bundlers leave to run time
+# the nodejs glue as .cjs beside the web glue: it require()s the ESM snippets (require(esm): Node
+# >= 20.19 / 22.12, Deno 2) and reads its .wasm (the shared file) synchronously. wasm-bindgen
+# writes some snippets as require(String.raw`./snippets/…`), which bundlers leave to run time
 # (esbuild --platform=node: "Cannot find module './snippets/…'" in a one-file bundle): node_glue
-# makes them require("./snippets/…"), which they bundle.
+# makes them require("./snippets/…"), which they bundle. It reads the .wasm with
+# require('fs').readFileSync(`${__dirname}/…`), which an esbuild --platform=node bundle breaks (ESM:
+# no __dirname, no require; CommonJS: __dirname is the bundle's folder): node_glue makes that
+# dist/node-wasm.cjs's readWasm (pkg-template/node-wasm.cjs: the glue's folder, else beside the
+# entry script, else the installed package; a clear error naming the file when none has it), given
+# the .wasm's path in the package and its size (a file of another size is another build's).
+cp "$TEMPLATE/node-wasm.cjs" "$OUT/dist/node-wasm.cjs"
 node_glue() { # node_glue SRC DEST
+  local dest_dir wasm_size
+  dest_dir="$(dirname "$2")"
+  wasm_size="$(stat -c %s "$(dirname "$1")/${STEM}_bg.wasm")"
   sed -E 's#require\(String\.raw`(\./snippets/[^`"\\$]*)`\)#require("\1")#g' "$1" >"$2"
   ! grep -q 'require(String\.raw' "$2" || die "$2 still requires a String.raw path, which bundlers cannot follow"
+  node -e '
+    const fs = require("fs");
+    const [file, locator, wasm, size] = process.argv.slice(1);
+    const name = wasm.split("/").pop();
+    const read = `const wasmPath = \`\${__dirname}/${name}\`;\nconst wasmBytes = require(\x27fs\x27).readFileSync(wasmPath);\n`;
+    const text = fs.readFileSync(file, "utf8");
+    if (text.split(read).length !== 2) { console.error(`${file}: expected once:\n${read}`); process.exit(1); }
+    fs.writeFileSync(file, text.replace(read, () =>
+      `const wasmBytes = require(${JSON.stringify(locator)}).readWasm(typeof __dirname === \x27string\x27 ? __dirname : undefined, ${JSON.stringify(wasm)}, ${size});\n`));
+  ' "$2" "$(realpath --relative-to="$dest_dir" "$OUT/dist/node-wasm.cjs" | sed 's#^[^.]#./&#')" \
+    "${dest_dir#"$OUT"/}/${STEM}_bg.wasm" "$wasm_size" \
+    || die "the nodejs glue no longer reads its .wasm as node_glue expects (above)"
+  ! grep -qE '__dirname\}/|require\(.fs.\)' "$2" || die "$2 still reads its .wasm from \${__dirname} with require('fs')"
 }
 node_glue "$STAGE/nodejs/$STEM.js" "$OUT/dist/$STEM.cjs"
 

@@ -5,12 +5,13 @@
 // are this folder's pinned devDependencies (one `npm ci`, one lockfile), which the projects reach
 // through <tmp>/bundlers/node_modules -> tests/packaging/node_modules, as a workspace's hoisted tools.
 // Each browser bundle is served from its own dist/ alone (nothing else on that origin) and run in
-// Chromium; the Node bundles run under this Node.
+// Chromium; the Node bundles run under this Node (node-bundles.mjs).
 import { cp, mkdir, readdir, readFile, symlink } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "acorn";
+import { nodeBundles } from "./node-bundles.mjs";
 import { serveStatic } from "./serve.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -18,18 +19,14 @@ const FIXTURES = path.join(HERE, "fixtures", "bundlers");
 const WASM = "mcp_wasm_client_bg.wasm";
 
 // The page builds (fixture folder, the npm package whose version the line names; control: also
-// served without the .wasm) and the Node builds (scripts of fixtures/bundlers/esbuild-node).
+// served without the .wasm). The Node builds (scripts of fixtures/bundlers/esbuild-node) are
+// node-bundles.mjs's.
 const BROWSER = [
   { name: "vite", tool: "vite", label: (v) => `vite ${v} build, its default target, no config` },
   { name: "webpack", tool: "webpack", label: (v) => `webpack ${v}, defaults + entry/output/mode, no experiments` },
   { name: "rollup", tool: "rollup", label: (v) => `rollup ${v} + node-resolve only, .wasm copied`, control: true },
   { name: "esbuild", tool: "esbuild", label: (v) => `esbuild ${v} --bundle --format=esm, .wasm copied` },
   { name: "esbuild-wasm-file", tool: "esbuild", label: (v) => `esbuild ${v} --bundle --format=esm --loader:.wasm=file, init from "mcp-wasm-client/wasm"` },
-];
-const NODE = [
-  { script: "build:esm", out: "dist/main.mjs", label: (v) => `esbuild ${v} --platform=node --format=esm --external:mcp-wasm-client` },
-  { script: "build:cjs", out: "dist/main.cjs", label: (v) => `esbuild ${v} --platform=node --format=cjs --external:mcp-wasm-client` },
-  { script: "build:single", out: "single/main.cjs", moved: true, label: (v) => `esbuild ${v} --platform=node --format=cjs, one file + .wasm, moved away from node_modules` },
 ];
 
 /** Copies, installs and builds every bundler consumer, then runs each build; records one line each. */
@@ -58,25 +55,10 @@ export async function consumerBuilds({ tmp, tarball, pyUrl, pyDown, record, run,
   if (pyDown) pages.forEach((p) => record(p.label, "fail", pyDown));
   else if (pages.length) await runPages(pages, pyUrl, record, chromium);
 
-  const esbuild = await version("esbuild");
-  for (const n of NODE) {
-    const label = n.label(esbuild);
-    if (installed["esbuild-node"]) { record(label, "fail", installed["esbuild-node"]); continue; }
-    if (pyDown) { record(label, "fail", pyDown); continue; }
-    const dir = path.join(root, "esbuild-node");
-    const built = await run("npm", ["run", "--silent", n.script], { cwd: dir, timeoutMs: 120_000 });
-    if (built.code !== 0) { record(label, "fail", `build: ${brief(built)}`); continue; }
-    let file = path.join(dir, n.out);
-    if (n.moved) { // the single file and its .wasm alone, where no node_modules can be found
-      const away = path.join(tmp, "esbuild-node-single");
-      await cp(path.dirname(file), away, { recursive: true });
-      file = path.join(away, path.basename(file));
-    }
-    const r = await run(process.execPath, [file], { cwd: path.dirname(file), env: { MCP_URL: pyUrl }, timeoutMs: 30_000 });
-    const res = lastJson(r.stdout);
-    if (r.code === 0 && res?.ok) record(label, "pass", `${process.version}: era ${res.era}, ${res.tools.length} tools, "${res.text}"`);
-    else record(label, "fail", res ? JSON.stringify(res).slice(0, 400) : brief(r));
-  }
+  await nodeBundles({
+    dir: path.join(root, "esbuild-node"), tmp, esbuild: await version("esbuild"), installError: installed["esbuild-node"],
+    pyUrl, pyDown, record, run, brief, lastJson,
+  });
   console.log(`(consumer builds: ${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
