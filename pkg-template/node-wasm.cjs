@@ -20,9 +20,11 @@
 
 const PACKAGE = 'mcp-wasm-client';
 
-function builtin(name) {
-  return typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(name) : require(name);
-}
+// Each require() names its module as a literal: a bundler (webpack) warns about a computed one.
+const builtins = () =>
+  typeof process.getBuiltinModule === 'function'
+    ? { fs: process.getBuiltinModule('fs'), path: process.getBuiltinModule('path'), nodeModule: process.getBuiltinModule('module') }
+    : { fs: require('fs'), path: require('path'), nodeModule: require('module') };
 
 /**
  * The .wasm's bytes, read synchronously.
@@ -32,8 +34,7 @@ function builtin(name) {
  * @returns {Uint8Array}
  */
 exports.readWasm = function readWasm(dir, file, size) {
-  const fs = builtin('fs');
-  const path = builtin('path');
+  const { fs, path, nodeModule } = builtins();
   const name = path.basename(file);
   const tried = [];
   const read = (candidate) => {
@@ -65,7 +66,7 @@ exports.readWasm = function readWasm(dir, file, size) {
     if (beside) return beside;
   }
   // 3. the installed package, from those folders and the working directory
-  const { createRequire } = builtin('module');
+  const { createRequire } = nodeModule;
   const unresolved = [];
   for (const base of new Set([...folders, process.cwd()])) {
     let root;
