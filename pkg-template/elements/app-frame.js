@@ -4,16 +4,16 @@
 // the app's requests, teardown) is view-session.js's, imported when the first app is shown, so a
 // page that only calls tools never downloads it.
 //
-// Surface (see the README): properties client, sandbox, hostContext, hostInfo, loggingCallback,
-// modelContext (read), tool (read); methods callTool(name, args, { signal }), show(tool, args,
-// result), teardown({ reason }); events (bubbling, composed; the first four cancelable, where
-// preventDefault() refuses): mcp-app-message (detail: ui/message params, content always an array),
-// mcp-app-open-link (detail.url; unrefused http(s) links open with noopener), mcp-app-context
-// (ui/update-model-context params, kept as modelContext), mcp-app-display-mode ({ mode, current };
-// unrefused: hostContext.displayMode and the display-mode attribute change), mcp-app-request-teardown
-// (unrefused: teardown()), and mcp-app-log / mcp-app-size (not cancelable). A second callTool or
-// show() tears the shown view down first; removing the element ends the view without a teardown
-// request (its iframe is already gone), so call teardown() first when the app should clean up.
+// Surface (docs/elements.md): properties client, sandbox, hostContext, hostInfo, loggingCallback,
+// downloadLimits, modelContext (read), tool (read), appTools (read); methods callTool(name, args,
+// options), show(tool, args, result) (args omitted: the input streams in later),
+// sendToolInputPartial(args), feedToolInput(jsonDelta), callAppTool(name, args, options),
+// teardown({ reason }); events (bubbling, composed; cancelable ones refused by preventDefault()):
+// mcp-app-message, mcp-app-open-link, mcp-app-context, mcp-app-display-mode,
+// mcp-app-request-teardown, mcp-app-download, mcp-app-sampling (cancelable), mcp-app-log,
+// mcp-app-size, mcp-app-tools. A second callTool or show tears the shown view down first (a view
+// whose input still streams, of the same tool, takes the input instead); removing the element
+// ends the view without a teardown request (its iframe is already gone).
 
 const CSS = `
 :host { display: block; position: relative; box-sizing: border-box; max-width: 100%; }
@@ -55,6 +55,8 @@ class AppFrameElement extends Base {
   #sandbox;
   #hostContext = {};
   #view; // the mounted view's state (ViewSession)
+  #stream; // while show(tool) without args mounts: the partial input to hand the view ({ partial, text })
+  #streaming; // that show()'s promise (a callTool waits for it before deciding to reuse its view)
   /** `{ name, version }` the app sees as the host (default: mcp-wasm-client). */
   hostInfo = { name: 'mcp-wasm-client', version: '0.1.0' };
   /** Called with (params, { server, frame }) for each `notifications/message` the app sends. */
@@ -88,6 +90,66 @@ class AppFrameElement extends Base {
   /** The tool whose app is shown (`{ name, server? }`), or undefined. */
   get tool() { return this.#view?.tool; }
 
+  /** The tools the shown app registered (its tools/list), `[]` without one; `mcp-app-tools` tells a change. */
+  get appTools() { return [...(this.#view?.appTools ?? [])]; }
+
+  /**
+   * Sends the app partial arguments (`ui/notifications/tool-input-partial`) while the tool's
+   * input streams (after `show(tool)` without args): in order, before the input; true when sent
+   * or held, false when dropped (the input was sent, or nothing streams).
+   */
+  sendToolInputPartial(args) {
+    if (!args || typeof args !== 'object' || Array.isArray(args)) {
+      throw this.#err(-32602, 'mcp-app-frame: sendToolInputPartial(args) takes the partial arguments as an object', 'input');
+    }
+    return this.#toView('partial', args);
+  }
+
+  /**
+   * Appends a text delta of the arguments' JSON as a model streams it (the AI SDK's
+   * `tool-input-delta`): the object it reads as so far goes out as partial arguments when it
+   * changed. True when taken, false when dropped (as sendToolInputPartial).
+   */
+  feedToolInput(delta) {
+    if (typeof delta !== 'string') throw this.#err(-32602, 'mcp-app-frame: feedToolInput(delta) takes a string (a piece of the arguments\' JSON text)', 'input');
+    return this.#toView('feed', delta);
+  }
+
+  /** Partial input to the mount under way (kept, the latest partial only), else to the shown view while its input streams. */
+  #toView(kind, value) {
+    const stream = this.#stream;
+    if (stream) {
+      if (kind === 'partial') stream.partial = value;
+      else stream.text += value;
+      return true;
+    }
+    const view = this.#view;
+    if (!view || view.inputSent) return false;
+    return kind === 'partial' ? view.partial(value) : view.feed(value);
+  }
+
+  /**
+   * Calls a tool the shown app registered (`tools/call` to the app) and resolves with its
+   * CallToolResult; `options`: `{ signal, timeoutMs }` (default 60 s). Rejects with an McpError.
+   */
+  async callAppTool(name, args = {}, options = {}) {
+    const view = this.#view;
+    if (typeof name !== 'string' || !name) throw this.#err(-32602, 'mcp-app-frame: callAppTool(name, args): name must be a non-empty string', 'input');
+    if (!args || typeof args !== 'object' || Array.isArray(args)) throw this.#err(-32602, 'mcp-app-frame: callAppTool(name, args): args must be an object', 'input');
+    if (view?.state !== 'initialized') throw this.#err(-32602, `mcp-app-frame: callAppTool(${JSON.stringify(name)}): no initialized app is shown`, 'input');
+    if (!view.appTools.some((t) => t.name === name)) {
+      const listed = view.appTools.map((t) => t.name).join(', ') || 'none';
+      throw this.#err(-32602, `mcp-app-frame: the app has no tool ${JSON.stringify(name)} (frame.appTools: ${listed})`, 'input');
+    }
+    try {
+      return await view.callAppTool(name, args, options);
+    } catch (e) {
+      if (Number.isInteger(e.code)) throw new this.constructor.McpError(e.code, e.message, e.data);
+      const kind = e.kind ?? 'closed';
+      throw this.#err({ timeout: -32001, aborted: -32010 }[kind] ?? -32000, `mcp-app-frame: ${e.message}`, kind);
+    }
+  }
+
   /**
    * Calls a tool whose `_meta.ui.resourceUri` names an app: reads and mounts the app (any view
    * shown before is torn down), sends it the input, calls the tool and sends it the result
@@ -111,11 +173,25 @@ class AppFrameElement extends Base {
 
   /**
    * Mounts the app of a tool whose result arrived elsewhere (`tool` is the Tool object as listed,
-   * or its name) and gives it `args` and `result`. Resolves once the app is mounted.
+   * or its name) and gives it `args` and `result`. Without `args` the input is still to come:
+   * partial arguments (sendToolInputPartial, feedToolInput) go to the app, then callTool or show
+   * of the same tool with the arguments continues this view. Resolves once the app is mounted.
    */
-  async show(tool, args = {}, result = undefined, options = {}) {
+  show(tool, args, result = undefined, options = {}) {
+    if (args !== undefined) return this.#show(tool, args, result, options);
+    const stream = { partial: undefined, text: '' };
+    this.#stream = stream;
+    const shown = this.#show(tool, undefined, undefined, options, stream).finally(() => {
+      if (this.#stream === stream) this.#stream = undefined;
+    });
+    this.#streaming = shown;
+    return shown;
+  }
+
+  /** show()'s work: resolve the tool, mount (or continue) its view, give it the result. */
+  async #show(tool, args, result, options, stream) {
     const target = typeof tool === 'string' ? await this.#resolve(tool, options?.signal) : this.#fromTool(tool);
-    const session = await this.#mount(target, args, options?.signal);
+    const session = await this.#mount(target, args, options?.signal, stream);
     if (result !== undefined) session.notify('ui/notifications/tool-result', result);
   }
 
@@ -204,9 +280,20 @@ class AppFrameElement extends Base {
     }
   }
 
-  /** Reads the tool's UI resource and mounts it in a new view session (tearing down the previous one). */
-  async #mount(target, args, signal) {
+  /**
+   * Reads the tool's UI resource and mounts it in a new view session (tearing down the previous
+   * one), or gives `args` to the shown view of the same tool whose input still streams.
+   */
+  async #mount(target, args, signal, stream) {
     const sandboxUrl = this.#check();
+    if (args !== undefined) {
+      await this.#streaming?.catch(() => {});
+      const shown = this.#view;
+      if (shown && !shown.inputSent && shown.client === target.client && shown.toolName === target.toolName) {
+        shown.input(args);
+        return shown;
+      }
+    }
     const { ViewSession, readAppResource, toolResourceUri } = await this.#viewModule();
     const uri = toolResourceUri(target.tool);
     if (!uri) throw this.#err(-32602, `mcp-app-frame: tool ${JSON.stringify(target.toolName)} has no _meta.ui.resourceUri (a ui:// resource): it has no app to show`, 'input');
@@ -216,6 +303,11 @@ class AppFrameElement extends Base {
     const view = new ViewSession(this, { ...target, uri, resource, sandboxUrl, args });
     this.#view = view;
     view.mount();
+    if (stream && this.#stream === stream) {
+      this.#stream = undefined; // from now on partial input goes to the view itself
+      if (stream.partial) view.partial(stream.partial);
+      if (stream.text) view.feed(stream.text);
+    }
     return view;
   }
 }

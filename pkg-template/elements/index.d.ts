@@ -7,6 +7,7 @@ import type {
   Client,
   ClientGroup,
   ContentBlock,
+  CreateMessageParams,
   ElicitParams,
   ElicitResult,
   GroupTool,
@@ -62,6 +63,32 @@ export interface AppFrameEventDetails {
   "mcp-app-log": LoggingMessageParams & { server?: string; tool: string };
   /** The app's `ui/notifications/size-changed`, once applied. */
   "mcp-app-size": { width?: number; height?: number };
+  /** `ui/download-file`, its files checked (cancelable: refused, the app gets isError; unrefused, the frame offers them to the person). */
+  "mcp-app-download": { files: AppDownloadFile[]; tool: string; server?: string };
+  /** The app's `sampling/createMessage` (cancelable: refused, the app gets an error; unrefused, the client's samplingCallback answers). */
+  "mcp-app-sampling": CreateMessageParams & { app: { tool: string; server?: string } };
+  /** The tools the app registered changed (`frame.appTools`). */
+  "mcp-app-tools": { tools: Tool[]; tool: string; server?: string };
+}
+
+/** One file of an app's `ui/download-file`, as checked by the frame. */
+export interface AppDownloadFile {
+  /** The safe file name it is saved as. */
+  name: string;
+  /** The MIME type the app gave (lower case, parameters dropped). */
+  mimeType: string;
+  /** Its size in bytes. */
+  size: number;
+  /** Its bytes (typed application/octet-stream for HTML, SVG, XML and scripts). */
+  blob: Blob;
+}
+
+/** The limits of an app's downloads. */
+export interface AppDownloadLimits {
+  /** Files per request (default 10). */
+  maxFiles?: number;
+  /** Bytes per request, all files together (default 10 MiB). */
+  maxBytes?: number;
 }
 
 /** `<mcp-app-frame>`: renders a tool's `ui://` app in a sandbox on another origin and hosts it (MCP Apps). */
@@ -80,10 +107,20 @@ export declare class AppFrame extends ElementBase {
   readonly modelContext: AppModelContext | undefined;
   /** The tool whose app is shown. */
   readonly tool: Tool | undefined;
+  /** The tools the shown app registered (`[]` when none is shown); `mcp-app-tools` tells a change. */
+  readonly appTools: Tool[];
+  /** The limits of the app's downloads (unset: 10 files, 10 MiB per request). */
+  downloadLimits?: AppDownloadLimits;
   /** Mounts the tool's app, calls the tool through the client and delivers its input and result to the app. */
   callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult>;
-  /** Mounts the tool's app for a result that arrived elsewhere (no call is made). */
+  /** Mounts the tool's app for a result that arrived elsewhere (no call is made); without `args` its input is still to come (partial arguments, then callTool or show with them). */
   show(tool: Tool | GroupTool | string, args?: Record<string, unknown>, result?: CallToolResult, options?: { signal?: AbortSignal }): Promise<void>;
+  /** Sends partial arguments while the input streams; false when dropped (the input was sent, or nothing streams). */
+  sendToolInputPartial(args: Record<string, unknown>): boolean;
+  /** Takes a text delta of the arguments' streamed JSON and sends what it reads as so far; false when dropped. */
+  feedToolInput(delta: string): boolean;
+  /** Calls a tool the shown app registered (tools/call to the app). */
+  callAppTool(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<CallToolResult>;
   /** Sends ui/resource-teardown, waits for the app's reply (up to 3 s), then removes the iframes. */
   teardown(options?: { reason?: string }): Promise<void>;
 }
@@ -124,6 +161,9 @@ declare global {
     "mcp-app-request-teardown": CustomEvent<AppFrameEventDetails["mcp-app-request-teardown"]>;
     "mcp-app-log": CustomEvent<AppFrameEventDetails["mcp-app-log"]>;
     "mcp-app-size": CustomEvent<AppFrameEventDetails["mcp-app-size"]>;
+    "mcp-app-download": CustomEvent<AppFrameEventDetails["mcp-app-download"]>;
+    "mcp-app-sampling": CustomEvent<AppFrameEventDetails["mcp-app-sampling"]>;
+    "mcp-app-tools": CustomEvent<AppFrameEventDetails["mcp-app-tools"]>;
     "mcp-elicitation-answer": CustomEvent<ElicitResult>;
   }
 }

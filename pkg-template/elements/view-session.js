@@ -6,16 +6,23 @@
 // postMessage and the proxy's MessageChannel: ui/initialize, the tool notifications, the app's
 // requests proxied to the app's own server (tools/call only for tools whose visibility includes
 // "app"), the app's wishes (message, open-link, model context, display mode) as cancelable DOM
-// events on the element, sizing, logging and teardown. Every window message is checked for its
-// source window and origin.
+// events on the element, sizing, logging and teardown; the tool's input streamed as partial
+// arguments, the app's downloads (app-download.js, imported when first asked), its sampling requests
+// (the client's samplingCallback) and the tools it registers (listed and called by the host). Every
+// window message is checked for its source window and origin.
+import { allowAttribute, grantCsp, grantPermissions, readAppResource, toolResourceUri, visibleTo } from './app-resource.js';
+import { MAX_PARTIAL_JSON, parsePartialJson } from './partial-json.js';
+
+export { readAppResource, toolResourceUri };
 
 const APPS_VERSION = '2026-01-26';
-const MIME = 'text/html;profile=mcp-app';
 const TEARDOWN_WAIT_MS = 3000;
+/** How long the host waits for the app's answer to its tools/list, and by default to its tools/call. */
+const APP_TOOLS_WAIT_MS = 10_000;
+const APP_CALL_WAIT_MS = 60_000;
+const PARTIAL = 'ui/notifications/tool-input-partial';
 const DISPLAY_MODES = ['inline', 'fullscreen', 'pip'];
 const CONTENT_KINDS = { text: {}, image: {}, audio: {}, resource: {}, resourceLink: {}, structuredContent: {} };
-const PERMISSIONS = { camera: 'camera', microphone: 'microphone', geolocation: 'geolocation', clipboardWrite: 'clipboard-write' };
-const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'];
 const PROXIED = ['resources/read', 'resources/list', 'resources/templates/list', 'prompts/list'];
 /** Resolves after `ms`. */
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -24,67 +31,6 @@ const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const INNER_SANDBOX = 'allow-scripts allow-forms';
 /** The proxy frame's flags, as the specification gives them (its own origin is the isolation). */
 const OUTER_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
-
-/** A CSP source expression a domain list may hold: scheme://host[:port][/path], wildcard subdomains. */
-const SOURCE = /^(?:(?:https?|wss?):\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?(?:\/[a-z0-9\-._~%!$&()*+=:@/]*)?$/i;
-
-/**
- * Keeps the domains of a `_meta.ui.csp` that are valid CSP source expressions (no `;`, quotes,
- * whitespace or keywords, never a bare `*`); what it drops is listed in `refused`.
- */
-export function grantCsp(csp) {
-  const granted = {};
-  const refused = [];
-  if (!csp || typeof csp !== 'object') return { granted, refused };
-  for (const key of CSP_KEYS) {
-    if (!Array.isArray(csp[key])) continue;
-    granted[key] = csp[key].filter((d) => (typeof d === 'string' && SOURCE.test(d)) || (refused.push(`${key}: ${String(d)}`), false));
-  }
-  return { granted, refused };
-}
-
-/** Keeps the permissions the element knows how to grant (`camera`, `microphone`, `geolocation`, `clipboardWrite`). */
-export function grantPermissions(permissions) {
-  const granted = {};
-  if (permissions && typeof permissions === 'object') {
-    for (const key of Object.keys(PERMISSIONS)) if (permissions[key]) granted[key] = {};
-  }
-  return granted;
-}
-
-/** The iframe `allow` attribute for granted permissions ("camera; microphone"). */
-export function allowAttribute(granted) {
-  return Object.keys(granted).map((k) => PERMISSIONS[k]).join('; ');
-}
-
-/** The tool's UI resource URI: `_meta.ui.resourceUri`, else the deprecated `_meta["ui/resourceUri"]`. */
-export function toolResourceUri(tool) {
-  const meta = tool?._meta;
-  const uri = meta?.ui?.resourceUri ?? meta?.['ui/resourceUri'];
-  return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
-}
-
-/**
- * Whether the tool is meant for `audience` ("app": a view may call it; "model": it belongs in the
- * model's tool list): its `_meta.ui.visibility` (default ["model", "app"]) includes it.
- */
-export function visibleTo(tool, audience) {
-  const vis = tool?._meta?.ui?.visibility;
-  return !Array.isArray(vis) || vis.includes(audience);
-}
-
-/** Decodes a resource content's text or base64 blob as UTF-8. */
-function contentHtml(content) {
-  if (typeof content.text === 'string') return content.text;
-  if (typeof content.blob !== 'string') return undefined;
-  const bytes = Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0));
-  return new TextDecoder().decode(bytes);
-}
-
-/** Whether a mime type is the MCP Apps HTML profile (case and spaces aside). */
-function isAppMime(mime) {
-  return typeof mime === 'string' && mime.replace(/\s+/g, '').toLowerCase() === MIME;
-}
 
 /** Whether two JSON-like values are equal. */
 function same(a, b) {
@@ -125,32 +71,6 @@ class RpcError extends Error {
   }
 }
 
-/** Reads a ui:// resource: its HTML and `_meta.ui` (content item first, then the resources/list entry). */
-export async function readAppResource(client, uri, signal, mkErr) {
-  const read = await client.readResource(uri, signal ? { signal } : undefined);
-  const contents = Array.isArray(read?.contents) ? read.contents : [];
-  const content = contents.find((c) => c?.uri === uri) ?? contents[0];
-  if (!content) throw mkErr(-32602, `mcp-app-frame: resource ${uri} has no contents`, 'protocol');
-  if (!isAppMime(content.mimeType)) {
-    throw mkErr(-32602, `mcp-app-frame: resource ${uri} is ${JSON.stringify(content.mimeType)}, not ${MIME}`, 'protocol');
-  }
-  const html = contentHtml(content);
-  if (typeof html !== 'string') throw mkErr(-32602, `mcp-app-frame: resource ${uri} has neither text nor blob`, 'protocol');
-  let ui = content._meta?.ui;
-  if (!ui) ui = await listedUiMeta(client, uri, signal);
-  return { html, ui: ui && typeof ui === 'object' ? ui : {} };
-}
-
-/** The `_meta.ui` of the resources/list entry for `uri`, or undefined (a failed listing is no error). */
-async function listedUiMeta(client, uri, signal) {
-  try {
-    const { resources } = await client.listResources({ all: true, ...(signal ? { signal } : {}) });
-    return resources?.find((r) => r.uri === uri)?._meta?.ui;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * One mounted view: the proxy iframe, the handshake, the held notifications, the app's requests.
  * Internal to AppFrame (one per shown tool); it never throws into the page.
@@ -175,6 +95,10 @@ export class ViewSession {
     this.onMessage = (e) => this.receive(e);
     this.started = new Promise((resolve) => (this.markStarted = resolve)); // true once initialized, false if closed first
     this.size = { pending: undefined, frame: 0 };
+    this.inputSent = false; // tool-input sent (or held): partial arguments are dropped from then on
+    this.partialSent = undefined; // the last partial arguments feed() sent
+    this.appTools = []; // the tools the app registered (tools/list), as frame.appTools shows them
+    this.running = new Map(); // the app's requests the host works on (sampling, download): id -> AbortController
   }
 
   /** The tool as the app's hostContext.toolInfo and frame.tool show it. */
@@ -196,7 +120,40 @@ export class ViewSession {
     reflectMode(this.frame, this.frame.hostContext.displayMode);
     window.addEventListener('message', this.onMessage);
     this.frame.shadowRoot.replaceChildren(iframe);
-    this.notify('ui/notifications/tool-input', { arguments: this.args ?? {} });
+    if (this.args !== undefined) this.input(this.args);
+  }
+
+  /** Sends the tool's complete arguments (ui/notifications/tool-input), once; partial arguments stop here. */
+  input(args) {
+    if (this.inputSent) return;
+    this.inputSent = true;
+    this.notify('ui/notifications/tool-input', { arguments: args ?? {} });
+  }
+
+  /**
+   * Sends partial arguments (ui/notifications/tool-input-partial) while the input is still to
+   * come: in order, before tool-input; held ones coalesce to the latest. False once the input was
+   * sent (or the view closed): dropped.
+   */
+  partial(args) {
+    if (this.inputSent || this.state === 'closed') return false;
+    const msg = { jsonrpc: '2.0', method: PARTIAL, params: { arguments: args } };
+    if (this.state === 'initialized') this.post(msg);
+    else if (this.held.at(-1)?.method === PARTIAL) this.held[this.held.length - 1] = msg;
+    else this.held.push(msg);
+    return true;
+  }
+
+  /** A text delta of the arguments' streamed JSON: the text so far, read as partial arguments, is sent when they changed. */
+  feed(delta) {
+    if (this.inputSent || this.state === 'closed') return false;
+    const text = (this.text ?? '') + delta;
+    if (text.length > MAX_PARTIAL_JSON) return false; // over the size read: the last reading stands
+    this.text = text;
+    const args = parsePartialJson(text);
+    if (args === undefined || same(args, this.partialSent)) return true;
+    this.partialSent = args;
+    return this.partial(args);
   }
 
   /** Posts one message to the proxy: on the channel once the proxy took it, else to its window with the sandbox's exact origin. */
@@ -213,12 +170,28 @@ export class ViewSession {
     else this.held.push(msg);
   }
 
-  /** Sends the view a request; resolves with its result (rejects with its error or after `ms`). */
-  request(method, params, ms) {
+  /**
+   * Sends the view a request; resolves with its result, rejects with its error (`code`, `data`),
+   * after `ms` (`kind` "timeout") or once `signal` aborts (`kind` "aborted": the view is sent
+   * notifications/cancelled).
+   */
+  request(method, params, ms, signal) {
     const id = `host-${this.nextId++}`;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { this.pending.delete(id); reject(new Error(`${method}: no reply within ${ms} ms`)); }, ms);
-      this.pending.set(id, { resolve, reject, timer });
+      const error = (kind, message) => Object.assign(new Error(`${method}: ${message}`), { kind });
+      const reason = () => `aborted: ${signal.reason?.message ?? signal.reason ?? 'aborted'}`;
+      if (signal?.aborted) return reject(error('aborted', reason()));
+      let timer = 0;
+      const aborted = () => {
+        this.pending.delete(id);
+        clearTimeout(timer);
+        this.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the host aborted it' } });
+        reject(error('aborted', reason()));
+      };
+      const done = (settle) => (v) => { signal?.removeEventListener('abort', aborted); settle(v); };
+      timer = setTimeout(() => { this.pending.delete(id); done(reject)(error('timeout', `no reply within ${ms} ms`)); }, ms);
+      signal?.addEventListener('abort', aborted, { once: true });
+      this.pending.set(id, { resolve: done(resolve), reject: done(reject), timer });
       this.post({ jsonrpc: '2.0', id, method, params });
     });
   }
@@ -249,7 +222,7 @@ export class ViewSession {
     if (!waiter) return;
     this.pending.delete(msg.id);
     clearTimeout(waiter.timer);
-    if (msg.error) waiter.reject(Object.assign(new Error(String(msg.error.message)), { code: msg.error.code }));
+    if (msg.error) waiter.reject(Object.assign(new Error(String(msg.error.message)), { code: msg.error.code, data: msg.error.data }));
     else waiter.resolve(msg.result);
   }
 
@@ -263,6 +236,8 @@ export class ViewSession {
       case 'ui/notifications/request-teardown':
         if (fire(this.frame, 'mcp-app-request-teardown', {})) this.frame.teardown({ reason: 'the app asked to close' });
         return undefined;
+      case 'notifications/tools/list_changed': return this.listAppTools();
+      case 'notifications/cancelled': return this.running.get(params.requestId)?.abort(params.reason ?? 'the app cancelled');
       default: return undefined; // unknown notifications are ignored, as JSON-RPC allows
     }
   }
@@ -290,13 +265,14 @@ export class ViewSession {
     this.state = 'initialized';
     this.markStarted(true);
     for (const msg of this.held.splice(0)) this.post(msg);
+    if (this.appCapabilities.tools) this.listAppTools();
   }
 
   /** Answers a request from the view: the result or a JSON-RPC error, never a throw into the page. */
   async answer(msg) {
     let reply;
     try {
-      reply = { jsonrpc: '2.0', id: msg.id, result: (await this.handle(msg.method, msg.params ?? {})) ?? {} };
+      reply = { jsonrpc: '2.0', id: msg.id, result: (await this.handle(msg.method, msg.params ?? {}, msg.id)) ?? {} };
     } catch (e) {
       const code = Number.isInteger(e?.code) ? e.code : -32603;
       reply = { jsonrpc: '2.0', id: msg.id, error: { code, message: String(e?.message ?? e) } };
@@ -304,8 +280,8 @@ export class ViewSession {
     if (this.state !== 'closed') this.post(reply);
   }
 
-  /** Routes one of the view's requests. */
-  handle(method, params) {
+  /** Routes one of the view's requests (`id`: its JSON-RPC id, which a notifications/cancelled names). */
+  handle(method, params, id) {
     switch (method) {
       case 'ui/initialize': return this.initialize(params);
       case 'ping': return {};
@@ -315,6 +291,8 @@ export class ViewSession {
       case 'ui/open-link': return this.openLink(params);
       case 'ui/update-model-context': return this.updateContext(params);
       case 'ui/request-display-mode': return this.displayMode(params);
+      case 'ui/download-file': return this.cancellable(id, (signal) => this.download(params, signal));
+      case 'sampling/createMessage': return this.cancellable(id, (signal) => this.sample(params, id, signal));
       default:
         if (PROXIED.includes(method)) return this.client.request(method, params);
         throw new RpcError(-32601, `Method not found: ${method}`);
@@ -335,6 +313,8 @@ export class ViewSession {
         serverTools: {},
         serverResources: {},
         logging: {},
+        downloadFile: {},
+        ...(typeof this.client.samplingCallback === 'function' ? { sampling: {} } : {}),
         sandbox: { csp: this.csp, permissions: this.permissions },
         message: CONTENT_KINDS,
         updateModelContext: CONTENT_KINDS,
@@ -412,6 +392,73 @@ export class ViewSession {
     return { mode };
   }
 
+  /** Runs `work(signal)` for the app's request `id`; a notifications/cancelled naming it, or teardown, aborts the signal. */
+  async cancellable(id, work) {
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    try {
+      return await work(controller.signal);
+    } finally {
+      this.running.delete(id);
+    }
+  }
+
+  /**
+   * `ui/download-file`: the files checked within frame.downloadLimits (app-download.js), then the
+   * `mcp-app-download` event; unrefused, the frame offers them and each is saved when the person
+   * clicks it. `{}` once one was saved; `{ isError: true }` when refused or closed unsaved.
+   */
+  async download(params, signal) {
+    const { prepareDownload, offerDownload } = await import('./app-download.js');
+    const files = await prepareDownload(params, this.frame.downloadLimits, signal);
+    if (this.state === 'closed' || !fire(this.frame, 'mcp-app-download', { files, tool: this.toolName, server: this.server })) return { isError: true };
+    return (await offerDownload(this.frame, files, signal)) ? {} : { isError: true };
+  }
+
+  /**
+   * The app's `sampling/createMessage`, after the `mcp-app-sampling` event: answered by the
+   * client's samplingCallback with `{ app: { tool, server }, requestId, meta, signal }` as its
+   * context (in a ClientGroup, `server` too, from the group); refused with an error when the
+   * client has none, the page refuses, or the app asks for tools.
+   */
+  async sample(params, id, signal) {
+    const callback = this.client.samplingCallback;
+    const app = { tool: this.toolName, server: this.server };
+    if (typeof callback !== 'function') throw new RpcError(-32601, 'sampling/createMessage: the host\'s client has no samplingCallback (the host does not declare sampling)');
+    if (!Array.isArray(params.messages)) throw new RpcError(-32602, 'sampling/createMessage: params.messages must be an array');
+    if (params.tools !== undefined) throw new RpcError(-32602, 'sampling/createMessage: tools in an app\'s sampling request are not supported (the host does not declare sampling.tools)');
+    if (!fire(this.frame, 'mcp-app-sampling', { ...params, app })) throw new RpcError(-32000, 'sampling/createMessage: the host refused the request');
+    let result;
+    try {
+      result = await callback({ app, requestId: id, meta: params._meta ?? null, signal }, params);
+    } catch (e) {
+      throw new RpcError(Number.isInteger(e?.code) ? e.code : -32603, `sampling/createMessage: ${e?.message ?? e}`);
+    }
+    if (!result || typeof result !== 'object') throw new RpcError(-32603, 'sampling/createMessage: the samplingCallback returned no result object');
+    return result;
+  }
+
+  /** Asks the app for its tools (tools/list); frame.appTools and the `mcp-app-tools` event follow a change. */
+  async listAppTools() {
+    let tools;
+    try {
+      const result = await this.request('tools/list', {}, APP_TOOLS_WAIT_MS);
+      tools = Array.isArray(result?.tools) ? result.tools.filter((t) => t && typeof t === 'object' && typeof t.name === 'string') : [];
+    } catch (e) {
+      if (this.state !== 'closed') console.warn(`mcp-app-frame: ${this.uri}: the app's tools/list failed: ${e.message}`);
+      return;
+    }
+    if (this.state === 'closed' || same(tools, this.appTools)) return;
+    this.appTools = tools;
+    fire(this.frame, 'mcp-app-tools', { tools, tool: this.toolName, server: this.server }, false);
+  }
+
+  /** Calls a tool the app registered (tools/call to the view); `options`: `{ signal, timeoutMs }`. */
+  callAppTool(name, args, options) {
+    const ms = Number.isFinite(options?.timeoutMs) && options.timeoutMs > 0 ? options.timeoutMs : APP_CALL_WAIT_MS;
+    return this.request('tools/call', { name, arguments: args }, ms, options?.signal);
+  }
+
   /** `ui/notifications/size-changed`: the latest size is applied once per animation frame. */
   resize(params) {
     const ok = (v) => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
@@ -453,7 +500,8 @@ export class ViewSession {
    */
   async teardown(reason) {
     if (this.state === 'closed') return;
-    this.held = [];
+    // What is held (the input, the result) goes out first, when the view initializes: it is told
+    // what it showed before it is asked to clean up, as the official AppBridge does.
     if (this.state !== 'initialized') {
       const started = await Promise.race([this.started, delay(TEARDOWN_WAIT_MS).then(() => false)]);
       if (!started) console.warn(`mcp-app-frame: ${this.uri}: the view did not initialize within ${TEARDOWN_WAIT_MS} ms; removing it without ui/resource-teardown`);
@@ -479,6 +527,8 @@ export class ViewSession {
     if (this.size.frame) cancelAnimationFrame(this.size.frame);
     for (const [, w] of this.pending) { clearTimeout(w.timer); w.reject(new Error('the view was torn down')); }
     this.pending.clear();
+    for (const [, c] of this.running) c.abort('the view was torn down');
+    this.running.clear();
     this.iframe?.remove();
     this.iframe = undefined;
     this.frame.removeAttribute('display-mode');

@@ -90,24 +90,33 @@ export async function underLoad(job) {
 export async function teardownUnderLoadStep(env) {
   const { page } = env;
   const ROUNDS = 8;
-  await step(`teardown under load, ${ROUNDS} rounds: show, then teardown() at once (the view maybe not initialized yet): the app answers ui/resource-teardown before its iframe goes, every round`, async () => {
+  await step(`teardown under load, ${ROUNDS} rounds: teardown() as soon as callTool() resolves (the view maybe not initialized yet): the app gets its tool-input and tool-result, then ui/resource-teardown, answered before its iframe goes, every round`, async () => {
     const rounds = await underLoad(async () => {
       const out = [];
       for (let i = 0; i < ROUNDS; i++) {
-        const shown = await mount(env, { tool: "show_chart", args: { title: `load ${i}` }, id: "load" });
-        expect(shown.result, `round ${i}: show_chart: ${JSON.stringify(shown.error)}`);
-        out.push(await page.evaluate(async () => {
-          const f = document.getElementById("load");
-          const before = t.log.filter((e) => e.type === "mcp-app-log" && e.detail.data === "teardown seen").length;
+        out.push(await page.evaluate(async ({ i, SANDBOX }) => {
+          let f = document.getElementById("load");
+          if (!f) {
+            f = Object.assign(document.createElement("mcp-app-frame"), { id: "load" });
+            document.getElementById("chat").append(f);
+          }
+          f.client = t.clients.a;
+          f.sandbox = SANDBOX;
+          const logs = () => t.log.filter((e) => e.type === "mcp-app-log");
+          const before = logs().length;
+          const result = await f.callTool("show_chart", { title: `load ${i}` });
           await f.teardown();
-          const seen = t.log.filter((e) => e.type === "mcp-app-log" && e.detail.data === "teardown seen");
-          return { seen: seen.length - before, whileThere: seen.at(-1)?.iframe === true, gone: !f.shadowRoot.querySelector("iframe") };
-        }));
+          const mine = logs().slice(before);
+          const seen = mine.filter((e) => e.detail.data === "teardown seen");
+          const after = mine.find((e) => Array.isArray(e.detail.data?.teardownAfter))?.detail.data.teardownAfter ?? null;
+          return { title: result.structuredContent?.title, seen: seen.length, whileThere: seen.at(-1)?.iframe === true, gone: !f.shadowRoot.querySelector("iframe"), after };
+        }, { i, SANDBOX: env.SANDBOX }));
       }
       return out;
     });
-    const good = rounds.filter((r) => r.seen === 1 && r.whileThere && r.gone).length;
-    expect(good === ROUNDS, `${good} of ${ROUNDS} rounds had the app's teardown while its iframe was there: ${JSON.stringify(rounds)}`);
+    const good = rounds.filter((r, i) => r.title === `load ${i}` && r.seen === 1 && r.whileThere && r.gone
+      && JSON.stringify(r.after?.filter((x) => x.startsWith("tool-"))) === '["tool-input","tool-result"]').length;
+    expect(good === ROUNDS, `${good} of ${ROUNDS} rounds had tool-input, tool-result, then the app's teardown while its iframe was there: ${JSON.stringify(rounds)}`);
     await page.evaluate(() => document.getElementById("load").remove());
   });
 }

@@ -9,8 +9,9 @@
 // mcp-app-sandbox.html) by a second static server on another. Prints one line per step, then
 // "elements-apps: N passed, M failed (...)"; exits non-zero on failure; stops its servers by PID.
 // The steps are in apps-steps-view.mjs (the element and its view), apps-steps-lifecycle.mjs (proxy,
-// teardown, cancel, CSP) and apps-steps-hostile.mjs (group, legacy, errors, removal, hostile app and
-// proxy page); what they share in apps-lib.mjs.
+// teardown, cancel, CSP), apps-steps-host.mjs (streamed input, downloads, sampling, the app's own
+// tools) and apps-steps-hostile.mjs (group, legacy, errors, removal, hostile app and proxy page);
+// what they share in apps-lib.mjs.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT, expect, freePorts, launchChromium, needWebPackage, runMain, start, waitHttp } from "../e2e/lib.mjs";
@@ -18,6 +19,7 @@ import { steps, step } from "./apps-lib.mjs";
 import { moduleLoadStep, readmeStep, readmeBlockStep, optionsStep, contextAndSizeSteps, requestSteps } from "./apps-steps-view.mjs";
 import { proxySteps, teardownStep, teardownUnderLoadStep, cancelStep, cspSteps } from "./apps-steps-lifecycle.mjs";
 import { groupStep, legacyStep, showAndErrorSteps, removalStep, hostileSteps, proxyPageSteps } from "./apps-steps-hostile.mjs";
+import { streamingSteps, downloadSteps, samplingSteps, appToolSteps } from "./apps-steps-host.mjs";
 
 const PORTS = process.env.ELEMENTS_APPS_PORTS ?? "18940-18959";
 const started = Date.now();
@@ -103,6 +105,10 @@ async function browserSteps(env) {
   await teardownUnderLoadStep(env);
   await cancelStep(env);
   await cspSteps(env);
+  await streamingSteps(env);
+  await downloadSteps(env);
+  await samplingSteps(env);
+  await appToolSteps(env);
   await groupStep(env);
   await legacyStep(env);
   await showAndErrorSteps(env);

@@ -141,6 +141,8 @@ export interface RequestContext {
   meta: JsonObject | null;
   /** Fires when the server cancels the request or the call is aborted. */
   signal: AbortSignal;
+  /** A `sampling/createMessage` from an MCP App shown by `<mcp-app-frame>`: its tool and (in a `ClientGroup`) server; the request id is the app's. */
+  app?: { tool: string; server?: string };
 }
 
 export type PrimitiveSchema =
@@ -538,6 +540,8 @@ export class Client extends EventTarget {
   readonly discoverResult: DiscoverResult | null;
   /** The `loggingCallback` option, or undefined: where `<mcp-app-frame>` sends its app's log messages. */
   readonly loggingCallback: ((params: LoggingMessageParams) => void | Promise<void>) | undefined;
+  /** The `samplingCallback` option, or undefined: where `<mcp-app-frame>` sends its app's `sampling/createMessage` (context `{ app: { tool, server } }`). */
+  readonly samplingCallback: SamplingCallback | undefined;
   readonly instructions: string | undefined;
   readonly sessionId: string | undefined;
   /** Requests waiting for a response right now. */
