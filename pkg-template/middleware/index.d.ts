@@ -7,7 +7,7 @@ export type { FetchLike, FetchMiddleware };
 export interface RequestLogRecord {
   /** GET, POST, DELETE, … */
   method: string;
-  /** The URL with the values of secret-bearing query and fragment parameters (code, access_token, refresh_token, token, id_token, client_secret, assertion, client_assertion, code_verifier, state) and any user info shown as "[redacted]". */
+  /** The URL with every query and fragment value (and any user info) shown as "[redacted]", the names kept, but the values of `allowParams` (never those of code, access_token, refresh_token, token, id_token, client_secret, assertion, client_assertion, code_verifier, state). */
   url: string;
   /** The response's status; 0 when the fetch failed. */
   status: number;
@@ -20,8 +20,16 @@ export interface RequestLogRecord {
   error?: string;
 }
 
+/** Which query values a log may show. */
+export interface RedactOptions {
+  /** Query and fragment parameters whose values are shown (case-insensitive); every other value is "[redacted]", and a secret's always is. */
+  allowParams?: string[];
+}
+
 /** A middleware that calls `log` once per request (default: one line on console.info). A `log` that throws does not fail the request. */
-export function withLogging(log?: (record: RequestLogRecord) => void | Promise<void>): FetchMiddleware;
+export function withLogging(log?: (record: RequestLogRecord) => void | Promise<void>, options?: RedactOptions): FetchMiddleware;
+/** withLogging with the default log (one line on console.info) and options. */
+export function withLogging(options: RedactOptions): FetchMiddleware;
 
 export interface RetryOptions {
   /** How many times a request is sent again (default 2). */
@@ -38,5 +46,5 @@ export function createMiddleware(handler: (next: FetchLike, url: string | URL, i
 /** Several middleware as one, as the TypeScript SDK composes them: each wraps the ones before it, so the LAST is the outermost (the Client's `middleware` array: the first). */
 export function applyMiddlewares(...middleware: FetchMiddleware[]): FetchMiddleware;
 
-/** The URL as withLogging shows it: secret-bearing query and fragment values and user info as "[redacted]". */
-export function redactUrl(url: string | URL | Request): string;
+/** The URL as withLogging shows it: every query and fragment value but the allowed ones, and user info, as "[redacted]". */
+export function redactUrl(url: string | URL | Request, options?: RedactOptions): string;

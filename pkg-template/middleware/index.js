@@ -4,12 +4,13 @@
 // first and its response last). The Client's core makes every request through the composed
 // fetch, MCP and authorization (metadata, registration, token) alike.
 //
-//   withLogging(log?)                   one record per request: method, redacted URL, status, ms
+//   withLogging(log?, { allowParams })  one record per request: method, URL (every query value
+//                                       masked but the allowed ones), status, ms
 //   withRetry({ retries, backoff })     GET/HEAD again after a network failure or 408/429/502/503/504
 //   createMiddleware(handler)           (next, url, init) => Promise<Response> as a middleware
 //   applyMiddlewares(...layers)         several as one (the TypeScript SDK's order: the last outermost)
 
-/** Query (and fragment) parameters whose values are secrets: shown as "[redacted]". */
+/** Query (and fragment) parameters whose values are secrets: "[redacted]" even when allowed. */
 const SECRET_PARAMS = new Set([
   "code",
   "access_token",
@@ -27,8 +28,12 @@ const REDACTED = "[redacted]";
 const isRequest = (v) => typeof Request === "function" && v instanceof Request;
 const now = () => (typeof performance === "object" && performance?.now ? performance.now() : Date.now());
 
-/** `a=1&code=x` with each secret parameter's value replaced (names as sent, order kept). */
-function redactParams(text) {
+/**
+ * `a=1&code=x` with each parameter's value replaced by "[redacted]" (names as sent, order kept),
+ * but the values of the parameters `allowed` names (a Set of lower-case names) that are not
+ * secrets; a part without `=` is replaced whole unless allowed.
+ */
+function redactParams(text, allowed) {
   return text
     .split("&")
     .map((part) => {
@@ -38,17 +43,34 @@ function redactParams(text) {
       try {
         name = decodeURIComponent(raw.replace(/\+/g, " "));
       } catch {} // a malformed escape: the name as sent
-      return SECRET_PARAMS.has(name.toLowerCase()) ? `${raw}=${REDACTED}` : part;
+      const key = name.toLowerCase();
+      if (allowed.has(key) && !SECRET_PARAMS.has(key)) return part;
+      return eq < 0 ? (raw ? REDACTED : raw) : `${raw}=${REDACTED}`; // a bare `?sk-…` may be a key itself
     })
     .join("&");
 }
 
+/** `allowParams` read: a Set of lower-case names; anything but an array of strings is a TypeError. */
+function allowedParams(allowParams, where) {
+  if (allowParams === undefined) return new Set();
+  if (!Array.isArray(allowParams) || !allowParams.every((n) => typeof n === "string"))
+    throw new TypeError(`${where}: allowParams must be an array of query parameter names`);
+  return new Set(allowParams.map((n) => n.toLowerCase()));
+}
+
 /**
- * The URL as text with the values of secret query and fragment parameters (code, access_token,
+ * The URL as text with every query and fragment parameter's value replaced by "[redacted]" (the
+ * names stay), but those `allowParams` names (case-insensitive), and any user info
+ * (user:password@) replaced too. The values of secret parameters (code, access_token,
  * refresh_token, token, id_token, client_secret, assertion, client_assertion, code_verifier,
- * state) and any user info (user:password@) replaced by "[redacted]".
+ * state) are never shown, allowed or not.
  */
-export function redactUrl(url) {
+export function redactUrl(url, { allowParams } = {}) {
+  return redact(url, allowedParams(allowParams, "redactUrl"));
+}
+
+/** redactUrl with the allowed names read. */
+function redact(url, allowed) {
   const text = String(isRequest(url) ? url.url : url);
   let u;
   try {
@@ -58,15 +80,15 @@ export function redactUrl(url) {
     const [beforeHash, ...hash] = text.split("#");
     const [path, ...query] = beforeHash.split("?");
     let out = path;
-    if (query.length) out += `?${redactParams(query.join("?"))}`;
-    if (hash.length) out += `#${redactParams(hash.join("#"))}`;
+    if (query.length) out += `?${redactParams(query.join("?"), allowed)}`;
+    if (hash.length) out += `#${redactParams(hash.join("#"), allowed)}`;
     return out;
   }
   const userinfo = u.username || u.password ? `${REDACTED}@` : "";
   const authority = u.host ? `//${userinfo}${u.host}` : "";
   let out = `${u.protocol}${authority}${u.pathname}`;
-  if (u.search) out += `?${redactParams(u.search.slice(1))}`;
-  if (u.hash) out += `#${redactParams(u.hash.slice(1))}`;
+  if (u.search) out += `?${redactParams(u.search.slice(1), allowed)}`;
+  if (u.hash) out += `#${redactParams(u.hash.slice(1), allowed)}`;
   return out;
 }
 
@@ -95,15 +117,19 @@ function consoleLog(r) {
 
 /**
  * A middleware that calls `log(record)` once per request, after its response head arrived (or
- * its fetch failed): `{ method, url, status, statusText, ms, mcpMethod?, error? }`. `url` has the
- * values of secret-bearing query parameters redacted (redactUrl); no header value and no body is
- * ever recorded. `mcpMethod` is the request's `Mcp-Method` header (the JSON-RPC method of a 2026
+ * its fetch failed): `{ method, url, status, statusText, ms, mcpMethod?, error? }`. `url` has
+ * every query and fragment value masked as "[redacted]" but those of `allowParams` (names, never
+ * a secret's: redactUrl); no header value and no body is ever recorded. `mcpMethod` is the request's `Mcp-Method` header (the JSON-RPC method of a 2026
  * request). A failed fetch is recorded with `status: 0` and `error` (the error's name and
  * message, its URL redacted) and then rethrown. `ms` is the time to the response head, rounded to
  * 0.1 ms. A `log` that throws does not fail the request. Default `log`: one line on console.info.
+ * `withLogging({ allowParams })` takes the default log with options.
  */
-export function withLogging(log = consoleLog) {
+export function withLogging(log = consoleLog, options = {}) {
+  if (log && typeof log === "object") [log, options] = [consoleLog, log];
   if (typeof log !== "function") throw new TypeError("withLogging(log): log must be a function (record) => void");
+  if (!options || typeof options !== "object") throw new TypeError("withLogging(log, options): options must be an object { allowParams }");
+  const allowed = allowedParams(options.allowParams, "withLogging");
   const report = (record) => {
     try {
       const out = log(record);
@@ -112,7 +138,7 @@ export function withLogging(log = consoleLog) {
   };
   return (next) => async (url, init) => {
     const started = now();
-    const base = { method: methodOf(url, init), url: redactUrl(url) };
+    const base = { method: methodOf(url, init), url: redact(url, allowed) };
     const mcpMethod = headerOf(url, init, "mcp-method");
     if (mcpMethod !== undefined) base.mcpMethod = mcpMethod;
     const ms = () => Math.round((now() - started) * 10) / 10;

@@ -1,8 +1,9 @@
 // The `middleware` option with mcp-wasm-client/middleware (pkg-template/middleware/index.js, the file
 // the package ships) over the built package (pkg/nodejs): the order of the layers around real MCP
-// requests to the Python peer, in both eras; withLogging's records (no header value, no secret of
-// the URL); the authorization requests of a sign-in going through the layers too (the OAuth world
-// of oauth_world.mjs), with no secret in the log; withRetry against a node:http server of its own
+// requests to the Python peer, in both eras; withLogging's records (no header value, every query
+// value masked but the allowed ones); the authorization requests of a sign-in going through the
+// layers too (the OAuth world of oauth_world.mjs), with `auth.fetch` as well (innermost), with no
+// secret in the log; withRetry against a node:http server of its own
 // (a GET retried, a POST never); createMiddleware and applyMiddlewares; and the docs/client.md
 // "Fetch middleware" example run as written.
 import { describe, test } from "node:test";
@@ -20,7 +21,7 @@ import { docJsBlocks } from "../support/docs.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MIDDLEWARE = path.join(here, "../../pkg-template/middleware/index.js");
-const { applyMiddlewares, createMiddleware, withLogging, withRetry } = await import(MIDDLEWARE);
+const { applyMiddlewares, createMiddleware, redactUrl, withLogging, withRetry } = await import(MIDDLEWARE);
 const { Client } = pkg;
 
 /**
@@ -70,10 +71,10 @@ for (const [era, mode] of [["modern", "auto"], ["legacy", "legacy"]]) {
       assert.ok(r.events.some((e) => e.method === "POST"));
     });
 
-    test("withLogging: method, status, ms, mcpMethod; no Bearer token of `headers`, no secret of the URL", async () => {
+    test("withLogging: method, status, ms, mcpMethod; no Bearer token of `headers`, every query value of the URL masked (the names kept)", async () => {
       const records = [];
       const token = "sekrit-token-8c1f";
-      const url = `${PY}?token=tok-secret-51&state=st-secret-52&keep=visible`;
+      const url = `${PY}?token=tok-secret-51&state=st-secret-52&keep=visible&api_key=ak-secret-54`;
       const c = new Client(url, {
         mode,
         headers: { Authorization: `Bearer ${token}`, "X-Api-Key": "key-secret-53" },
@@ -93,7 +94,7 @@ for (const [era, mode] of [["modern", "auto"], ["legacy", "legacy"]]) {
         assert.equal(typeof rec.statusText, "string");
         assert.ok(typeof rec.ms === "number" && rec.ms >= 0, `ms ${rec.ms}`);
         assert.equal(rec.error, undefined);
-        assert.ok(rec.url.includes("token=[redacted]") && rec.url.includes("state=[redacted]") && rec.url.includes("keep=visible"), rec.url);
+        assert.ok(rec.url.endsWith("/mcp?token=[redacted]&state=[redacted]&keep=[redacted]&api_key=[redacted]"), rec.url);
       }
       const calls = records.filter((rec) => rec.method === "POST");
       assert.ok(calls.length >= 2);
@@ -102,7 +103,22 @@ for (const [era, mode] of [["modern", "auto"], ["legacy", "legacy"]]) {
       } else {
         assert.ok(records.every((rec) => rec.mcpMethod === undefined), "no Mcp-Method header on the legacy era");
       }
-      checkNoSecrets([token, "Bearer", "tok-secret-51", "st-secret-52", "key-secret-53"], records);
+      checkNoSecrets([token, "Bearer", "tok-secret-51", "st-secret-52", "key-secret-53", "ak-secret-54", "visible"], records);
+    });
+
+    test("withLogging { allowParams }: the allowed values shown, the others masked, a secret's never", async () => {
+      const records = [];
+      const url = `${PY}?Page=2&api_key=ak-secret-55&access_token=at-secret-56&view=full`;
+      const c = new Client(url, { mode, middleware: [withLogging((rec) => records.push(rec), { allowParams: ["page", "view", "access_token"] })] });
+      try {
+        await c.connect();
+        await c.listTools();
+      } finally {
+        await c.close();
+      }
+      assert.ok(records.length >= 2);
+      for (const rec of records) assert.ok(rec.url.endsWith("/mcp?Page=2&api_key=[redacted]&access_token=[redacted]&view=full"), rec.url);
+      checkNoSecrets(["ak-secret-55", "at-secret-56"], records);
     });
   });
 }
@@ -124,6 +140,15 @@ test("the middleware option's errors: kind input, data.option middleware, wherev
   const [transport] = pkg.inMemoryPair();
   refused(() => new Client({ transport, middleware: [] }), /a client over \{ transport \} makes none/);
   refused(() => new Client({ transport }, { middleware: [] }), /a client over \{ transport \} makes none/);
+});
+
+test("redactUrl and withLogging's options: a bare part masked, fragments too, bad options are TypeErrors", () => {
+  assert.equal(redactUrl("https://u:p@h.test/p?sk-live-1&a=1&b#c=2&d"), "https://[redacted]@h.test/p?[redacted]&a=[redacted]&[redacted]#c=[redacted]&[redacted]");
+  assert.equal(redactUrl("/rel?a=1&B=2", { allowParams: ["b"] }), "/rel?a=[redacted]&B=2");
+  assert.throws(() => redactUrl("https://h", { allowParams: "a" }), /allowParams must be an array/);
+  assert.throws(() => withLogging(() => {}, { allowParams: [1] }), /allowParams must be an array/);
+  assert.throws(() => withLogging(() => {}, 5), /options must be an object/);
+  assert.equal(typeof withLogging({ allowParams: ["a"] }), "function", "withLogging(options): the default log");
 });
 
 test("withLogging's default log: one console.info line per request, no secret", async () => {
@@ -209,6 +234,41 @@ describe("middleware sees the authorization requests (oauth_world.mjs)", () => {
       h.seen.push(records, lines);
       checkNoSecrets([...world.secrets], [...records, ...lines]);
       assert.ok(!dump(records).includes("Bearer"));
+    });
+
+    scenario(`${mode}: with auth.fetch set, the authorization requests pass the layers too, auth.fetch innermost`, {}, async (h) => {
+      const { world } = h;
+      const order = [];
+      const layer = (name) => (next) => async (url, init) => {
+        order.push(`${name} ${(init?.method ?? "GET").toUpperCase()} ${new URL(String(url)).pathname}`);
+        return next(url, init);
+      };
+      const authFetch = (url, init) => {
+        order.push(`auth.fetch ${(init?.method ?? "GET").toUpperCase()} ${new URL(String(url)).pathname}`);
+        return fetch(url, init);
+      };
+      const records = [];
+      const c = h.client({ mode, auth: { fetch: authFetch }, middleware: [layer("outer"), withLogging((rec) => records.push(rec)), layer("inner")] });
+      await c.connect();
+      assert.equal(text(await c.callTool("echo", { text: "via auth.fetch" })), "via auth.fetch");
+      const auth = [
+        "GET /.well-known/oauth-protected-resource/mcp",
+        "GET /.well-known/oauth-authorization-server/as",
+        "POST /as/register",
+        "POST /as/token",
+      ];
+      for (const want of auth) {
+        const at = order.indexOf(`auth.fetch ${want}`);
+        assert.ok(at >= 2, `${want} went through auth.fetch after the layers: ${order.join(", ")}`);
+        assert.deepEqual(order.slice(at - 2, at), [`outer ${want}`, `inner ${want}`], `${want}: the layers, then auth.fetch`);
+      }
+      // the MCP requests take the client's fetch, through the same layers
+      assert.ok(order.includes("outer POST /mcp") && !order.includes("auth.fetch POST /mcp"), order.join(", "));
+      assert.ok(records.some((rec) => rec.url.endsWith("/as/token") && rec.status === 200), JSON.stringify(records));
+      for (const r of world.log.filter((r) => r.path !== "/as/authorize")) {
+        assert.ok(order.includes(`outer ${r.method} ${r.path}`), `${r.method} ${r.path} reached the world without passing the middleware`);
+      }
+      checkNoSecrets([...world.secrets], records);
     });
   }
 });
