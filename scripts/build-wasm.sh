@@ -96,14 +96,19 @@ fi
 node "$ROOT/scripts/short-wasm-names.mjs" "$out"
 
 # Snippets our JS imports only when used (client.js: `import("./tracing.js")` for a client with a
-# tracer): wasm-bindgen copies only the modules Rust names, so these go beside their importer.
+# tracer): src/js/api/lazy.rs names them, so wasm-bindgen itself writes them beside their importer
+# (in a plain `wasm-pack build` too) and its glue imports nothing of them. Checked here: a lazy
+# snippet missing from wasm-bindgen's output would fail only the clients that use it.
 LAZY_SNIPPETS=(src/js/api/tracing.js)
 snippet_dirs=("$out"/snippets/*/)
 [ "${#snippet_dirs[@]}" = 1 ] && [ -d "${snippet_dirs[0]}" ] \
   || { echo "build-wasm.sh: expected one snippets directory in $out" >&2; exit 1; }
 for f in "${LAZY_SNIPPETS[@]}"; do
-  mkdir -p "${snippet_dirs[0]}$(dirname "$f")"
-  cp "$ROOT/$f" "${snippet_dirs[0]}$f"
+  [ -f "${snippet_dirs[0]}$f" ] \
+    || { echo "build-wasm.sh: wasm-bindgen did not write the lazy snippet $f (src/js/api/lazy.rs must name it)" >&2; exit 1; }
+  if grep -qF "$f" "$out/mcp_wasm_client.js"; then
+    echo "build-wasm.sh: the glue names the lazy snippet $f: every page would fetch it" >&2; exit 1
+  fi
 done
 
 # Minify the package's JS in place (see the top of this file).

@@ -94,7 +94,9 @@ async fn connect(url: &str, mode: &str) -> Client {
 /// Connects a client with these options.
 async fn connect_with(url: &str, options: JsValue) -> Client {
     let c = new_client(url, options).expect("constructor");
-    JsFuture::from(c.connect()).await.expect("connect");
+    JsFuture::from(c.connect(JsValue::UNDEFINED))
+        .await
+        .expect("connect");
     c
 }
 
@@ -253,7 +255,7 @@ async fn a_hanging_server_times_out() {
 #[wasm_bindgen_test]
 async fn a_refused_connection_is_an_mcp_error() {
     let c = new_client("http://127.0.0.1:18199/mcp", JsValue::UNDEFINED).unwrap();
-    let msg = rejects_with(c.connect(), -32000.0).await;
+    let msg = rejects_with(c.connect(JsValue::UNDEFINED), -32000.0).await;
     assert!(
         msg.contains("Could not reach http://127.0.0.1:18199/mcp"),
         "{msg}"

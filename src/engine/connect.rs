@@ -5,7 +5,7 @@
 use super::core::Engine;
 use super::request::RequestOptions;
 use super::transport::FirstReply;
-use crate::json::json;
+use crate::json::{json, Value};
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{Message, RequestId};
 use crate::protocol::version::{Era, Mode, LATEST_LEGACY, LATEST_MODERN};
@@ -32,6 +32,13 @@ fn adopt(st: &mut SessionState, era: Era, a: Adopted) {
 impl Engine {
     /// Connects according to `mode`; a no-op when already connected.
     pub async fn connect(&self) -> Result<(), McpError> {
+        self.connect_with(None).await
+    }
+
+    /// [`Engine::connect`] with `meta` (the caller's trace context, `traceparent`) in the
+    /// handshake request's `params._meta` (`server/discover`, `initialize`), as on every later
+    /// request.
+    pub async fn connect_with(&self, meta: Option<Value>) -> Result<(), McpError> {
         {
             let st = self.state.borrow();
             if st.closed {
@@ -55,8 +62,8 @@ impl Engine {
                 st.server_capabilities = Some(json!({}));
                 Ok(())
             }
-            Mode::Legacy => self.initialize().await,
-            Mode::Auto => self.negotiate_auto().await,
+            Mode::Legacy => self.initialize(meta.as_ref()).await,
+            Mode::Auto => self.negotiate_auto(meta.as_ref()).await,
         };
         self.connecting.set(false);
         match &result {
@@ -66,7 +73,7 @@ impl Engine {
         result
     }
 
-    async fn negotiate_auto(&self) -> Result<(), McpError> {
+    async fn negotiate_auto(&self, meta: Option<&Value>) -> Result<(), McpError> {
         if self.adopt_stored_discover() {
             return Ok(());
         }
@@ -74,8 +81,9 @@ impl Engine {
         let mut reprobed = false;
         loop {
             let id = self.state.borrow_mut().next_id();
+            let params = meta.map(|m| json!({ "_meta": m }));
             let out =
-                stamp::modern_request(&self.cfg, version, id.clone(), "server/discover", None);
+                stamp::modern_request(&self.cfg, version, id.clone(), "server/discover", params);
             let what = "connect (server/discover probe)";
             let timeout = PROBE_TIMEOUT_MS.min(self.limits.timeout_ms);
             let verdict = match self.first_reply(&id, &out, what, timeout).await {
@@ -98,7 +106,7 @@ impl Engine {
                     version = v;
                     reprobed = true;
                 }
-                ProbeVerdict::Legacy(_) => return self.initialize().await,
+                ProbeVerdict::Legacy(_) => return self.initialize(meta).await,
                 ProbeVerdict::Fail(e) => return Err(e),
             }
         }
@@ -176,13 +184,14 @@ impl Engine {
         })
     }
 
-    /// `initialize`, then `notifications/initialized`; once over the older transport when the
-    /// server refused it the way an HTTP+SSE server does (there responses arrive on its stream).
-    async fn initialize(&self) -> Result<(), McpError> {
+    /// `initialize` (`meta` in its `params._meta`), then `notifications/initialized`; once over
+    /// the older transport when the server refused it the way an HTTP+SSE server does (there
+    /// responses arrive on its stream).
+    async fn initialize(&self, meta: Option<&Value>) -> Result<(), McpError> {
         let mut fell_back = false;
         let reply = loop {
             let id = self.state.borrow_mut().next_id();
-            let out = stamp::initialize(&self.cfg, id.clone(), LATEST_LEGACY);
+            let out = stamp::initialize(&self.cfg, id.clone(), LATEST_LEGACY, meta);
             let reply = self
                 .first_reply(&id, &out, "initialize", self.limits.timeout_ms)
                 .await?;
@@ -250,7 +259,7 @@ impl Engine {
             json!({ "expiredSessionId": expired }),
         ));
         self.connecting.set(true);
-        let r = self.initialize().await;
+        let r = self.initialize(None).await;
         self.connecting.set(false);
         if let Err(e) = &r {
             self.gone(e);

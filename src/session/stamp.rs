@@ -145,17 +145,26 @@ pub fn message(state: &SessionState, msg: &Message) -> Outgoing {
     }
 }
 
-/// The legacy `initialize` request: no session or version header.
-pub fn initialize(cfg: &ClientConfig, id: RequestId, version: &str) -> Outgoing {
-    let params = crate::json::json!({
+/// The legacy `initialize` request: no session or version header; `meta` (a trace context given
+/// to `connect()`) as its `params._meta`.
+pub fn initialize(
+    cfg: &ClientConfig,
+    id: RequestId,
+    version: &str,
+    meta: Option<&Value>,
+) -> Outgoing {
+    let mut params = crate::json::json!({
         "protocolVersion": version,
         "capabilities": cfg.capabilities(Era::Legacy),
         "clientInfo": cfg.client_info,
     });
+    if let Some(meta) = meta {
+        params["_meta"] = meta.clone();
+    }
     Outgoing {
+        traceparent: traceparent_of(Some(&params)),
         body: Message::request(id, "initialize", Some(params)).to_json(),
         headers: Vec::new(),
-        traceparent: None,
     }
 }
 
@@ -220,7 +229,7 @@ mod tests {
             json!({"extensions": {"io.example/thing": {"level": 2}}})
         );
         assert_eq!(b["_meta"][META_PROTOCOL_VERSION], "2026-07-28");
-        let o = initialize(&cfg, RequestId::Num(1), "2025-11-25");
+        let o = initialize(&cfg, RequestId::Num(1), "2025-11-25", None);
         assert_eq!(
             body(&o)["params"]["capabilities"]["extensions"]["io.example/thing"]["level"],
             2
@@ -297,7 +306,7 @@ mod tests {
             },
             ..Default::default()
         };
-        let o = initialize(&cfg, RequestId::Num(1), "2025-11-25");
+        let o = initialize(&cfg, RequestId::Num(1), "2025-11-25", None);
         let b = body(&o);
         assert_eq!(b["method"], "initialize");
         assert_eq!(b["params"]["protocolVersion"], "2025-11-25");

@@ -3,9 +3,11 @@
 // SimpleSpanProcessor; AsyncLocalStorageContextManager registered globally, as an app would) against
 // real peers: the Python peer on both eras (spans per call, their names, kinds, attributes and
 // parents; the request's _meta.traceparent and tracestate, read back through its
-// `client_capabilities` tool; an error; input_required rounds), the misbehaving server's faults
+// `client_capabilities` tool, and the handshake's, read by a middleware; an error; input_required
+// rounds), the misbehaving server's faults
 // (a resumed SSE stream: `reconnect`; a 2026 stream that drops: `retry reissue`), and the OAuth
-// world of oauth_world.mjs (a 401 recovered: `authorization`). The peers are tests/peers/peers.sh's
+// world of oauth_world.mjs (a 401 recovered: `authorization`); and the package a plain
+// `wasm-pack build` of the crate makes (no scripts/build-wasm.sh), whose client with a tracer works. The peers are tests/peers/peers.sh's
 // (the js stage starts them); the OAuth world runs in this process.
 import { after, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,6 +16,12 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { fault, MISBEHAVE, pkg, PY, rejection, text } from "./peers.mjs";
 import { startWorld } from "./oauth_world.mjs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const { Client } = pkg;
 const contextManager = new AsyncLocalStorageContextManager().enable();
@@ -210,6 +218,47 @@ for (const [era, mode, version] of [["modern", "auto", "2026-07-28"], ["legacy",
       assert.equal(meta.tracestate, undefined);
       assert.deepEqual(spans(), []);
     });
+
+    test("connect() inside an active span: the handshake request carries connect's traceparent (and the parent's tracestate); without a tracer none", async () => {
+      const handshake = era === "modern" ? "server/discover" : "initialize";
+      const sent = [];
+      const bodies = (next) => async (url, init) => {
+        if (typeof init?.body === "string") sent.push(JSON.parse(init.body));
+        return next(url, init);
+      };
+      const remote = { traceId: "5bf92f3577b34da6a3ce929d0e0e4736", spanId: "10f067aa0ba902b7", traceFlags: TraceFlags.SAMPLED, isRemote: true, traceState: createTraceState("vendor=hs") };
+      await context.with(trace.setSpanContext(ROOT_CONTEXT, remote), () =>
+        tracer.startActiveSpan("outer", async (outer) => {
+          await connected(PY, { mode, tracer, middleware: [bodies] });
+          outer.end();
+        }));
+      const span = only(handshake);
+      assert.equal(parentId(span), only("outer").spanContext().spanId);
+      const request = sent.find((m) => m.method === handshake);
+      assert.ok(request, `the ${handshake} request: ${JSON.stringify(sent.map((m) => m.method))}`);
+      assert.equal(request.params._meta?.traceparent, traceparentOf(span));
+      assert.equal(request.params._meta?.tracestate, "vendor=hs");
+      if (era === "modern") assert.equal(request.params._meta["io.modelcontextprotocol/protocolVersion"], version, "the envelope is still there");
+      else assert.equal(request.params.protocolVersion, version);
+
+      sent.length = 0;
+      await connected(PY, { mode, middleware: [bodies] });
+      const plain = sent.find((m) => m.method === handshake);
+      assert.ok(plain && plain.params._meta?.traceparent === undefined, JSON.stringify(plain));
+    });
+
+    test("connect(options): `_meta` is its one option (another key or a non-object is an input error)", async () => {
+      const c = new Client(PY, { mode });
+      opened.push(c);
+      for (const [bad, pattern] of [[{ timeout: 5 }, /options\.timeout is not an option of connect\(\)/], [5, /connect\(\) options must be an object/], [{ _meta: 1 }, /_meta/]]) {
+        const e = await rejection(c.connect(bad));
+        assert.equal(e.data?.kind, "input", e.message);
+        assert.match(e.message, pattern);
+      }
+      assert.equal(c.state, "idle");
+      await c.connect({ _meta: { "example.com/tag": "x" } });
+      assert.equal(c.era, era);
+    });
   });
 }
 
@@ -307,5 +356,41 @@ describe("child spans of the steps inside a request", () => {
     const c = await connected(PY, { mode: "legacy", tracer });
     await c.close();
     assert.equal(only("initialize").attributes["mcp.method.name"], "initialize");
+  });
+});
+
+// ---- a plain `wasm-pack build` -------------------------------------------------------------------
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const onPath = (cmd) => (process.env.PATH ?? "").split(path.delimiter).some((d) => d && existsSync(path.join(d, cmd)));
+const noWasmPack = !onPath("wasm-pack") || !onPath("wasm-bindgen")
+  ? "wasm-pack or wasm-bindgen is not on PATH (scripts/setup.sh installs them)" : false;
+
+describe("a plain `wasm-pack build` of the crate (what the design promises a user can run)", () => {
+  test("wasm-bindgen writes tracing.js beside client.js, the glue names it nowhere, and a client with a tracer works", { skip: noWasmPack, timeout: 600_000 }, async () => {
+    const out = mkdtempSync(path.join(tmpdir(), "plain-wasm-pack-"));
+    try {
+      // --dev: the debug build the wasm stages share (no nightly, no flags, no post-processing)
+      await new Promise((resolve, reject) => {
+        execFile("wasm-pack", ["build", "--mode", "no-install", "--dev", "--target", "nodejs", "--out-dir", out, ROOT], { maxBuffer: 1 << 26 },
+          (e, stdout, stderr) => (e ? reject(new Error(`wasm-pack build failed: ${e.message}\n${stderr.slice(-4000)}`)) : resolve()));
+      });
+      const [dir] = readdirSync(path.join(out, "snippets"));
+      const api = path.join(out, "snippets", dir, "src/js/api");
+      assert.ok(existsSync(path.join(api, "client.js")) && existsSync(path.join(api, "tracing.js")), `snippets: ${readdirSync(api)}`);
+      assert.ok(!readFileSync(path.join(out, "mcp_wasm_client.js"), "utf8").includes("src/js/api/tracing.js"), "the glue imports tracing.js");
+      const plain = createRequire(import.meta.url)(path.join(out, "mcp_wasm_client.js"));
+      const c = new plain.Client(PY, { tracer });
+      try {
+        await c.connect();
+        assert.equal(text(await c.callTool("echo", { text: "plain" })), "plain");
+      } finally {
+        await c.close();
+      }
+      assert.equal(only("tools/call echo").attributes["gen_ai.tool.name"], "echo");
+      assert.equal(named("server/discover").length, 1, JSON.stringify(spans().map((s) => s.name)));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

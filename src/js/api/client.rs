@@ -34,8 +34,8 @@ enum Op {
     CallTool(Value, crate::engine::TaskCall),
     /// A legacy notification.
     Notify(&'static str),
-    /// `connect()`.
-    Connect,
+    /// `connect()`, with the `_meta` for its handshake request.
+    Connect(Option<Value>),
     /// `close()`.
     Close,
     /// `listen(filter)`, the filter as JSON.
@@ -63,11 +63,15 @@ pub struct Client {
 
 #[wasm_bindgen(js_class = ClientCore)]
 impl Client {
-    /// Connects: probes the era (`auto`), initializes (`legacy`), or adopts a pinned version.
+    /// Connects: probes the era (`auto`), initializes (`legacy`), or adopts a pinned version;
+    /// `options._meta` (a tracer's trace context) goes in the handshake's `params._meta`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
-    pub fn connect(&self) -> Promise {
-        self.engine.connect_called();
-        self.run(Ok(Op::Connect), &JsValue::UNDEFINED)
+    pub fn connect(&self, options: JsValue) -> Promise {
+        let op = options::connect_meta(&options).map(Op::Connect);
+        if op.is_ok() {
+            self.engine.connect_called();
+        }
+        self.run(op, &JsValue::UNDEFINED)
     }
 
     /// `"idle"`, `"connecting"`, `"connected"`, `"closed"` or `"failed"`.
@@ -487,7 +491,7 @@ impl Client {
                     .await
                     .map(|v| interop::to_js(&v)),
                 Op::Notify(method) => engine.notify(method, None).await.map(|()| JsValue::NULL),
-                Op::Connect => engine.connect().await.map(|()| JsValue::NULL),
+                Op::Connect(meta) => engine.connect_with(meta).await.map(|()| JsValue::NULL),
                 Op::Close => {
                     engine.close().await;
                     Ok(JsValue::NULL)

@@ -1,11 +1,13 @@
 //! The exported API: `Client` (its methods; `new_client` reads its arguments; `sign_in` holds
 //! the authorization methods, or `without_auth` in a build without the `auth` feature),
 //! `ClientGroup`, the elicitation form helpers, `listen()`'s async iterable, `settle` (the one
-//! shape of a method's promise) and the TypeScript declarations.
+//! shape of a method's promise), the TypeScript declarations, and `lazy` (the snippets loaded
+//! only when used, named so that wasm-bindgen writes them).
 
 pub mod client;
 pub mod forms;
 pub mod group;
+pub mod lazy;
 pub mod listen;
 pub mod new_client;
 pub mod settle;

@@ -31,7 +31,7 @@ const METHODS = {
   setLoggingLevel: ["logging/setLevel", 1],
   listen: ["subscriptions/listen", 1],
   request: [(a) => text(a[0]), 2],
-  connect: ["connect", -1],
+  connect: ["connect", 0],
 };
 
 // A Context holding `span` as the active one, for tracer.startSpan's third argument: the
@@ -118,8 +118,8 @@ export class Tracing {
     const span = this.#tracer.startSpan(spanName, { kind: KIND_CLIENT, attributes: attrs }, context);
     sessionAttributes(span, this.#client);
     const trace = traceContext(span);
-    // connect() takes no options: its handshake carries no traceparent, so the steps the core
-    // reports without one (an authorization of the probe) belong to it while it runs
+    // connect()'s handshake carries the traceparent too; a step the core reports without one
+    // while it runs belongs to it
     const connecting = name === "connect" ? { span, context: withSpan(context, span), open: new Map() } : undefined;
     if (connecting) this.#connecting = connecting;
     if (trace && at >= 0) {
@@ -128,7 +128,7 @@ export class Tracing {
       args = [...args];
       while (args.length < at) args.push(undefined);
       args[at] = { ...options, _meta: { ...trace, ...(options._meta ?? {}) } };
-      this.#requests.set(trace.traceparent, { span, context: withSpan(context, span), open: new Map() });
+      this.#requests.set(trace.traceparent, connecting ?? { span, context: withSpan(context, span), open: new Map() });
     }
     const done = () => {
       if (connecting && this.#connecting === connecting) this.#connecting = undefined;
