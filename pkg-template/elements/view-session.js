@@ -13,7 +13,7 @@
 import { allowAttribute, grantCsp, grantPermissions, readAppResource, toolResourceUri, visibleTo } from './app-resource.js';
 import { MAX_PARTIAL_JSON, parsePartialJson } from './partial-json.js';
 
-export { readAppResource, toolResourceUri };
+export { readAppResource, toolResourceUri, visibleTo };
 
 const APPS_VERSION = '2026-01-26';
 const TEARDOWN_WAIT_MS = 3000;
