@@ -4,12 +4,15 @@
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 
-export function category(url, name) {
+// `llhttp`: the wasm modules undici runs (its HTTP parser), told from ours by who calls them.
+export function category(url, name, llhttp = new Set()) {
   if (name === "(garbage collector)") return "GC";
   if (name === "(idle)") return "idle (waiting for the network)";
   if (name === "(program)") return "V8/native (program)";
-  if (url.startsWith("wasm://")) return "wasm (our Rust code)";
+  if (url.startsWith("wasm://")) return llhttp.has(url) ? "undici (fetch)" : "wasm (our Rust code)";
   if (/mcp_wasm_client\.js/.test(url)) return "wasm-bindgen JS glue";
+  if (/\/snippets\//.test(url)) return "our JS (facade, boundary snippets)";
+  if (url === "" && (name === "parse" || name === "stringify")) return "JSON.parse / stringify";
   if (/undici/.test(url)) return "undici (fetch)";
   if (/zod/.test(url)) return "zod (validation)";
   if (/ajv/.test(url)) return "ajv";
@@ -24,6 +27,12 @@ export function category(url, name) {
 export function summarize(file, top = 15) {
   const prof = JSON.parse(fs.readFileSync(file, "utf8"));
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const llhttp = new Set();
+  for (const n of prof.nodes)
+    for (const c of n.children ?? []) {
+      const child = byId.get(c).callFrame.url;
+      if (child.startsWith("wasm://") && /undici/.test(n.callFrame.url)) llhttp.add(child);
+    }
   const self = new Map();
   let total = 0;
   for (let i = 0; i < prof.samples.length; i++) {
@@ -39,7 +48,7 @@ export function summarize(file, top = 15) {
     const short = url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*\//, "");
     const key = `${name} ${short}${url.startsWith("wasm://") ? "" : `:${lineNumber + 1}`}`;
     fnTime.set(key, (fnTime.get(key) ?? 0) + us);
-    const c = category(url, name);
+    const c = category(url, name, llhttp);
     catTime.set(c, (catTime.get(c) ?? 0) + us);
   }
   const busy = total - (catTime.get("idle (waiting for the network)") ?? 0);

@@ -25,6 +25,8 @@
 //                             inputResponses.ask_2) answers resultType "complete".
 //   POST ping / other      -> {} result
 //   GET  /mcp              -> 405 (no standalone stream); DELETE -> 200; OPTIONS -> 204 CORS
+//   POST /mcp-sse          -> the same answers, each JSON one sent as a one-event text/event-stream
+//                             body instead (the "SSE answers" rows of bench/speed.mjs)
 //
 // Requests carrying `MCP-Protocol-Version: 2026-07-28` get results with resultType "complete"
 // (and ttlMs 0 on tools/list). CORS is permissive (the headless Chromium run is cross-origin);
@@ -150,6 +152,11 @@ function send(res, status, headers, body) {
   res.end(body);
 }
 function sendJson(res, body, extra) {
+  if (res.sseAnswers) {
+    res.writeHead(200, extra ? { ...SSE_HEADERS, ...extra } : SSE_HEADERS);
+    res.end(`event: message\ndata: ${body}\n\n`);
+    return;
+  }
   res.writeHead(200, extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS);
   res.end(body);
 }
@@ -218,6 +225,7 @@ function handler(req, res) {
   if (req.method === "GET") return send(res, 405, { ...CORS, Allow: "POST, DELETE, OPTIONS" });
   if (req.method === "DELETE") return send(res, 200, CORS);
   if (req.method !== "POST") return send(res, 405, CORS);
+  res.sseAnswers = req.url.startsWith("/mcp-sse");
   const chunks = [];
   req.on("data", (c) => chunks.push(c));
   req.on("end", () => {

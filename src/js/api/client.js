@@ -5,7 +5,7 @@
 // facade made before the wasm is initialised (the default entry's index.js) makes its core once
 // the module is ready: methods wait for it, getters answer their not-connected values.
 
-import { makeError, refusal, trapped } from "../boundary/error.js";
+import { atCallSite, makeError, refusal, trapped } from "../boundary/error.js";
 
 /** The list events: which state getter each refreshes, and the listen() filter key (2026). */
 const LIST_EVENTS = {
@@ -225,7 +225,8 @@ class ClientFacade extends EventTarget {
       const refused = refusal(op);
       if (refused) return Promise.reject(refused);
       try {
-        return core[key](...a);
+        // the call site taken here, before the wasm (error.js atCallSite: a cheaper capture)
+        return atCallSite(() => core[key](...a));
       } catch (e) {
         const err = trapped(e, op);
         if (err === e) throw e;
