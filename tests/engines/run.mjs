@@ -7,7 +7,9 @@
 // The subset, per engine: connect on the 2026 era; a streamed tool call (progress, logs, the
 // result); the elicitation form (every field kind labelled, keyboard focus, decline); an MCP App
 // through the sandbox proxy on another origin (render, an app-only tool call through the host,
-// a ui/message); the legacy era's connect and streamed call; sign-in in a popup against the
+// a ui/message); the legacy era's connect and streamed call; an MCP App built on the official View
+// SDK (tests/elements' app, page and TypeScript SDK peer): its input streamed while it mounts, then
+// teardown() at once, the app still told its input and result first; sign-in in a popup against the
 // OAuth peer (tests/peers/oauth_server.py). Saves <engine>-
 // tool-call.png and <engine>-mcp-app.png (E2E_SCREENSHOTS=docs: in docs/screenshots; see e2e/lib.mjs). Servers on free ports of
 // ENGINES_PORTS (default 18986-18999), stopped by PID. Prints one line per step and, per engine,
@@ -22,7 +24,7 @@ import { missing, openEngine } from "./driver.mjs";
 
 const ENGINES = (process.env.ENGINES ?? "firefox webkit").split(/[\s,]+/).filter(Boolean);
 const PORTS = process.env.ENGINES_PORTS ?? "18986-18999";
-const STEPS = ["connect", "streamed call", "elicitation form", "MCP App", "legacy era", "popup sign-in"];
+const STEPS = ["connect", "streamed call", "elicitation form", "MCP App", "legacy era", "View SDK app", "popup sign-in"];
 const started = Date.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
@@ -136,6 +138,41 @@ async function demoSteps(page, steps, urls) {
   });
 }
 
+/**
+ * An app built on the official View SDK (tests/elements/apps/view.js, served by tests/elements'
+ * TypeScript SDK peer) in tests/elements' strict-CSP page: partial input while it mounts, the call,
+ * then teardown() as soon as the call resolved; the app logs what it had seen when torn down.
+ */
+async function viewSdkSteps(page, steps, urls) {
+  const { step } = steps;
+  const E = page.engine;
+  await step(`${E}: a View SDK app: partial input streamed while it mounts, the call, teardown() at once: tool-input-partial, tool-input, tool-result, then ui/resource-teardown`, async () => {
+    const q = new URLSearchParams({ a: urls.apps.a, b: urls.apps.b, sandbox: urls.sandbox });
+    await page.goto(`${urls.web}/tests/elements/pages/apps.html?${q}`);
+    await page.find("body[data-ready]", 20_000);
+    const out = await page.evaluate(async () => {
+      const client = new t.mod.Client(t.params.a, { apps: true });
+      await client.connect();
+      t.clients = { a: client };
+      const f = t.frame("engine", "a");
+      const shown = f.show("show_chart"); // the model still streams the arguments
+      const taken = [f.feedToolInput('{"title": "Stre'), f.feedToolInput('amed"')];
+      await shown;
+      const result = await f.callTool("show_chart", { title: "Streamed" });
+      await f.teardown();
+      const logs = t.log.filter((e) => e.type === "mcp-app-log");
+      const after = logs.find((e) => Array.isArray(e.detail.data?.teardownAfter))?.detail.data.teardownAfter ?? null;
+      const seen = logs.filter((e) => e.detail.data === "teardown seen");
+      await client.close();
+      return { taken, title: result.structuredContent?.title, after, seen: seen.length, whileThere: seen[0]?.iframe === true, gone: !f.shadowRoot.querySelector("iframe") };
+    });
+    expect(out.taken.every(Boolean) && out.title === "Streamed", JSON.stringify(out));
+    const told = out.after?.filter((x) => x.startsWith("tool-"));
+    expect(JSON.stringify(told) === '["tool-input-partial","tool-input","tool-result"]', `the app had seen ${JSON.stringify(out.after)} when torn down`);
+    expect(out.seen === 1 && out.whileThere && out.gone, `teardown answered while the iframe was there: ${JSON.stringify(out)}`);
+  });
+}
+
 /** Sign-in in a popup against the OAuth peer (Python SDK authorization server, consent page). */
 async function signInSteps(page, steps, urls) {
   const { step } = steps;
@@ -170,17 +207,20 @@ async function signInSteps(page, steps, urls) {
 async function main() {
   needWebPackage();
   needOauthServer();
-  const [mcpPort, webPort, sandboxPort, rsPort, asPort, ...driverPorts] = await freePorts(5 + ENGINES.length, PORTS);
+  const [mcpPort, webPort, sandboxPort, rsPort, asPort, appsA, appsB, ...driverPorts] = await freePorts(7 + ENGINES.length, PORTS);
   const mcp = start("demo server", "python3", ["demo/server.py", String(mcpPort)]);
   const web = start("static server", "python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", ROOT, String(webPort)]);
   const sandbox = start("sandbox server", "python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", ROOT, String(sandboxPort)]);
+  const apps = start("apps peer", "node", [path.join(ROOT, "tests/elements/apps/server.mjs"), String(appsA), String(appsB)]);
   const urls = {
     mcp: `http://127.0.0.1:${mcpPort}/mcp`,
     web: `http://127.0.0.1:${webPort}`,
     sandbox: `http://127.0.0.1:${sandboxPort}/pkg-template/mcp-app-sandbox.html`,
     oauth: await oauthPeer("oauth peer", rsPort, asPort, []),
+    apps: { a: `http://127.0.0.1:${appsA}/mcp`, b: `http://127.0.0.1:${appsB}/mcp` },
   };
-  await Promise.all([waitHttp(`http://127.0.0.1:${mcpPort}/connect`, mcp), waitHttp(`${urls.web}/www/`, web), waitHttp(urls.sandbox, sandbox)]);
+  await Promise.all([waitHttp(`http://127.0.0.1:${mcpPort}/connect`, mcp), waitHttp(`${urls.web}/www/`, web), waitHttp(urls.sandbox, sandbox),
+    waitHttp(`http://127.0.0.1:${appsA}/test/stats`, apps, 30_000), waitHttp(`http://127.0.0.1:${appsB}/test/stats`, apps, 30_000)]);
   for (const [i, engine] of ENGINES.entries()) {
     const steps = stepper(40_000);
     let skipped = 0;
@@ -196,6 +236,7 @@ async function main() {
         const caps = await page.driver.getCapabilities();
         console.log(`# ${engine}: ${caps.get("browserName")} ${caps.get("browserVersion")}`);
         await demoSteps(page, steps, urls);
+        await viewSdkSteps(page, steps, urls);
         await signInSteps(page, steps, urls);
       } catch (err) {
         steps.failed++;
