@@ -9,12 +9,11 @@ use crate::engine::trace::{step_event, StepHook, StepPhase};
 use crate::js::boundary::error::error_text;
 use crate::js::boundary::options::Reader;
 use crate::js::host::abort::{new_controller, AbortOnDrop};
-use crate::json::json;
-use crate::json::Value;
+use crate::json::{json, Map, Value};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
-use gloo_net::http::{Method, Response};
+use gloo_net::http::Method;
 use js_sys::{Function, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -72,18 +71,44 @@ impl std::fmt::Debug for Http {
     }
 }
 
-/// The head of a response; the body is read with [`read_text`] or [`body_reader`].
+/// The head of a response; the body is read with [`read_text`] or [`body_reader`]. What every
+/// response needs (status, `Content-Type`) is read once; the rest only when asked for: each read
+/// is a call into the host (undici's `Headers.get` in Node is not free).
 pub struct Head {
     /// HTTP status.
     pub status: u16,
-    /// Status text.
-    pub status_text: String,
     /// `Content-Type`, if readable.
     pub content_type: Option<String>,
-    /// `Mcp-Session-Id`, if present and readable (CORS must expose it).
-    pub session_id: Option<String>,
     /// The raw response.
-    pub response: Response,
+    pub response: web_sys::Response,
+    headers: web_sys::Headers,
+}
+
+impl Head {
+    fn new(response: web_sys::Response) -> Head {
+        let headers = response.headers();
+        Head {
+            status: response.status(),
+            content_type: headers.get("content-type").ok().flatten(),
+            response,
+            headers,
+        }
+    }
+
+    /// A response header, if present and readable (CORS must expose it).
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers.get(name).ok().flatten()
+    }
+
+    /// `Mcp-Session-Id`, if present and readable (CORS must expose it).
+    pub fn session_id(&self) -> Option<String> {
+        self.header("mcp-session-id")
+    }
+
+    /// The status text (for errors).
+    pub fn status_text(&self) -> String {
+        text_field(&self.response, "statusText")
+    }
 }
 
 /// True when running in a browser page or worker (not Node or Deno).
@@ -259,84 +284,62 @@ impl Http {
         // gave headers (credentials) that must not reach another origin.
         let manual = !self.in_browser || !self.extra_headers.is_empty() || !credentials.is_empty();
         let redirect = if manual { "manual" } else { "follow" };
-        let (init, sent_names) = self.request_init(out, credentials, redirect);
+        let init = self.request_init(out, credentials, redirect);
+        let failed = |e: JsValue| self.network_error(&e, what, &sent_names(self, out, credentials));
         let mut hops = 0;
         loop {
             let promise = self
                 .fetch
                 .call2(&JsValue::UNDEFINED, &JsValue::from_str(&url), &init)
-                .map_err(|e| self.network_error(&e, what, &sent_names))?;
+                .map_err(failed)?;
             let value = JsFuture::from(js_sys::Promise::resolve(&promise))
                 .await
-                .map_err(|e| self.network_error(&e, what, &sent_names))?;
-            let raw: web_sys::Response = value.unchecked_into();
-            let opaque_redirect = is_opaque_redirect(&raw);
-            let status_text = text_field(&raw, "statusText");
-            let response = Response::from(raw);
-            if opaque_redirect {
+                .map_err(failed)?;
+            let head = Head::new(value.unchecked_into());
+            // An opaque redirect has status 0 (its type is read only then).
+            if head.status == 0 && is_opaque_redirect(&head.response) {
                 return Err(redirect_error(what, format!(
                     "the server redirected {url}; with custom headers set, a browser client does not follow redirects (the target is hidden): use the final URL"
                 )));
             }
-            if let Some(next) = redirect_target(&response, &url, method, hops, what)? {
+            if let Some(next) = redirect_target(&head, &url, method, hops, what)? {
                 hops += 1;
                 url = next;
                 continue;
             }
-            let headers = response.headers();
-            return Ok(Head {
-                status: response.status(),
-                status_text,
-                content_type: headers.get("content-type"),
-                session_id: headers.get("mcp-session-id"),
-                response,
-            });
+            return Ok(head);
         }
     }
 
     /// The `fetch(url, init)` init of a request, a plain object (cheaper than building a
-    /// `Request`: Node's undici makes a transferable body stream for every Request object),
-    /// and the names of the headers it sets, for a CORS error.
+    /// `Request`: Node's undici makes a transferable body stream for every Request object).
+    /// Its method, headers and redirect mode cross as one JSON text (one `JSON.parse` instead of
+    /// a call into the host per header); the body and the signal are set on it.
     fn request_init(
         &self,
         out: &Outbound<'_>,
         credentials: &Credentials,
         redirect: &str,
-    ) -> (js_sys::Object, Vec<String>) {
-        let Outbound {
-            method,
-            body,
-            headers,
-            signal,
-            ..
-        } = out;
-        let mut sent_names: Vec<String> = Vec::new();
-        let header_obj = js_sys::Object::new();
-        let set = |o: &js_sys::Object, k: &str, v: &str| {
-            let _ = Reflect::set(o, &JsValue::from_str(k), &JsValue::from_str(v));
-        };
-        if body.is_some() {
-            set(&header_obj, "content-type", "application/json");
+    ) -> JsValue {
+        let mut header_map = Map::new();
+        if out.body.is_some() {
+            header_map.insert("content-type".into(), "application/json".into());
         }
-        set(&header_obj, "accept", ACCEPT_POST);
-        for (k, v) in self.extra_headers.iter().chain(headers.iter()) {
-            let name = k.to_ascii_lowercase();
-            set(&header_obj, &name, v);
-            sent_names.push(name);
+        header_map.insert("accept".into(), ACCEPT_POST.into());
+        for (k, v) in self.extra_headers.iter().chain(out.headers.iter()) {
+            header_map.insert(k.to_ascii_lowercase(), v.as_str().into());
         }
         for (name, value) in credentials.headers() {
-            set(&header_obj, name, value);
-            sent_names.push(name.into());
+            header_map.insert(name.into(), value.into());
         }
-        let init = js_sys::Object::new();
-        set(&init, "method", method.as_ref());
-        let _ = Reflect::set(&init, &"headers".into(), &header_obj);
-        if let Some(text) = body {
-            set(&init, "body", text);
+        let init =
+            json!({ "method": out.method.as_ref(), "headers": header_map, "redirect": redirect });
+        let init = crate::js::boundary::interop::own_json_to_js(&init.to_string());
+        if let Some(text) = out.body {
+            let _ = Reflect::set(&init, &"body".into(), &JsValue::from_str(text));
         }
-        let _ = Reflect::set(&init, &"signal".into(), signal);
-        set(&init, "redirect", redirect);
-        (init, sent_names)
+        let _ = Reflect::set(&init, &"signal".into(), out.signal);
+        init
     }
 
     fn network_error(&self, e: &JsValue, what: &str, sent: &[String]) -> McpError {
@@ -382,21 +385,35 @@ impl Http {
     }
 }
 
+/// The names of the headers a request sets (lower case), for a CORS error.
+fn sent_names(http: &Http, out: &Outbound<'_>, credentials: &Credentials) -> Vec<String> {
+    let own = http.extra_headers.iter().chain(out.headers.iter());
+    let names = own.map(|(k, _)| k.to_ascii_lowercase());
+    names
+        .chain(
+            credentials
+                .headers()
+                .into_iter()
+                .map(|(k, _)| k.to_string()),
+        )
+        .collect()
+}
+
 /// Where a 3xx response to `method` `url` (after `hops` redirects) goes, when it has a
 /// `Location` the redirect policy follows; `None` for a final response, an error for a
 /// redirect refused.
 fn redirect_target(
-    response: &Response,
+    head: &Head,
     url: &str,
     method: &Method,
     hops: u32,
     what: &str,
 ) -> Result<Option<String>, McpError> {
-    let status = response.status();
+    let status = head.status;
     if !(300..400).contains(&status) || status == 304 {
         return Ok(None);
     }
-    let Some(location) = response.headers().get("location") else {
+    let Some(location) = head.header("location") else {
         return Ok(None);
     };
     let target = web_sys::Url::new_with_base(&location, url).map_err(|_| {
@@ -454,11 +471,10 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
     match declared_length(head) {
         Some(n) if n > max_bytes => return Err(too_large()),
         Some(_) => {
-            return head
-                .response
-                .text()
-                .await
-                .map_err(|e| body_failed(what, &e.to_string()))
+            let failed = |e: JsValue| body_failed(what, &error_text(&e));
+            let text = head.response.text().map_err(failed)?;
+            let text = JsFuture::from(text).await.map_err(failed)?;
+            return Ok(text.as_string().unwrap_or_default());
         }
         None => {}
     }
@@ -478,7 +494,7 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
 
 /// `Content-Length`, when the response declares one.
 pub fn declared_length(head: &Head) -> Option<usize> {
-    let length = head.response.headers().get("content-length")?;
+    let length = head.header("content-length")?;
     length.trim().parse().ok()
 }
 
@@ -592,7 +608,8 @@ pub async fn status_error(
     if head.status == 401 {
         return unauthorized(head, what, http.signs_in());
     }
-    let e = error_for_status(head.status, &head.status_text, &body, what, has_session);
+    let status_text = head.status_text();
+    let e = error_for_status(head.status, &status_text, &body, what, has_session);
     if http.in_browser && legacy && !has_session && head.status == 400 {
         return e.with_suffix(" — no Mcp-Session-Id was readable after initialize: a cross-origin server must list Mcp-Session-Id in Access-Control-Expose-Headers");
     }
@@ -602,7 +619,7 @@ pub async fn status_error(
 /// The error for a 401 the flow did not (or could not) resolve: `unauthorized`, with the
 /// challenge's `resource_metadata` and `scope` for a UI to act on.
 pub fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
-    let hint = AuthHint::from_header(head.response.headers().get("www-authenticate").as_deref());
+    let hint = AuthHint::from_header(head.header("www-authenticate").as_deref());
     let how = if has_auth {
         "authorization did not succeed"
     } else if cfg!(feature = "auth") {

@@ -41,12 +41,10 @@ fn failed(what: &str, e: &JsValue) -> McpError {
     body_failed(what, &error_text(e))
 }
 
-/// A body of declared length, read whole by the host (`Response.text()`).
+/// A body of declared length, read whole by the host (`Response.text()`: the text stays a JS
+/// string).
 async fn whole_text(head: &Head, what: &str) -> Result<JsString, McpError> {
-    // gloo's `text()` would copy the body into a Rust `String`: the host reads the same stream.
-    let raw = web_sys::Response::new_with_opt_readable_stream(head.response.body().as_ref())
-        .map_err(|e| failed(what, &e))?;
-    let promise = raw.text().map_err(|e| failed(what, &e))?;
+    let promise = head.response.text().map_err(|e| failed(what, &e))?;
     let text = JsFuture::from(promise)
         .await
         .map_err(|e| failed(what, &e))?;

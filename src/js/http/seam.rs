@@ -95,7 +95,7 @@ impl Request for Attempt<'_> {
     }
 
     fn header(&self, name: &str) -> Option<String> {
-        self.head.as_ref()?.response.headers().get(name)
+        self.head.as_ref()?.header(name)
     }
 
     fn recovering(&mut self, error: Option<&McpError>, done: bool) {

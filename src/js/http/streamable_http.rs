@@ -292,7 +292,7 @@ impl StreamableHttp {
         };
         Ok(FirstReply {
             status,
-            session_id: head.session_id.clone(),
+            session_id: head.session_id(),
             message,
         })
     }
