@@ -1,20 +1,58 @@
-// A template: scripts/package.sh fills its {{…}} lines and copies it into the package. Browsers, bundlers (Vite, webpack 5, Rollup), module workers:
-// no top-level await. Importing starts init() (fetching dist/mcp_wasm_client_bg.wasm through
-// new URL('mcp_wasm_client_bg.wasm', import.meta.url), which bundlers rewrite to the emitted
-// asset) without waiting for it. `Client` and `ClientGroup` work at once: made before the module
-// is ready, a client makes its core when it is (its methods wait for that; its getters answer
-// their not-connected values; an option error surfaces from connect()). Every other export is
-// manual.js's: usable once `await init()` (the same promise) has resolved.
-import * as glue from './dist/mcp_wasm_client.js';
+// A template: scripts/package.sh fills its {{…}} lines and copies it into the package. Browsers,
+// bundlers (Vite, webpack 5, Rollup), module workers: no top-level await. Two WebAssembly modules:
+//  - the lean one (the core build: dist/lean/'s glue over dist/core/'s .wasm, located through
+//    new URL(…, import.meta.url), which bundlers rewrite to the emitted asset), fetched when the
+//    first client without `auth` is made or init() is called: every client without `auth` is made
+//    there, and every export that needs a module (elicitationForm, the transports…) is its;
+//  - the full one (full.js: dist/mcp_wasm_client_bg.wasm through manual.js), loaded when the first
+//    client with the `auth` option is made; a page that never signs in never fetches it.
+// `Client` and `ClientGroup` work at once: made before its module is ready, a client makes its core
+// when it is (its methods wait for that; its getters answer their not-connected values; an option
+// error, or a module that cannot be loaded, surfaces from connect()). The `auth` option's builders
+// (authorizeWithPopup, webStorage…) are plain JS, usable at once. Every other export is
+// lean/manual.js's: usable once `await init()` has resolved.
+import * as glue from './dist/lean/mcp_wasm_client.js';
 import { adoptClient, makeClient } from '{{snippets}}/src/js/api/client.js';
 import { makeGroup } from '{{snippets}}/src/js/api/group.js';
 import { McpError as ErrorClass } from '{{snippets}}/src/js/boundary/error.js';
-import { init } from './manual.js';
+import { init } from './lean/manual.js';
 
-export * from './manual.js';
-export { init as default } from './manual.js';
+export * from './lean/manual.js';
+export { init as default } from './lean/manual.js';
 
-adoptClient(glue.Client, glue.ClientCore.prototype, init());
+/** True when one of the constructor's options objects has an `auth` option (undefined and null are none). */
+function hasAuth(...options) {
+  try {
+    return options.some((o) => o !== null && typeof o === 'object' && !(o instanceof URL) && o.auth != null);
+  } catch {
+    return false; // a hostile options object: the lean module's reader names what is wrong
+  }
+}
+
+// The full module, loaded once, when the first client with `auth` is made (full.js).
+let full = null;
+function loadFull() {
+  full ??= import('./full.js').then(
+    (m) => m.coreMaker(),
+    (error) => {
+      const url = new URL('./full.js', import.meta.url).href;
+      const cause = String(error?.message ?? error);
+      throw new ErrorClass(-32603, `mcp-wasm-client: the authorization part (${url}) could not be loaded: ${cause}`, {
+        local: true,
+        kind: 'module_load',
+        part: 'authorization',
+        url,
+        cause,
+      });
+    },
+  );
+  full.catch(() => (full = null)); // a later client tries again
+  return full;
+}
+
+// The lean module starts loading with the first client that needs it (or init()): a page whose
+// clients all have `auth` fetches only the full module.
+adoptClient(glue.Client, glue.ClientCore.prototype, () => init(), { wants: hasAuth, load: loadFull });
 
 /** The exported Client: `new Client(…)` works before and after the module is ready. */
 export const Client = new Proxy(glue.Client, { construct: (_, args) => makeClient(...args) });

@@ -116,6 +116,7 @@ export function initSync(input) {
 
 export default init;
 // {{exports}}
+// {{builders}}
 // The custom elements (plain JS, outside the wasm), bound to this entry's guarded exports; in a
 // page this defines <mcp-app-frame> and <mcp-elicitation-form>.
 export const { AppFrame, ElicitationForm } = defineElements({ McpError, elicitationForm, validateElicitation });

@@ -3,6 +3,7 @@
 'use strict';
 const glue = require('./dist/mcp_wasm_client.cjs');
 // {{exports}}
+// {{builders}}
 // The custom elements' classes (require(esm)); Node has no customElements, so none is defined.
 const elements = require('./elements/index.js').defineElements(glue);
 exports.AppFrame = elements.AppFrame;

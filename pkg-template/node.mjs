@@ -3,6 +3,7 @@
 import glue from './node.cjs';
 export const {
 // {{exports}}
+// {{builders}}
   AppFrame,
   ElicitationForm,
   init,

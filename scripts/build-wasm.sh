@@ -21,8 +21,9 @@
 #
 # ENTRY says which package entry the build is for: `full` (the default; `mcp-wasm-client`) or
 # `core` (`mcp-wasm-client/core`: the crate without its `auth` feature, --no-default-features).
-# Both share one target dir: switching recompiles only this crate (its dependencies and std are
-# built once), which a changed source recompiles anyway.
+# The core build is also the default web entry's lean module (scripts/package.sh). Both share one
+# target dir: switching recompiles only this crate (its dependencies and std are built once), which
+# a changed source recompiles anyway.
 #
 # FEATURES (optional) are more Cargo features, comma-separated: test builds only (scripts/test.sh
 # builds pkg/nodejs-panic with `test-panic`); the package never has any.

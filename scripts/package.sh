@@ -9,8 +9,15 @@
 #   dist/mcp_wasm_client_bg.wasm   one .wasm, shared: both targets emit the same bytes (checked)
 #   dist/snippets/              the inline JS snippets (identical in both targets, checked)
 #   dist/*.d.ts                 wasm-bindgen's declarations, as the build emits them
-#   index.js                    browsers, bundlers, workers, Deno-web: starts init() on import, no
-#                               top-level await; Client and ClientGroup usable at once (client.js, group.js)
+#   index.js                    browsers, bundlers, workers, Deno-web: the lean module (the core build,
+#                               dist/lean/ over dist/core/'s .wasm) for clients without `auth`, the full one (full.js, through
+#                               manual.js) loaded for the first client with it, or for the skills of
+#                               a lean client (client.js's CompanionSkills); starts the lean init()
+#                               on import, no top-level await; Client and ClientGroup usable at once
+#   dist/lean/, lean/manual.js  the core web glue reading the full build's snippets; manual.js's
+#                               exports over it, with the real `auth`
+#                               builders (index.js re-exports them); not an entry
+#   full.js                     not an entry: what index.js imports for the full module
 #   manual.js                   the same exports without auto-initialisation: call init() first
 #   workerd.js                  Cloudflare Workers / workerd ("workerd" condition): initSync from the
 #                               .wasm imported as a module (no fetch by URL, no code generation)
@@ -41,9 +48,10 @@
 # Everything outside dist/ (the wrappers, index.d.ts, package.json, README.md) is a file in
 # pkg-template/, copied with the substitutions of step 3 (README.md: its include lines, see
 # scripts/package-readme.mjs): the crate's export names, and Cargo.toml's
-# version, description, license and repository. core/'s wrappers (index.js, manual.js, node.cjs,
-# node.mjs, workerd.js) are written from the full entry's, reading the core glue (core_wrapper);
-# only core/absent.js and core/'s declarations are files of their own in pkg-template/core/.
+# version, description, license and repository. core/'s wrappers (manual.js, node.cjs, node.mjs,
+# workerd.js) are written from the full entry's, reading the core glue (core_wrapper); core/index.js
+# (one module where the default entry has two), core/absent.js and core/'s declarations are files
+# of their own in pkg-template/core/.
 # wasm-pack's `bundler` target is not built: it needs the bundler to implement WebAssembly ESM
 # integration (webpack `experiments.asyncWebAssembly`, vite-plugin-wasm), a browser cannot load it
 # at all, and its .wasm is the web target's byte for byte; the web glue with
@@ -162,14 +170,23 @@ log "exports: ${NAMES[*]} (+ init, initSync)"
 # The core entry: its own exports, and ABSENT, the full entry's that it lacks (the authorization
 # helpers), which core/ stands in for. It may not export a name the full entry does not.
 read -r -a CORE_NAMES <<<"$(public_names $(export_names core-))"
-ABSENT=()
+# AUTH_BUILDERS: the `auth` option's builders, plain JS (src/js/auth/builders.js, a snippet of
+# the full build; the glue has shims of them too, js/auth/exports.rs, which need the module): the
+# full family's wrappers export them from the snippet, unguarded (the `// {{builders}}` line), so
+# they work right after the import; core/ stands in for them.
+AUTH_BUILDERS=(authorizeHeadless authorizeWithPopup authorizeWithRedirect completeAuthorizationPopup idJagAssertion indexedDbStorage memoryStorage webStorage)
+for n in "${AUTH_BUILDERS[@]}"; do
+  case " ${NAMES[*]} " in *" $n "*) ;; *) die "the full glue does not export the builder '$n'";; esac
+done
+read -r -a NAMES <<<"$(for n in "${NAMES[@]}"; do case " ${AUTH_BUILDERS[*]} " in *" $n "*) ;; *) printf '%s ' "$n";; esac; done)"
+ABSENT=("${AUTH_BUILDERS[@]}")
 for n in "${NAMES[@]}"; do
   case " ${CORE_NAMES[*]} " in *" $n "*) ;; *) ABSENT+=("$n") ;; esac
 done
 for n in "${CORE_NAMES[@]}"; do
-  case " ${NAMES[*]} " in *" $n "*) ;; *) die "the core entry exports '$n', which the full entry does not";; esac
+  case " ${NAMES[*]} " in *" $n "*) ;; *) die "the core entry exports '$n', which the full entry does not (or a builder: was it built without the auth feature?)";; esac
 done
-[ "${#ABSENT[@]}" -gt 0 ] || die "the core build exports every name of the full one: was it built without the auth feature?"
+compgen -G "$STAGE/web/snippets/*/src/js/auth/builders.js" >/dev/null || die "the full build has no snippet src/js/auth/builders.js"
 log "core exports: ${CORE_NAMES[*]}; stand-ins for: ${ABSENT[*]}"
 
 # 3. assemble pkg/npm ----------------------------------------------------------------------------
@@ -244,10 +261,13 @@ node_glue "$STAGE/nodejs/$STEM.js" "$OUT/dist/$STEM.cjs"
 # `// {{exports}}` in node.cjs, node.mjs and manual.js becomes one line per export of the crate
 # (NAMES, read from the glue in step 2), written as the file needs it ({} = the export's name);
 # in core/, `// {{absent}}` becomes one line per name of ABSENT the same way.
+# `// {{builders}}` becomes one line per AUTH_BUILDERS name in BUILDERS_LINE's form (nothing with
+# CORE=1: there they are ABSENT's).
 # fill_exports FILE OUT_FILE LINE [ABSENT_LINE]: with CORE=1 the exports are CORE_NAMES'.
 fill_exports() {
   local file="$1" out_file="$2" line_format="$3" absent_format="${4:-}" line n names=("${NAMES[@]}")
   [ "${CORE:-0}" = 1 ] && names=("${CORE_NAMES[@]}")
+  [ "$(grep -cxF '// {{builders}}' "$file")" = 1 ] || die "$file must have exactly one line '// {{builders}}'"
   [ "$(grep -cxF '// {{exports}}' "$file")" = 1 ] || die "$file must have exactly one line '// {{exports}}'"
   if [ -n "$absent_format" ]; then
     [ "$(grep -cxF '// {{absent}}' "$file")" = 1 ] || die "$file must have exactly one line '// {{absent}}'"
@@ -255,6 +275,8 @@ fill_exports() {
   while IFS= read -r line || [ -n "$line" ]; do
     if [ "$line" = '// {{exports}}' ]; then
       for n in "${names[@]}"; do printf '%s\n' "${line_format//'{}'/$n}"; done
+    elif [ "$line" = '// {{builders}}' ]; then
+      [ "${CORE:-0}" = 1 ] || for n in "${AUTH_BUILDERS[@]}"; do printf '%s\n' "${BUILDERS_LINE//'{}'/$n}"; done
     elif [ "$line" = '// {{absent}}' ] && [ -n "$absent_format" ]; then
       for n in "${ABSENT[@]}"; do printf '%s\n' "${absent_format//'{}'/$n}"; done
     else
@@ -262,9 +284,12 @@ fill_exports() {
     fi
   done <"$file" >"$out_file"
 }
-fill_exports "$TEMPLATE/node.cjs" "$OUT/node.cjs" 'exports.{} = glue.{};'
-fill_exports "$TEMPLATE/node.mjs" "$OUT/node.mjs" '  {},'
-fill_exports "$TEMPLATE/manual.js" "$OUT/manual.template.js" "export const {} = guard(glue.{}, '{}');"
+SNIPPETS_NAME="$(basename "$(echo "$OUT"/dist/snippets/*/)")"
+BUILDERS_LINE="exports.{} = require('./dist/snippets/$SNIPPETS_NAME/src/js/auth/builders.js').{};" \
+  fill_exports "$TEMPLATE/node.cjs" "$OUT/node.cjs" 'exports.{} = glue.{};'
+BUILDERS_LINE='  {},' fill_exports "$TEMPLATE/node.mjs" "$OUT/node.mjs" '  {},'
+BUILDERS_LINE="export { {} } from '{{snippets}}/src/js/auth/builders.js';" \
+  fill_exports "$TEMPLATE/manual.js" "$OUT/manual.template.js" "export const {} = guard(glue.{}, '{}');"
 cp "$TEMPLATE/workerd.js" "$TEMPLATE/index.d.ts" "$TEMPLATE/wasm.d.ts" "$OUT/"
 # README.md: the template with its `<!-- include: docs/… ## Section -->` lines replaced by those
 # sections of the guides (one source for what the package README shares with docs/)
@@ -333,7 +358,7 @@ public_init_types "$OUT/dist/core/$STEM.d.ts"
 wasm_url_module "$OUT/dist/core"
 [ -d "$STAGE/core-web/snippets" ] && cp -r "$STAGE/core-web/snippets" "$OUT/dist/core/"
 node_glue "$STAGE/core-nodejs/$STEM.js" "$OUT/dist/core/$STEM.cjs"
-# core/index.js, node.cjs, node.mjs, workerd.js (and manual.js below): the full entry's wrapper
+# core/node.cjs, node.mjs, workerd.js (and manual.js below): the full entry's wrapper
 # reading the core glue and .wasm (dist/core/) and the shared elements (../elements/); a wrapper
 # with `// {{exports}}` gets `// {{absent}}` after it, the stand-ins' line (core/absent.js,
 # required beside the glue). core_wrapper NAME writes $OUT/core/NAME.template.
@@ -351,7 +376,7 @@ core_wrapper() {
   } >"$OUT/core/$name.template"
   ! grep -qE "'\./(dist|elements)/" "$OUT/core/$name.template" || die "core/$name still names a ./dist/ or ./elements/ path"
 }
-for name in index.js node.cjs node.mjs workerd.js; do core_wrapper "$name"; done
+for name in node.cjs node.mjs workerd.js; do core_wrapper "$name"; done
 CORE=1 fill_exports "$OUT/core/node.cjs.template" "$OUT/core/node.cjs" 'exports.{} = glue.{};' "exports.{} = absent(glue.McpError, '{}');"
 CORE=1 fill_exports "$OUT/core/node.mjs.template" "$OUT/core/node.mjs" '  {},' '  {},'
 mv "$OUT/core/workerd.js.template" "$OUT/core/workerd.js"
@@ -374,9 +399,47 @@ CORE=1 fill_exports "$OUT/core/manual.template.js" "$OUT/core/manual.js" \
   "export const {} = guard(glue.{}, '{}');" "export const {} = guard(absent(glue.McpError, '{}'), '{}');"
 fill_snippets "$OUT/core/manual.js" "$OUT/core/manual.filled.js" dist/core ../dist/core && mv "$OUT/core/manual.filled.js" "$OUT/core/manual.js"
 rm "$OUT/core/manual.template.js"
-fill_snippets "$OUT/core/index.js.template" "$OUT/core/index.js" dist/core ../dist/core
+# core/index.js: a template of its own (the default entry's index.js has two modules; the core, one)
+fill_snippets "$TEMPLATE/core/index.js" "$OUT/core/index.js" dist/core ../dist/core
 rm "$OUT/core/"*.template
 cp "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/index.d.cts" "$TEMPLATE/core/absent.js" "$OUT/core/"
+# the default entry's lean module is the core build: dist/lean/ holds a copy of its web glue that
+# reads the full build's snippets (../snippets/: the same files, checked, so that both modules of
+# the default entry share one client.js and one McpError) and dist/core/'s .wasm (one file for
+# both entries); lean/manual.js is pkg-template/manual.js over that glue, with the real `auth`
+# builders (index.js re-exports it). The core entry keeps its own snippets: a process that loads
+# both entries keeps their clients apart.
+[ "${CORE_NAMES[*]}" = "${NAMES[*]}" ] \
+  || die "the core build exports [${CORE_NAMES[*]}], the full one [${NAMES[*]}] (less the builders): the lean module must have every export"
+mkdir -p "$OUT/dist/lean"
+core_snippets="$(basename "$(echo "$STAGE"/core-web/snippets/*/)")"
+( cd "$STAGE/core-web/snippets/$core_snippets" && find . -type f ) | while IFS= read -r f; do
+  cmp -s "$STAGE/core-web/snippets/$core_snippets/$f" "$OUT/dist/snippets/$SNIPPETS_NAME/$f" \
+    || die "the core build's snippet $f differs from the full build's (or the full build has none)"
+done
+# (only the import statements: the import object's keys are the wasm's import module names)
+sed -E -e "s#from ?([\"'])\./snippets/$core_snippets/#from\1../snippets/$SNIPPETS_NAME/#g" \
+  -e "s#new URL\(([\"'])${STEM}_bg\.wasm([\"']), ?import\.meta\.url\)#new URL(\1../core/${STEM}_bg.wasm\2,import.meta.url)#g" \
+  "$STAGE/core-web/$STEM.js" >"$OUT/dist/lean/$STEM.js"
+! grep -qE "from ?[\"']\./snippets/" "$OUT/dist/lean/$STEM.js" || die "dist/lean/$STEM.js still imports ./snippets/"
+grep -q "new URL(.\.\./core/${STEM}_bg\.wasm" "$OUT/dist/lean/$STEM.js" || die "dist/lean/$STEM.js does not locate ../core/${STEM}_bg.wasm"
+printf '%s\n' "// Written by scripts/package.sh: the lean module's .wasm, the core build's (dist/core/)." \
+  "export const wasmUrl = () => new URL('../core/${STEM}_bg.wasm', import.meta.url);" >"$OUT/dist/lean/wasm-url.js"
+mkdir -p "$OUT/lean"
+{
+  echo "// The default entry's lean/manual.js: pkg-template/manual.js (below) reading the lean glue in"
+  echo "// dist/lean/ (written by scripts/package.sh). Not an entry of its own: index.js re-exports it."
+  sed -e "s#^import \* as glue from './dist/$STEM.js';\$#import * as glue from '../dist/lean/$STEM.js';#" \
+    -e "s#^import { defineElements } from './elements/index.js';\$#import { defineElements } from '../elements/index.js';#" \
+    -e "s#^import { wasmUrl as defaultWasmUrl } from './dist/wasm-url.js';\$#import { wasmUrl as defaultWasmUrl } from '../dist/lean/wasm-url.js';#" \
+    "$TEMPLATE/manual.js"
+} >"$OUT/lean/manual.template.js"
+CORE=0 BUILDERS_LINE="export { {} } from '{{snippets}}/src/js/auth/builders.js';" \
+  fill_exports "$OUT/lean/manual.template.js" "$OUT/lean/manual.filled.js" "export const {} = guard(glue.{}, '{}');"
+fill_snippets "$OUT/lean/manual.filled.js" "$OUT/lean/manual.js" dist ../dist
+rm "$OUT/lean/manual.template.js" "$OUT/lean/manual.filled.js"
+! grep -qE "'\./(dist|elements)/" "$OUT/lean/manual.js" || die "lean/manual.js still names a ./dist/ or ./elements/ path"
+cp "$TEMPLATE/full.js" "$OUT/"
 for f in "$ROOT"/LICENSE*; do [ -f "$f" ] && cp "$f" "$OUT/"; done
 
 # package.json: pkg-template/package.json with the "{{version}}", "{{description}}", "{{license}}"

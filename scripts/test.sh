@@ -198,7 +198,8 @@ build_status=""   # "", ok or failed: the outcome of building the packages in th
 # and FEATURES). The core entry is built only for the targets the tests use: nodejs
 # (tests/js/core.test.mjs) and web (its size); the packaging stage packs these (package.sh
 # PACKAGE_FROM=pkg), so each wasm is built once per run. nodejs-panic has
-# the test-panic feature (tests/js/panic.test.mjs; never packaged).
+# the test-panic feature (tests/js/panic.test.mjs; never packaged). core-web is also the default
+# web entry's lean module (package.sh: the clients without `auth`).
 PACKAGES=(nodejs:nodejs:full web:web:full core-nodejs:nodejs:core core-web:web:core
   nodejs-panic:nodejs:full:test-panic)
 build_packages() {

@@ -16,7 +16,7 @@ const LIST_EVENTS = {
 /** What a getter answers before the core exists (every other getter: undefined). */
 const BEFORE_CORE = { state: "idle", pendingRequests: 0, discoverResult: null };
 
-/** The popup authorizer's window name and features (src/js/auth/exports.rs's defaults). */
+/** The popup authorizer's window name and features (src/js/auth/builders.js's defaults). */
 const SIGN_IN_WINDOW = ["mcp-wasm-client-auth", "popup,width=520,height=720"];
 
 // In a page, for an `auth` option whose sign-in page is a popup (the default, or
@@ -38,6 +38,11 @@ function openSignInWindow(auth) {
 
 // An option error made here (kind "input", as the core's are).
 const optionError = (message, option) => makeError(-32602, message, { local: true, kind: "input", option });
+
+// The methods a client without `auth` refuses, and the full module's refusal, which the facade
+// gives for a client of the default entry's lean module (whose own would name the core entry).
+const NEEDS_AUTH = new Set(["signOut", "finishAuthorization"]);
+const needsAuth = (op) => makeError(-32602, `${op} needs the auth option of new Client(url, { auth })`, { local: true, kind: "input" });
 
 // `middleware: [(next) => (url, init) => Promise<Response>, …]` composed over `fetch` (the option,
 // else the global one) into the `fetch` the core uses for every request it makes, MCP and
@@ -120,6 +125,10 @@ function loadTracing() {
 let Exported; // the exported Client (its prototype is the facades')
 let newCore; // (first, second, observer) => ClientCore
 let whenReady = null; // before the wasm is ready (index.js): resolves once it is
+let startModule = null; // (index.js) starts the module, on the first client that needs it
+// The default entry's other module (index.js): { wants(first, second), load() }, load resolving to
+// a newCore of its own; the clients it wants (those with `auth`) are made there, loaded on first use.
+let elsewhere = null;
 
 class ClientFacade extends EventTarget {
   #core;
@@ -133,6 +142,8 @@ class ClientFacade extends EventTarget {
   #tracing; // with a tracer: tracing.js's Tracing, once loaded (#traced: its promise)
   #traced;
   #sampling; // options.samplingCallback, for <mcp-app-frame> (an app's sampling/createMessage)
+  #skills; // a client of the default entry's lean module: its CompanionSkills, once asked for
+  #args; // …and the constructor's arguments, for the companion
 
   constructor(first, second) {
     super();
@@ -142,12 +153,16 @@ class ClientFacade extends EventTarget {
     const tracer = optionOf(first, second, "tracer");
     if (typeof tracer?.startSpan === "function")
       this.#traced = loadTracing().then(({ Tracing }) => (this.#tracing = new Tracing(tracer, this)));
-    if (!whenReady) {
-      this.#core = ClientFacade.#make(first, second, observe);
+    const other = elsewhere?.wants(first, second) ? elsewhere.load() : null;
+    if (elsewhere && !other) this.#args = [first, second];
+    const pending = other ? null : awaitModule();
+    if (!pending && !other) {
+      this.#core = ClientFacade.#make(first, second, observe, newCore);
       return;
     }
     this.#loggingCallback = [first, second].find((o) => typeof o?.loggingCallback === "function")?.loggingCallback;
-    this.#ready = whenReady.then(() => (this.#core = ClientFacade.#make(first, second, observe)));
+    const maker = other ?? pending.then(() => newCore);
+    this.#ready = maker.then((make) => (this.#core = ClientFacade.#make(first, second, observe, make)));
     this.#ready.catch((error) => {
       this.#failed = error;
       this.#observe("statechange", { state: "failed", previous: "idle", error });
@@ -182,16 +197,22 @@ class ClientFacade extends EventTarget {
     return self;
   }
 
-  // A new core; a trap in its construction poisons the instance (a thrown McpError passes).
-  static #make(first, second, observe) {
+  // A new core made by `make` (a module's newCore); a trap in its construction poisons the
+  // instance (a thrown McpError passes).
+  static #make(first, second, observe, make) {
     const refused = refusal("Client");
     if (refused) throw refused;
     try {
       [first, second] = prepare(first, second);
-      return newCore(first, second, observe);
+      return make(first, second, observe);
     } catch (e) {
       throw trapped(e, "Client");
     }
+  }
+
+  /** A core for CompanionSkills, made by `make` from the client's own arguments (no events). */
+  static companion(first, second, make) {
+    return ClientFacade.#make(first, second, () => {}, make);
   }
 
   // Getters on a poisoned instance never enter the wasm: `state` is "failed", `error` the
@@ -205,6 +226,7 @@ class ClientFacade extends EventTarget {
       throw refused;
     }
     if (c.#core) {
+      if (key === "skills" && c.#args) return (c.#skills ??= new CompanionSkills(c.#core, c.#args, elsewhere));
       try {
         return c.#core[key];
       } catch (e) {
@@ -221,6 +243,7 @@ class ClientFacade extends EventTarget {
   // rejects it with the McpError naming `op` (a thrown McpError passes unchanged).
   static #call(self, key, args, op) {
     const c = ClientFacade.#of(self);
+    if (c.#args && NEEDS_AUTH.has(key) && !refusal(op)) return Promise.reject(needsAuth(op));
     const run = (core, a = args) => {
       const refused = refusal(op);
       if (refused) return Promise.reject(refused);
@@ -267,6 +290,7 @@ class ClientFacade extends EventTarget {
     };
     const run = async (core) => {
       try {
+        if (c.#args) throw needsAuth("signIn");
         core.__useSignInWindow(w ?? null);
         if (core.state !== "connected") await core.connect();
         return core.authorization;
@@ -288,6 +312,7 @@ class ClientFacade extends EventTarget {
     this.dispatchEvent(new CustomEvent(type, { detail }));
     if (type !== "statechange") return;
     if (detail.state === "closed") {
+      this.#skills?.close();
       const sub = this.#sub;
       this.#sub = undefined;
       sub?.close().catch(() => {});
@@ -326,10 +351,122 @@ class ClientFacade extends EventTarget {
   }
 }
 
-/** Makes `exported` (the glue's Client) the facades' class; `ready` (index.js) defers cores. */
-export function adoptClient(exported, coreProto, ready) {
-  whenReady = ready ? ready.then(() => (whenReady = null)) : null;
-  whenReady?.catch(() => {}); // each facade's methods reject with the error instead
+/** The skills extension's id, as a server declares it in `capabilities.extensions`. */
+const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
+
+/**
+ * `client.skills` of a client the default entry made in its lean module, which has no skills
+ * code: each call is made by a companion client in the full module (loaded then), with the same
+ * options, connected once on first use (a 2026 server's discover result is handed over, so no
+ * request repeats it; a legacy server gets a session of its own) and closed with the client. The
+ * getters read the server's declaration as the full module does (session::skills::declared).
+ */
+class CompanionSkills {
+  #core;
+  #args;
+  #other;
+  #companion = null; // a promise of the connected companion core
+  #closed = false;
+
+  constructor(core, args, other) {
+    this.#core = core;
+    this.#args = args;
+    this.#other = other;
+  }
+
+  /** The server declared the extension (`false` before connect). */
+  get supported() {
+    const extensions = this.#core.serverCapabilities?.extensions;
+    return extensions !== null && typeof extensions === "object" && Object.hasOwn(extensions, SKILLS_EXTENSION);
+  }
+
+  /** The server declared `directoryRead: true` (it serves `resources/directory/read`). */
+  get directoryRead() {
+    const declaration = this.#core.serverCapabilities?.extensions?.[SKILLS_EXTENSION];
+    return declaration !== null && typeof declaration === "object" && !Array.isArray(declaration) && declaration.directoryRead === true;
+  }
+
+  list(options) {
+    return this.#run("list", [options]);
+  }
+
+  get(uri, options) {
+    return this.#run("get", [uri, options]);
+  }
+
+  read(skill, reference, options) {
+    return this.#run("read", [skill, reference, options]);
+  }
+
+  readDirectory(uri, options) {
+    return this.#run("readDirectory", [uri, options]);
+  }
+
+  /** Closes the companion (the client closed). */
+  close() {
+    this.#closed = true;
+    const companion = this.#companion;
+    this.#companion = null;
+    companion?.then((core) => core.close()).catch(() => {});
+  }
+
+  async #run(method, args) {
+    // Never connected, or closed: the McpError any request of the client rejects with (ping's),
+    // as the full module's skills would.
+    if (this.#closed || this.#core.state === "closed" || this.#core.era == null) return this.#core.ping().then(() => this.#run(method, args));
+    const core = await (this.#companion ??= this.#connect());
+    return core.skills[method](...args);
+  }
+
+  // The companion: the full module's core with the client's options, connected.
+  async #connect() {
+    try {
+      const make = await this.#other.load();
+      const [first, second] = this.#args;
+      const discoverResult = this.#core.era === "modern" ? this.#core.discoverResult : null;
+      const more = discoverResult ? { ...(second ?? {}), discoverResult } : second;
+      const core = ClientFacade.companion(first, more, make);
+      await core.connect();
+      if (this.#closed) core.close().catch(() => {});
+      return core;
+    } catch (e) {
+      this.#companion = null; // a later call tries again
+      throw e;
+    }
+  }
+}
+
+/** Null when the module is ready; else the promise of its readiness (started now when lazy). */
+function awaitModule() {
+  if (!whenReady && startModule) {
+    const start = startModule;
+    startModule = null;
+    whenReady = start().then(() => (whenReady = null));
+    whenReady.catch(() => {}); // each facade's methods reject with the error instead
+  }
+  return whenReady;
+}
+
+/**
+ * Makes `exported` (the glue's Client) the facades' class; `ready` (index.js) defers cores: the
+ * module's readiness, or a function starting it (called when the first core is needed);
+ * `other` (index.js: `{ wants(first, second), load() }`) makes the clients it wants in another
+ * module, loaded when the first is made (`load()` resolves to its `newCore(first, second, observe)`).
+ */
+export function adoptClient(exported, coreProto, ready, other) {
+  // A second module's own start (the default entry's full module, instantiated for the first
+  // client with `auth`): the exported Client stays the first's; that module's cores are made
+  // through `elsewhere`.
+  if (Exported && Exported !== exported && !ready) return;
+  if (ready) elsewhere = other ?? null;
+  if (typeof ready === "function") {
+    startModule = ready; // started by the first client that needs it (awaitModule)
+    whenReady = null;
+  } else {
+    startModule = null;
+    whenReady = ready ? ready.then(() => (whenReady = null)) : null;
+    whenReady?.catch(() => {}); // each facade's methods reject with the error instead
+  }
   newCore = (first, second, observe) => new coreProto.constructor(first, second, observe);
   if (Exported === exported) return;
   Exported = exported;

@@ -488,11 +488,13 @@ export interface McpErrorKinds {
    *  `cause` is the trap. Create the clients again in a new instance (reload, a new process or worker). */
   internal: {};
   /** The WebAssembly module could not be loaded from `url` (a status, not WebAssembly, a CSP
-   *  refusal; `cause`: the engine's words): every call of the package rejects with it. */
-  wasm_load: { url?: string; cause: string };
-  /** A part of the package loaded when first used (`<mcp-app-frame>`'s view-session.js) could not
-   *  be loaded from `url` (`cause`: the engine's words). */
-  module_load: { url: string; cause: string };
+   *  refusal; `cause`: the engine's words): every call of the package rejects with it (`part`:
+   *  "authorization" for the default entry's full module, which only the clients with `auth` need). */
+  wasm_load: { url?: string; cause: string; part?: string };
+  /** A part of the package loaded when first used (`<mcp-app-frame>`'s view-session.js, the
+   *  default entry's authorization part) could not be loaded from `url` (`cause`: the engine's
+   *  words; `part`: which part). */
+  module_load: { url: string; cause: string; part?: string };
 }
 /** Every `data.kind` of an error the client makes itself. */
 export type McpErrorKind = keyof McpErrorKinds;

@@ -1,5 +1,7 @@
 //! `Client` in a build without the `auth` feature (the npm package's `mcp-wasm-client/core`):
-//! the API stays the same, and what needs authorization says where to find it. The `auth`
+//! the API stays the same, and what needs authorization says where to find it. (The default
+//! entry's lean module is this build too; there the facade, client.js, answers these methods as
+//! the full module does for a client without `auth`.) The `auth`
 //! option is refused; `finishAuthorization`, `signIn` and `signOut` reject; `authorization` is `null`.
 
 use super::client::Client;

@@ -1,6 +1,6 @@
 // The JS side of authorization: where the authorization page is shown (popup, redirect,
 // headless fetch), the popup's callback page, the storages, and the host's I/O (fetch, Web
-// Crypto, the application's storage and callbacks). The Rust exports in exports.rs check their
+// Crypto, the application's storage and callbacks). The exported builders in builders.js check their
 // arguments and return what these build; the flow itself is Rust (src/auth/).
 //
 // What Rust awaits here settles with an outcome, read by name in src/js/auth/outcome.rs, never

@@ -1,5 +1,6 @@
 //! Authorization in JS hosts: the `auth` option, the flow's host (fetch, crypto, storage, the
-//! authorization page) and the exported helpers. The flow itself is `crate::auth::flow`; the
+//! authorization page); the exported builders are plain JS
+//! (builders.js; exports.rs puts them on the glue too). The flow itself is `crate::auth::flow`; the
 //! HTTP layer reaches it only through `crate::auth::seam` ([`for_http`]).
 
 pub mod exports;

@@ -1,7 +1,7 @@
 //! Reading the `auth` option of `new Client(url, { auth })` into the flow's `AuthConfig` and
 //! its JS host, with errors that name the offending field.
 
-use super::exports::{authorize_headless, authorize_with_popup, is_storage, memory_storage};
+use super::exports::{headless, memory, popup};
 use super::host::JsAuthHost;
 use crate::auth::client::AuthMethod;
 use crate::auth::client::ClientInformation;
@@ -16,7 +16,14 @@ use crate::protocol::error::McpError;
 use crate::util::secret::Secret;
 use js_sys::{Function, Reflect};
 use std::rc::Rc;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
+
+#[wasm_bindgen(module = "/src/js/auth/helpers.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = isStorage)]
+    fn is_storage(s: &JsValue) -> bool;
+}
 
 /// The client's authorization flow in JS.
 pub type JsAuthorizer = Authorizer<JsAuthHost>;
@@ -63,7 +70,7 @@ fn storage(r: &mut Reader, auth: &JsValue) -> JsValue {
     }
     let s = field(auth, "storage");
     if s.is_null_or_undefined() {
-        return memory_storage();
+        return memory();
     }
     if !is_storage(&s) {
         r.fail_with("options.auth.storage must be an object with get, set and delete functions (memoryStorage(), webStorage(sessionStorage), indexedDbStorage(name))");
@@ -199,8 +206,14 @@ fn assertion_source(r: &mut Reader, g: &JsValue, out: &mut GrantOption) -> Optio
     let id_jag = field(&a, "mcpWasmClientIdJag");
     if id_jag.is_object() {
         let text = |k: &str| field(&id_jag, k).as_string().filter(|s| !s.is_empty());
+        let token_endpoint = text("idpTokenEndpoint").unwrap_or_default();
+        // idJagAssertion (builders.js) checked it; an object made otherwise is checked here.
+        if !crate::auth::url::is_acceptable_endpoint(&token_endpoint) {
+            r.fail_with("options.auth.grant.assertion: idpTokenEndpoint must be an https URL (http only for loopback)");
+            return None;
+        }
         return Some(AssertionSource::IdJag {
-            token_endpoint: text("idpTokenEndpoint").unwrap_or_default(),
+            token_endpoint,
             id_token: Secret::new(text("idToken").unwrap_or_default()),
             idp_client: ClientInformation {
                 client_id: text("idpClientId").unwrap_or_default(),
@@ -373,8 +386,8 @@ fn authorize_function(r: &mut Reader, auth: &JsValue, in_page: bool) -> JsValue 
     match r.function(auth, "authorize") {
         Some(f) => f.into(),
         None if !r.ok() => JsValue::UNDEFINED,
-        None if in_page => default_authorizer(r, authorize_with_popup(None)),
-        None => default_authorizer(r, authorize_headless(None)),
+        None if in_page => default_authorizer(r, popup(&JsValue::UNDEFINED)),
+        None => default_authorizer(r, headless(&JsValue::UNDEFINED)),
     }
 }
 

@@ -67,18 +67,6 @@ pub fn string(obj: &JsValue, key: &str, scope: &'static str) -> Result<Option<St
     r.check().map(|()| v)
 }
 
-/// Reads an optional function option (only authorization's options have one outside a reader).
-#[cfg(feature = "auth")]
-pub fn function(
-    obj: &JsValue,
-    key: &str,
-    scope: &'static str,
-) -> Result<Option<Function>, McpError> {
-    let mut r = Reader::new(scope);
-    let v = r.function(obj, key);
-    r.check().map(|()| v)
-}
-
 /// Reads an optional positive number (milliseconds, bytes, a count), rounded up.
 pub fn positive_number(
     obj: &JsValue,

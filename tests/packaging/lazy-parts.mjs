@@ -1,0 +1,164 @@
+// The default entry's parts loaded on first use, in headless Chromium against real peers: a page
+// imports the packed package's index.js (files served by Playwright's request routing from the
+// unpacked package; every package file the page fetches is recorded) and checks, for each part,
+// that it was not fetched before its first use and works after:
+//   - the `auth` builders (plain JS): usable right after the import, before any module is ready;
+//   - the lean module (the core build's .wasm): a client without `auth` connects and calls a tool
+//     on the Python SDK peer, and the full module (full.js, dist/mcp_wasm_client_bg.wasm) is not
+//     fetched;
+//   - the full module for `client.skills` of such a client: skills.list() and skills.read() against
+//     the TypeScript SDK's skills peer (through a same-origin route: it sends no CORS headers)
+//     fetch it once, then work, the client's own calls unaffected;
+//   - a full module that cannot be fetched (full.js 404; its .wasm 404): a client with `auth`
+//     rejects connect() with an McpError naming the part, the URL and the reason, while a client
+//     without `auth` keeps working.
+// Usage: node tests/packaging/lazy-parts.mjs [PKG_DIR | TARBALL] (default pkg/npm); prints one line
+// per check and `lazy-parts: N passed, M failed`; exits non-zero on a failure.
+import { execFileSync } from "node:child_process";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { launchChromium, start, stopChildren, waitAnswering } from "../e2e/lib.mjs";
+import { serveStatic } from "./serve.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const given = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));
+const unpacked = given.endsWith(".tgz") ? await mkdtemp(path.join(os.tmpdir(), "lazy-parts-")) : null;
+if (unpacked) execFileSync("tar", ["-xzf", given, "-C", unpacked]);
+const pkgDir = unpacked ? path.join(unpacked, "package") : given;
+const PY_PORT = Number(process.env.LAZY_PARTS_PORT ?? 18991);
+const SKILLS_PORT = PY_PORT + 1;
+const PY = `http://127.0.0.1:${PY_PORT}/mcp`;
+const FULL = ["full.js", "manual.js", "dist/mcp_wasm_client.js", "dist/mcp_wasm_client_bg.wasm"];
+
+const PAGE = `import { Client, McpError, authorizeWithPopup, webStorage, memoryStorage } from "/pkg/index.js";
+const out = (window.__result = { steps: [] });
+const mark = (name) => out.steps.push(name);
+const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, part: e?.data?.part, url: e?.data?.url, message: String(e?.message ?? e) });
+try {
+  // right after the import: the builders are plain JS
+  out.builders = [typeof authorizeWithPopup(), typeof webStorage(sessionStorage).get, typeof memoryStorage().set];
+  const plain = new Client("${PY}");
+  await plain.connect();
+  out.echo = (await plain.callTool("echo", { text: "lean" })).content?.[0]?.text;
+  mark("plain");
+  await window.__step("plain");
+  const skilled = new Client(location.origin + "/skills/mcp");
+  await skilled.connect();
+  out.supported = skilled.skills.supported;
+  const { skills } = await skilled.skills.list();
+  out.skills = skills.map((s) => s.frontmatter?.name).sort();
+  const manifest = await skilled.skills.read(skills[0]);
+  out.verified = manifest.verified === true && typeof manifest.text === "string";
+  out.echoAfter = (await plain.callTool("echo", { text: "still lean" })).content?.[0]?.text;
+  await skilled.close();
+  mark("skills");
+} catch (e) {
+  out.error = seen(e);
+}
+out.done = true;`;
+
+const FAILING = `import { Client, McpError } from "/pkg/index.js";
+const out = (window.__result = {});
+const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, part: e?.data?.part, url: e?.data?.url, message: String(e?.message ?? e) });
+try {
+  const signed = new Client("${PY}", { auth: { clientMetadata: { client_name: "lazy-parts", redirect_uris: [location.origin + "/cb"] } } });
+  try { await signed.connect(); out.auth = "resolved"; } catch (e) { out.auth = seen(e); }
+  const plain = new Client("${PY}");
+  await plain.connect();
+  out.echo = (await plain.callTool("echo", { text: "lean" })).content?.[0]?.text;
+} catch (e) {
+  out.error = seen(e);
+}
+out.done = true;`;
+
+let passed = 0;
+let failed = 0;
+const report = (name, good, detail) => {
+  good ? passed++ : failed++;
+  console.log(`${good ? "pass" : "FAIL"}  ${name}`);
+  if (!good) console.log(`      ${JSON.stringify(detail)}`);
+};
+
+// The page and the package are served by a local static server (a page Playwright fulfilled itself
+// would be no local address, and Chromium refuses its requests to the 127.0.0.1 peers); a route
+// answers 404 for the `missing` package files and takes the skills peer, which sends no CORS
+// headers, to its port.
+const site = await mkdtemp(path.join(os.tmpdir(), "lazy-parts-site-"));
+await cp(pkgDir, path.join(site, "pkg"), { recursive: true });
+await writeFile(path.join(site, "page.js"), PAGE);
+await writeFile(path.join(site, "failing.js"), FAILING);
+for (const name of ["page", "failing"])
+  await writeFile(path.join(site, `${name}.html`), `<!doctype html><meta charset="utf-8"><script type="module" src="/${name}.js"></script>`);
+const { server, base: ORIGIN } = await serveStatic(site);
+
+/** A page of `name` (page, failing); `missing` package files answer 404. Records the package files fetched. */
+async function openPage(browser, name, missing = []) {
+  const page = await browser.newPage();
+  const fetched = [];
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  await page.route(`${ORIGIN}/**`, async (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname === "/skills/mcp") {
+      const response = await route.fetch({ url: `http://127.0.0.1:${SKILLS_PORT}/mcp` });
+      return route.fulfill({ response });
+    }
+    const file = url.pathname.replace(/^\/pkg\//, "");
+    if (url.pathname.startsWith("/pkg/")) {
+      if (missing.includes(file)) return route.fulfill({ status: 404, body: "not found" });
+      fetched.push(file);
+    }
+    return route.continue();
+  });
+  return { page, fetched, problems, url: `${ORIGIN}/${name}.html` };
+}
+
+const python = start("the Python peer", "python3", ["tests/peers/python_server.py", String(PY_PORT)]);
+const skillsPeer = start("the skills peer", "node", ["tests/peers/ts2_skills_server.mjs", String(SKILLS_PORT)]);
+const browser = await launchChromium();
+try {
+  await waitAnswering(PY, python);
+  await waitAnswering(`http://127.0.0.1:${SKILLS_PORT}/mcp`, skillsPeer);
+
+  const { page, fetched, problems, url } = await openPage(browser, "page");
+  let atPlain = null;
+  await page.exposeFunction("__step", (name) => {
+    if (name === "plain") atPlain = [...fetched];
+  });
+  await page.goto(url, { waitUntil: "load", timeout: 30_000 });
+  await page.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+  const r = await page.evaluate(() => window.__result);
+  report("the auth builders work right after the import (before any module is ready)",
+    JSON.stringify(r.builders) === '["function","function","function"]', r);
+  report("a client without auth connects and calls on the lean module (dist/core's .wasm); the full module is not fetched",
+    r.echo === "lean" && atPlain?.includes("dist/core/mcp_wasm_client_bg.wasm") && !FULL.some((f) => atPlain.includes(f)), { r, atPlain });
+  report("client.skills of such a client: skills.list() and read() (verified) through the full module, loaded then",
+    !r.error && r.supported === true && r.skills?.length > 0 && r.verified === true && r.echoAfter === "still lean", r);
+  const count = (f) => fetched.filter((x) => x === f).length;
+  report("the full module's files were fetched once each, after the first use", FULL.every((f) => count(f) === 1) && !problems.length, { fetched, problems });
+  await page.close();
+
+  for (const [what, missing, kind, url] of [
+    ["full.js answers 404", ["full.js"], "module_load", `${ORIGIN}/pkg/full.js`],
+    ["the full .wasm answers 404", ["dist/mcp_wasm_client_bg.wasm"], "wasm_load", `${ORIGIN}/pkg/dist/mcp_wasm_client_bg.wasm`],
+  ]) {
+    const { page: p, url: at } = await openPage(browser, "failing", missing);
+    await p.goto(at, { waitUntil: "load", timeout: 30_000 });
+    await p.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+    const f = await p.evaluate(() => window.__result);
+    report(`${what}: a client with auth rejects connect() with kind ${kind}, part "authorization", the URL and the reason; a client without auth works`,
+      !f.error && f.auth?.mcp === true && f.auth.kind === kind && f.auth.part === "authorization" && f.auth.url === url
+        && f.auth.message.includes(url) && /404|not found|failed/i.test(f.auth.message) && f.echo === "lean", f);
+    await p.close();
+  }
+} finally {
+  await browser.close();
+  server.close();
+  stopChildren();
+  await rm(site, { recursive: true, force: true });
+  if (unpacked) await rm(unpacked, { recursive: true, force: true });
+}
+console.log(`lazy-parts: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
