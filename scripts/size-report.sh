@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Where the bytes of the web package go: the gzip -9 size of every module a page can fetch, and
-# the wasm's code by crate and by project module (twiggy, on the build's own names).
+# Where the bytes of the web package go: every module the npm package ships for pages (wasm and
+# JS) with its gzip -9 size and what loads it (scripts/module-map.mjs, over pkg/npm or
+# SIZE_REPORT_NPM, when there is one: scripts/package.sh makes it), the gzip -9 size of every
+# module of ENTRY's web build, and the wasm's code by crate and by project module (twiggy, on the
+# build's own names).
 #
 #   bash scripts/size-report.sh [ENTRY]     ENTRY: full (default) or core
 #
@@ -34,6 +37,11 @@ raw="$ROOT/target/release-nightly/wasm32-unknown-unknown/release/mcp_wasm_client
 [ -f "$pkg/mcp_wasm_client_bg.wasm" ] || { echo "size-report.sh: no package in $pkg" >&2; exit 1; }
 
 gz() { gzip -9c "$1" | wc -c; }
+npm_pkg="${SIZE_REPORT_NPM:-$ROOT/pkg/npm}"
+if [ -f "$npm_pkg/package.json" ]; then
+  node "$ROOT/scripts/module-map.mjs" "$npm_pkg"
+  echo
+fi
 echo "== shipped modules of the $entry web package (gzip -9, bytes) =="
 total=0
 while IFS= read -r f; do

@@ -66,11 +66,13 @@ FIRST_DOWNLOAD_SIGNED_IN_BUDGET=338500
 rm -f "$ROOT/pkg/first-download-signed-in.json"
 FIRST_DOWNLOAD_PORT=18987 node "$HERE/first-download.mjs" "$tarball" --page signed-in --budget "$FIRST_DOWNLOAD_SIGNED_IN_BUDGET" \
   --write "$ROOT/pkg/first-download-signed-in.json" 2>&1 | tee -a "$out" || status=$?
+# Every shipped module with what loads it, each listed one under its budget (module-budgets.json).
+node "$ROOT/scripts/module-map.mjs" "$tarball" --budgets "$HERE/module-budgets.json" 2>&1 | tee -a "$out" || status=$?
 # The sizes README.md and docs/ quote, against this run's (pkg/sizes.json from the build stage,
 # pkg/first-download.json, the unpacked tarball's elements/ and react/).
 node "$HERE/doc-sizes.mjs" "$tarball" 2>&1 | tee -a "$out" || status=$?
-passed=$(grep -E '^(packaging|no-tla|lazy-parts|first-download|first-download-signed-in|doc-sizes): [0-9]+ passed' "$out" | awk '{s += $2} END {print s + 0}')
-failed=$(grep -E '^(packaging|no-tla|lazy-parts|first-download|first-download-signed-in|doc-sizes): [0-9]+ passed' "$out" | awk '{s += $4} END {print s + 0}')
+passed=$(grep -E '^(packaging|no-tla|lazy-parts|first-download|first-download-signed-in|module-budgets|doc-sizes): [0-9]+ passed' "$out" | awk '{s += $2} END {print s + 0}')
+failed=$(grep -E '^(packaging|no-tla|lazy-parts|first-download|first-download-signed-in|module-budgets|doc-sizes): [0-9]+ passed' "$out" | awk '{s += $4} END {print s + 0}')
 # the matrix's skips (a runtime that could not be installed, with its reason above)
 skipped=$(grep -E '^packaging: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$out" | awk '{s += $6} END {print s + 0}')
 echo "packaging: $passed passed, $failed failed, $skipped skipped"
