@@ -200,7 +200,7 @@ test("a ClientGroup with a long server and tool name: names fit (64, [a-zA-Z0-9_
   }
 });
 
-test("bad input: a source that is no client, unknown options, and `ai` missing are clear errors", async () => {
+test("bad input: a source that is no client and unknown or mistyped options are clear TypeErrors", async () => {
   await assert.rejects(toAiSdkTools({}), (e) => e instanceof TypeError && /source must be a Client or a ClientGroup/.test(e.message));
   await assert.rejects(toAiSdkTools(null), /got null/);
   const client = await connected(PY);
