@@ -6,8 +6,8 @@
 
 import { approvalRule } from "./approval.js";
 import { aiSdkOutput } from "./content.js";
-import { buildTools, checkOptions, describe } from "./tools.js";
-import { callTool, checkSource, onToolsChange } from "./source.js";
+import { buildTools, checkOptions, describe, follow } from "./tools.js";
+import { callTool, checkSource } from "./source.js";
 
 let loading;
 /** The `ai` package, imported on first use; a clear TypeError when it is not installed. */
@@ -31,9 +31,16 @@ export async function toAiSdkTools(source, options) {
   const opts = checkOptions(options, fn, ["filter", "approval", "messageHandler", "onChange", "signal"]);
   const needs = approvalRule(opts.approval, fn);
   const ai = await loadAi();
+  const tools = await toolSet(source, opts, needs, ai);
+  follow(source, opts, (listed) => toolSet(source, opts, needs, ai, listed));
+  return tools;
+}
+
+/** The ToolSet of the tools listed now (or `given`). */
+async function toolSet(source, opts, needs, ai, given) {
   // AI SDK 7 has uploadFile and the tagged `file` tool-result part; AI SDK 6 has neither
   const v7 = typeof ai.uploadFile === "function";
-  const { entries } = await buildTools(source, "ai-sdk", opts);
+  const { entries } = await buildTools(source, "ai-sdk", opts, given);
   const tools = {};
   for (const [name, { tool, schema }] of entries) {
     const description = describe(tool);
@@ -45,15 +52,6 @@ export async function toAiSdkTools(source, options) {
       toModelOutput: ({ output }) => aiSdkOutput(output, v7),
       ...(needs ? { needsApproval: (input) => needs(tool, input ?? {}) } : {}),
     });
-  }
-  if (opts.onChange && !opts.signal?.aborted) {
-    const stop = onToolsChange(source, () => {
-      toAiSdkTools(source, { ...opts, onChange: undefined }).then(
-        (next) => opts.onChange(next),
-        (error) => (opts.messageHandler ? opts.messageHandler(error) : console.warn(`mcp-wasm-client/ai: listing the tools again failed: ${error?.message}`)),
-      );
-    });
-    opts.signal?.addEventListener("abort", stop, { once: true });
   }
   return tools;
 }

@@ -3,8 +3,8 @@
 
 import { approvalRule } from "./approval.js";
 import { PROVIDERS, mapResult } from "./content.js";
-import { buildTools, checkOptions, describe, parseArgs } from "./tools.js";
-import { callTool, checkSource, mcpError, onToolsChange } from "./source.js";
+import { buildTools, checkOptions, describe, follow, parseArgs } from "./tools.js";
+import { callTool, checkSource, mcpError } from "./source.js";
 
 /** The tool definition `provider`'s request body takes for one entry of buildTools. */
 function definition(provider, e) {
@@ -58,7 +58,14 @@ export async function toolsFor(source, provider, options) {
   const needs = approvalRule(opts.approval, fn);
   if (needs && !opts.approve)
     throw new TypeError(`${fn}: options.approval ${typeof opts.approval === "function" ? "(a function)" : JSON.stringify(opts.approval)} asks the user, so options.approve(tool, args) => boolean must ask them`);
-  const { entries, skipped } = await buildTools(source, provider, opts);
+  const set = await providerTools(source, provider, opts, needs);
+  const stop = follow(source, opts, (listed) => providerTools(source, provider, opts, needs, listed));
+  return { ...set, close: stop };
+}
+
+/** toolsFor's result over the tools listed now (or `given`), without `close`. */
+async function providerTools(source, provider, opts, needs, given) {
+  const { entries, skipped } = await buildTools(source, provider, opts, given);
   const defs = [...entries.values()].map((e) => definition(provider, e));
   const tools = provider === "gemini" ? (defs.length ? [{ functionDeclarations: defs }] : []) : defs;
 
@@ -78,15 +85,5 @@ export async function toolsFor(source, provider, options) {
     return resultItem(result, provider, name, id);
   }
   const toolName = (modelName) => entries.get(modelName)?.tool.name;
-  let stop = () => {};
-  if (opts.onChange && !opts.signal?.aborted) {
-    stop = onToolsChange(source, () => {
-      toolsFor(source, provider, { ...opts, onChange: undefined, signal: undefined }).then(
-        (next) => opts.onChange(next),
-        (error) => (opts.messageHandler ? opts.messageHandler(error) : console.warn(`mcp-wasm-client/ai: listing the tools again failed: ${error?.message}`)),
-      );
-    });
-  }
-  opts.signal?.addEventListener("abort", () => stop(), { once: true });
-  return { tools, call, toolName, skipped, close: () => stop() };
+  return { tools, call, toolName, skipped, close: () => {} };
 }

@@ -29,8 +29,9 @@ export function checkSource(source, fn) {
   throw new TypeError(`${fn}(source): source must be a Client or a ClientGroup of mcp-wasm-client, got ${what}`);
 }
 
-/** Every tool the source lists now (a group: its merged list, each with `server` and `originalName`). */
-export async function listTools(source) {
+/** Every tool the source lists now (a group: its merged list, each with `server` and `originalName`); `given`: a list already had. */
+export async function listTools(source, given) {
+  if (Array.isArray(given)) return given;
   const { tools } = isGroup(source) ? await source.listTools() : await source.listTools({ all: true });
   return Array.isArray(tools) ? tools : [];
 }
@@ -41,13 +42,15 @@ export function callTool(source, name, args, signal) {
 }
 
 /**
- * Calls `listener()` after each `toolschange` of the source (a Client's new list, a group
- * server's change); returns the function that stops it. A Client opens its 2026 listen stream for
- * the listener, as for any `toolschange` listener.
+ * Calls `listener(tools)` after each `toolschange` of the source, `tools` the Client's new
+ * complete list (the event's detail) or undefined (a group: a server's part changed, list again);
+ * returns the function that stops it. A Client opens its 2026 listen stream for the listener, as
+ * for any `toolschange` listener. (Listing a Client again from here would fire toolschange again:
+ * a complete listTools() does.)
  */
 export function onToolsChange(source, listener) {
   if (typeof source.addEventListener !== "function") return () => {};
-  const f = () => listener();
+  const f = (e) => listener(!isGroup(source) && Array.isArray(e?.detail) ? e.detail : undefined);
   source.addEventListener("toolschange", f);
   return () => source.removeEventListener("toolschange", f);
 }

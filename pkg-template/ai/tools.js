@@ -4,7 +4,7 @@
 
 import { nameTools } from "./names.js";
 import { SchemaError, toolSchema } from "./schema.js";
-import { listTools, mcpError } from "./source.js";
+import { listTools, mcpError, onToolsChange } from "./source.js";
 
 const OPTIONS = ["filter", "approval", "approve", "messageHandler", "onChange", "signal"];
 
@@ -34,11 +34,12 @@ async function report(options, provider, tool, reason) {
 }
 
 /**
- * The tools `source` lists now that pass `options.filter`, for `provider` (`ai-sdk` or one of
- * toolsFor's): `{ entries: Map modelName → { tool, schema… }, skipped: [{ name, error }] }`.
+ * The tools `source` lists now (or `given`, a list already had) that pass `options.filter`, for
+ * `provider` (`ai-sdk` or one of toolsFor's): `{ entries: Map modelName → { tool, schema… },
+ * skipped: [{ name, error }] }`.
  */
-export async function buildTools(source, provider, options) {
-  const listed = await listTools(source);
+export async function buildTools(source, provider, options, given) {
+  const listed = await listTools(source, given);
   const kept = [];
   for (const tool of listed) {
     if (options.filter && !(await options.filter(tool))) continue;
@@ -74,6 +75,24 @@ export async function parseArgs(args, name) {
   if (value === null || typeof value !== "object" || Array.isArray(value))
     throw await mcpError(-32602, `the arguments the model sent for ${name} are ${Array.isArray(value) ? "an array" : typeof value}, not an object`, { kind: "input" });
   return value;
+}
+
+/**
+ * Follows the source's tool list for `options.onChange`: after each toolschange, `make(listed)`
+ * builds the next set (from the Client's new list, or listing a group again) and onChange gets
+ * it; until `options.signal` aborts or the returned function is called. A failure to build goes to
+ * messageHandler (else console.warn).
+ */
+export function follow(source, options, make) {
+  if (!options.onChange || options.signal?.aborted) return () => {};
+  const stop = onToolsChange(source, (listed) => {
+    make(listed).then(
+      (next) => options.onChange(next),
+      (error) => (options.messageHandler ? options.messageHandler(error) : console.warn(`mcp-wasm-client/ai: the tools could not be made again: ${error?.message}`)),
+    );
+  });
+  options.signal?.addEventListener("abort", stop, { once: true });
+  return stop;
 }
 
 /** The description a tool is given: its description, else its title. */

@@ -13,7 +13,7 @@ import { EVERYTHING, PY, eventually, pkg } from "../js/peers.mjs";
 import { LONG_NAME, schemaClient } from "./schema_server.mjs";
 
 mapPackages("ai");
-const { toolsFor, toModelContent } = await import("mcp-wasm-client/ai");
+const { toAiSdkTools, toolsFor, toModelContent } = await import("mcp-wasm-client/ai");
 const { Client, McpError } = pkg;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PROVIDERS = ["openai-chat", "openai-responses", "anthropic", "gemini"];
@@ -226,7 +226,7 @@ test("bad input: an unknown provider, a source that is no client, a result that 
   assert.throws(() => toModelContent({ content: [] }, "gemini"), /needs the tool's name/);
 });
 
-test("list_changed: onChange gets fresh tools when the server's list changes, and the next toolsFor lists them", async (t) => {
+test("list_changed: onChange gets fresh tools (toolsFor and toAiSdkTools) when the server's list changes, and the next call lists them", async (t) => {
   const port = Number(process.env.AI_TEST_PORT ?? 18148);
   const child = spawn("python3", [path.join(here, "../react/peer.py"), String(port)], { stdio: ["ignore", "ignore", "pipe"] });
   t.after(() => child.kill());
@@ -240,6 +240,9 @@ test("list_changed: onChange gets fresh tools when the server's list changes, an
   try {
     const changes = [];
     const set = await toolsFor(client, "openai-responses", { onChange: (next) => changes.push(next) });
+    const toolSets = [];
+    const stop = new AbortController();
+    assert.ok(!("bonus" in (await toAiSdkTools(client, { onChange: (next) => toolSets.push(next), signal: stop.signal }))));
     const names = (s) => s.tools.map((x) => x.name).sort();
     assert.ok(!names(set).includes("bonus"));
     await new Promise((r) => setTimeout(r, 300)); // the 2026 listen stream opens for the listener
@@ -248,7 +251,14 @@ test("list_changed: onChange gets fresh tools when the server's list changes, an
     const next = changes.find((c) => names(c).includes("bonus"));
     assert.deepEqual((await next.call("bonus", {})).output, [{ type: "input_text", text: "bonus!" }]);
     assert.ok(names(await toolsFor(client, "openai-responses")).includes("bonus"), "a fresh toolsFor lists it");
+    await eventually(() => toolSets.some((t) => "bonus" in t), 10_000);
+    assert.equal(await toolSets.find((t) => "bonus" in t).bonus.execute({}, { toolCallId: "b", messages: [] }).then((r) => r.content[0].text), "bonus!");
+    assert.ok("bonus" in (await toAiSdkTools(client)), "a fresh ToolSet has it");
+    await new Promise((r) => setTimeout(r, 500));
+    // one change, a few events: not a loop (listing a Client from its own toolschange fires it again)
+    assert.ok(changes.length <= 4 && toolSets.length <= 4, `onChange ran ${changes.length} and ${toolSets.length} times`);
     set.close();
+    stop.abort();
     await client.callTool("toggle_bonus", {});
   } finally {
     await client.close();
