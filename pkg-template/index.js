@@ -1,7 +1,7 @@
 // A template: scripts/package.sh fills its {{…}} lines and copies it into the package. Browsers,
 // bundlers (Vite, webpack 5, Rollup), module workers: no top-level await. Two WebAssembly modules:
-//  - the lean one (the core build: dist/lean/'s glue over dist/core/'s .wasm, located through
-//    new URL(…, import.meta.url), which bundlers rewrite to the emitted asset), fetched when the
+//  - the lean one (the core build: dist/mcp_wasm_client_lean.js and its _lean_bg.wasm, located
+//    through new URL(…, import.meta.url), which bundlers rewrite to the emitted asset), fetched when the
 //    first client without `auth` is made or init() is called: every client without `auth` is made
 //    there, and every export that needs a module (elicitationForm, the transports…) is its;
 //  - the full one (full.js: dist/mcp_wasm_client_bg.wasm through manual.js), loaded when the first
@@ -11,7 +11,7 @@
 // error, or a module that cannot be loaded, surfaces from connect()). The `auth` option's builders
 // (authorizeWithPopup, webStorage…) are plain JS, usable at once. Every other export is
 // lean/manual.js's: usable once `await init()` has resolved.
-import * as glue from './dist/lean/mcp_wasm_client.js';
+import * as glue from './dist/mcp_wasm_client_lean.js';
 import { adoptClient, makeClient } from '{{snippets}}/src/js/api/client.js';
 import { makeGroup } from '{{snippets}}/src/js/api/group.js';
 import { McpError as ErrorClass } from '{{snippets}}/src/js/boundary/error.js';

@@ -10,11 +10,12 @@
 #   dist/snippets/              the inline JS snippets (identical in both targets, checked)
 #   dist/*.d.ts                 wasm-bindgen's declarations, as the build emits them
 #   index.js                    browsers, bundlers, workers, Deno-web: the lean module (the core build,
-#                               dist/lean/ over dist/core/'s .wasm) for clients without `auth`, the full one (full.js, through
+#                               dist/mcp_wasm_client_lean*.js/.wasm) for clients without `auth`, the full one (full.js, through
 #                               manual.js) loaded for the first client with it, or for the skills of
 #                               a lean client (client.js's CompanionSkills); starts the lean init()
 #                               on import, no top-level await; Client and ClientGroup usable at once
-#   dist/lean/, lean/manual.js  the core web glue reading the full build's snippets; manual.js's
+#   dist/mcp_wasm_client_lean.js, _lean_bg.wasm, wasm-url-lean.js, lean/manual.js  the core web
+#                               glue reading the full build's snippets, its .wasm; manual.js's
 #                               exports over it, with the real `auth`
 #                               builders (index.js re-exports them); not an entry
 #   full.js                     not an entry: what index.js imports for the full module
@@ -403,35 +404,35 @@ rm "$OUT/core/manual.template.js"
 fill_snippets "$TEMPLATE/core/index.js" "$OUT/core/index.js" dist/core ../dist/core
 rm "$OUT/core/"*.template
 cp "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/index.d.cts" "$TEMPLATE/core/absent.js" "$OUT/core/"
-# the default entry's lean module is the core build: dist/lean/ holds a copy of its web glue that
-# reads the full build's snippets (../snippets/: the same files, checked, so that both modules of
-# the default entry share one client.js and one McpError) and dist/core/'s .wasm (one file for
-# both entries); lean/manual.js is pkg-template/manual.js over that glue, with the real `auth`
-# builders (index.js re-exports it). The core entry keeps its own snippets: a process that loads
-# both entries keeps their clients apart.
+# the default entry's lean module is the core build: dist/mcp_wasm_client_lean.js, a copy of its
+# web glue that reads the full build's snippets (the same files, checked, so that both modules of
+# the default entry share one client.js and one McpError), and its .wasm beside the full one under
+# a name of its own, dist/mcp_wasm_client_lean_bg.wasm (a bundler that emits no assets, Rollup or
+# esbuild, copies dist/*.wasm into one folder); lean/manual.js is pkg-template/manual.js over that
+# glue, with the real `auth` builders (index.js re-exports it). The core entry keeps its own
+# snippets: a process that loads both entries keeps their clients apart.
 [ "${CORE_NAMES[*]}" = "${NAMES[*]}" ] \
   || die "the core build exports [${CORE_NAMES[*]}], the full one [${NAMES[*]}] (less the builders): the lean module must have every export"
-mkdir -p "$OUT/dist/lean"
 core_snippets="$(basename "$(echo "$STAGE"/core-web/snippets/*/)")"
 ( cd "$STAGE/core-web/snippets/$core_snippets" && find . -type f ) | while IFS= read -r f; do
   cmp -s "$STAGE/core-web/snippets/$core_snippets/$f" "$OUT/dist/snippets/$SNIPPETS_NAME/$f" \
     || die "the core build's snippet $f differs from the full build's (or the full build has none)"
 done
 # (only the import statements: the import object's keys are the wasm's import module names)
-sed -E -e "s#from ?([\"'])\./snippets/$core_snippets/#from\1../snippets/$SNIPPETS_NAME/#g" \
-  -e "s#new URL\(([\"'])${STEM}_bg\.wasm([\"']), ?import\.meta\.url\)#new URL(\1../core/${STEM}_bg.wasm\2,import.meta.url)#g" \
-  "$STAGE/core-web/$STEM.js" >"$OUT/dist/lean/$STEM.js"
-! grep -qE "from ?[\"']\./snippets/" "$OUT/dist/lean/$STEM.js" || die "dist/lean/$STEM.js still imports ./snippets/"
-grep -q "new URL(.\.\./core/${STEM}_bg\.wasm" "$OUT/dist/lean/$STEM.js" || die "dist/lean/$STEM.js does not locate ../core/${STEM}_bg.wasm"
-printf '%s\n' "// Written by scripts/package.sh: the lean module's .wasm, the core build's (dist/core/)." \
-  "export const wasmUrl = () => new URL('../core/${STEM}_bg.wasm', import.meta.url);" >"$OUT/dist/lean/wasm-url.js"
+sed -E -e "s#from ?([\"'])\./snippets/$core_snippets/#from\1./snippets/$SNIPPETS_NAME/#g" \
+  -e "s#new URL\(([\"'])${STEM}_bg\.wasm([\"']), ?import\.meta\.url\)#new URL(\1${STEM}_lean_bg.wasm\2,import.meta.url)#g" \
+  "$STAGE/core-web/$STEM.js" >"$OUT/dist/${STEM}_lean.js"
+grep -q "new URL(.${STEM}_lean_bg\.wasm" "$OUT/dist/${STEM}_lean.js" || die "dist/${STEM}_lean.js does not locate ${STEM}_lean_bg.wasm"
+cp "$STAGE/core-web/${STEM}_bg.wasm" "$OUT/dist/${STEM}_lean_bg.wasm"
+printf '%s\n' "// Written by scripts/package.sh: the lean module's .wasm (the core build's), located as its glue does." \
+  "export const wasmUrl = () => new URL('${STEM}_lean_bg.wasm', import.meta.url);" >"$OUT/dist/wasm-url-lean.js"
 mkdir -p "$OUT/lean"
 {
-  echo "// The default entry's lean/manual.js: pkg-template/manual.js (below) reading the lean glue in"
-  echo "// dist/lean/ (written by scripts/package.sh). Not an entry of its own: index.js re-exports it."
-  sed -e "s#^import \* as glue from './dist/$STEM.js';\$#import * as glue from '../dist/lean/$STEM.js';#" \
+  echo "// The default entry's lean/manual.js: pkg-template/manual.js (below) reading the lean glue,"
+  echo "// dist/${STEM}_lean.js (written by scripts/package.sh). Not an entry: index.js re-exports it."
+  sed -e "s#^import \* as glue from './dist/$STEM.js';\$#import * as glue from '../dist/${STEM}_lean.js';#" \
     -e "s#^import { defineElements } from './elements/index.js';\$#import { defineElements } from '../elements/index.js';#" \
-    -e "s#^import { wasmUrl as defaultWasmUrl } from './dist/wasm-url.js';\$#import { wasmUrl as defaultWasmUrl } from '../dist/lean/wasm-url.js';#" \
+    -e "s#^import { wasmUrl as defaultWasmUrl } from './dist/wasm-url.js';\$#import { wasmUrl as defaultWasmUrl } from '../dist/wasm-url-lean.js';#" \
     "$TEMPLATE/manual.js"
 } >"$OUT/lean/manual.template.js"
 CORE=0 BUILDERS_LINE="export { {} } from '{{snippets}}/src/js/auth/builders.js';" \

@@ -16,7 +16,8 @@ import { serveStatic } from "./serve.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(HERE, "fixtures", "bundlers");
-const WASM = "mcp_wasm_client_bg.wasm";
+// The .wasm a page's client without `auth` loads: the default entry's lean module.
+const WASM = "mcp_wasm_client_lean_bg.wasm";
 
 // The page builds (fixture folder, the npm package whose version the line names; control: also
 // served without the .wasm). The Node builds (scripts of fixtures/bundlers/esbuild-node) are
@@ -26,7 +27,7 @@ const BROWSER = [
   { name: "webpack", tool: "webpack", label: (v) => `webpack ${v}, defaults + entry/output/mode, no experiments` },
   { name: "rollup", tool: "rollup", label: (v) => `rollup ${v} + node-resolve only, .wasm copied`, control: true },
   { name: "esbuild", tool: "esbuild", label: (v) => `esbuild ${v} --bundle --format=esm, .wasm copied` },
-  { name: "esbuild-wasm-file", tool: "esbuild", label: (v) => `esbuild ${v} --bundle --format=esm --loader:.wasm=file, init from "mcp-wasm-client/wasm"` },
+  { name: "esbuild-wasm-file", tool: "esbuild", label: (v) => `esbuild ${v} --bundle --format=esm --loader:.wasm=file, init from "mcp-wasm-client/wasm-lean"` },
 ];
 
 /** Copies, installs and builds every bundler consumer, then runs each build; records one line each. */

@@ -3,7 +3,7 @@
 // unpacked package; every package file the page fetches is recorded) and checks, for each part,
 // that it was not fetched before its first use and works after:
 //   - the `auth` builders (plain JS): usable right after the import, before any module is ready;
-//   - the lean module (the core build's .wasm): a client without `auth` connects and calls a tool
+//   - the lean module (the core build, dist/mcp_wasm_client_lean_bg.wasm): a client without `auth` connects and calls a tool
 //     on the Python SDK peer, and the full module (full.js, dist/mcp_wasm_client_bg.wasm) is not
 //     fetched;
 //   - the full module for `client.skills` of such a client: skills.list() and skills.read() against
@@ -132,8 +132,8 @@ try {
   const r = await page.evaluate(() => window.__result);
   report("the auth builders work right after the import (before any module is ready)",
     JSON.stringify(r.builders) === '["function","function","function"]', r);
-  report("a client without auth connects and calls on the lean module (dist/core's .wasm); the full module is not fetched",
-    r.echo === "lean" && atPlain?.includes("dist/core/mcp_wasm_client_bg.wasm") && !FULL.some((f) => atPlain.includes(f)), { r, atPlain });
+  report("a client without auth connects and calls on the lean module (dist/mcp_wasm_client_lean_bg.wasm); the full module is not fetched",
+    r.echo === "lean" && atPlain?.includes("dist/mcp_wasm_client_lean_bg.wasm") && !FULL.some((f) => atPlain.includes(f)), { r, atPlain });
   report("client.skills of such a client: skills.list() and read() (verified) through the full module, loaded then",
     !r.error && r.supported === true && r.skills?.length > 0 && r.verified === true && r.echoAfter === "still lean", r);
   const count = (f) => fetched.filter((x) => x === f).length;

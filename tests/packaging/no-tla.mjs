@@ -99,8 +99,8 @@ try {
 
 // ---- signIn() before init, and wasm load failures
 
-// The module a client without `auth` needs: the lean one (the core build's .wasm).
-const WASM_URL = `${ORIGIN}/pkg/dist/core/mcp_wasm_client_bg.wasm`;
+// The module a client without `auth` needs: the lean one (the core build's .wasm)
+const WASM_URL = `${ORIGIN}/pkg/dist/mcp_wasm_client_lean_bg.wasm`;
 
 const SIGN_IN = `import { Client, McpError } from "/pkg/index.js";
 const out = (window.__result = { opens: [] });
