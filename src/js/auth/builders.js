@@ -33,8 +33,15 @@ function optionsObject(options, what) {
   throw inputError(`${what}: options must be an object`);
 }
 
-/** `o[key]` unless `o` is absent or it is undefined or null (then undefined). */
-const given = (o, key) => (o === undefined || o === null ? undefined : (o[key] ?? undefined));
+/** `o[key]` unless `o` is absent or it is undefined or null (then undefined); a getter that throws reads as absent. */
+function given(o, key) {
+  if (o === undefined || o === null) return undefined;
+  try {
+    return o[key] ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** `o[key]` checked by `ok` (absent: undefined); else the error naming `scope.key`. */
 function option(o, key, scope, ok, what) {
@@ -60,7 +67,12 @@ export function authorizeWithPopup(options) {
 
 /** `options.window`: undefined (the client opens the popup), or a window the app opened. */
 function givenWindow(o) {
-  const w = given(o, "window");
+  let w;
+  try {
+    w = o === undefined || o === null ? undefined : (o.window ?? undefined);
+  } catch {
+    throw inputError("authorizeWithPopup options: window could not be read");
+  }
   if (w === undefined) return undefined;
   let windowLike = false;
   try {
