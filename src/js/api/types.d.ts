@@ -482,6 +482,9 @@ export interface McpErrorKinds {
   unsupported: {};
   /** `ClientGroup.callTool`: no server of the group lists this tool. */
   unknown_tool: { tool: string };
+  /** `mcp-wasm-client/ai`: a tool left out of a model's tool set for `provider` (its schema or name
+   *  cannot be made to fit, `reason` says why), told to `messageHandler`. */
+  tool_schema: { tool: string; provider: string; reason: string; server?: string };
   /** `<mcp-app-frame>`: the call was aborted before its app was shown. */
   cancelled: {};
   /** A bug inside the client (a WebAssembly trap): this package instance cannot be used any more;
