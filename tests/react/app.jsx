@@ -103,10 +103,21 @@ function SignIn({ url }) {
 /** No elicitationCallback: the hook's pendingRequests rendered as forms (issue 43). */
 function Pending({ url, options = {} }) {
   const mcp = useMcp(url, options);
+  const [sampled, setSampled] = useState("");
+  const ask = () => mcp.callTool("ask_llm", { topic: "tea" }).then((r) => setSampled(r.content[0].text), (e) => setSampled(`error: ${e.message}`));
   return (
     <View mcp={mcp}>
       <p data-test="pending-count">{mcp.pendingRequests.length}</p>
-      {mcp.pendingRequests.map((r) => r.kind === "elicitation" && <PendingForm key={r.id} request={r} />)}
+      <button data-test="call-llm" onClick={ask}>ask the model</button>
+      <p data-test="sampled">{sampled}</p>
+      {mcp.pendingRequests.map((r) =>
+        r.kind === "elicitation" ? <PendingForm key={r.id} request={r} /> : (
+          <section key={r.id} data-test="sampling" aria-label="The server asks your model">
+            <p>{r.params.messages[0]?.content?.text}</p>
+            <button data-test="sampling-answer" onClick={() => r.respond({ role: "assistant", content: { type: "text", text: "roses" }, model: "react-ui" })}>Answer</button>
+            <button data-test="sampling-decline" onClick={r.decline}>Decline</button>
+          </section>
+        ))}
     </View>
   );
 }

@@ -5,6 +5,8 @@ Usage:  python3 tests/react/peer.py <port>        (binds 127.0.0.1 only; CORS fo
 What tests/react/run.mjs needs beyond tests/peers/python_server.py:
   * `toggle_bonus`: adds the tool `bonus` (or removes it when present) and announces
     `notifications/tools/list_changed`, so a rendered tool list must change;
+  * `ask_llm`: samples the client's model (sampling/createMessage, both eras) and answers
+    "<model>: <text>" (mcp-wasm-client/react's pendingRequests answer it from a component);
   * GET /test/stats: how many `initialize` and `server/discover` requests and legacy DELETEs
     the server has seen (a StrictMode double mount must not double-connect), and
     POST /test/reset sets them back to zero.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from typing import Annotated
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -25,9 +28,10 @@ from starlette.responses import JSONResponse
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "peers"))
 
 from mcp.server import MCPServer  # noqa: E402
-from mcp.server.mcpserver import Context, Elicit  # noqa: E402
+from mcp.server.mcpserver import Context, Elicit, Resolve, Sample  # noqa: E402
+from mcp.types import CreateMessageResult, SamplingMessage, TextContent  # noqa: E402
 
-from mcp_common import CardHolder, add, card_holder_question, echo, greet, issue_card_tool, port_from_argv, serve, streamable_http_app  # noqa: E402
+from mcp_common import CardHolder, add, card_holder_question, echo, greet, issue_card_tool, port_from_argv, sampled_text, serve, streamable_http_app  # noqa: E402
 
 mcp = MCPServer(name="react-peer", version="1.0.0")
 mcp.tool()(echo)
@@ -67,6 +71,16 @@ def ask_card_holder() -> Elicit[CardHolder]:
 
 
 mcp.tool()(issue_card_tool(ask_card_holder))
+
+
+def ask_for_poem(topic: str) -> Sample:
+    return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=f"Write a short poem about {topic}."))], max_tokens=100)
+
+
+@mcp.tool()
+def ask_llm(topic: str, reply: Annotated[CreateMessageResult, Resolve(ask_for_poem)]) -> str:
+    """Sample the client's LLM (sampling/createMessage) and return "<model>: <text>". Both eras."""
+    return f"{reply.model}: {sampled_text(reply)}"
 
 
 @mcp.resource("demo://hello", name="hello", mime_type="text/plain")

@@ -130,7 +130,7 @@ async function bonusComesAndGoes(page, tools, bonus) {
   await waitTools(page, tools);
 }
 
-const PEER_TOOLS = ["add", "echo", "issue_card", "toggle_bonus"];
+const PEER_TOOLS = ["add", "ask_llm", "echo", "issue_card", "toggle_bonus"];
 
 // ------------------------------------------------------------------------------ steps
 
@@ -196,7 +196,7 @@ async function oneSteps(page, $, a) {
     await bonusComesAndGoes(page, PEER_TOOLS, "bonus");
   });
 
-  await step("pendingRequests: without an elicitationCallback the server's request is state; respond and decline answer it", async () => {
+  await step("pendingRequests: without callbacks the server's elicitation and sampling requests are state; respond and decline answer them", async () => {
     await page.evaluate((url) => window.mount("Pending", { url }), a.url);
     await waitText(page, '[data-test="state"]', "connected");
     expect(await text(page, '[data-test="pending-count"]') === "0", "a request pending before any call");
@@ -211,6 +211,16 @@ async function oneSteps(page, $, a) {
     await $('[data-test="call-card"]').click();
     await $('[data-test="pending-decline"]').click();
     await waitText(page, '[data-test="result"]', "No card issued.");
+    // a sampling request: answered, then declined (the spec's user rejection, code -1)
+    await $('[data-test="call-llm"]').click();
+    await page.getByRole("region", { name: "The server asks your model" }).waitFor();
+    expect(await page.evaluate(() => window.current.pendingRequests[0]?.kind) === "sampling", "not a sampling request");
+    await $('[data-test="sampling-answer"]').click();
+    await waitText(page, '[data-test="sampled"]', "react-ui: roses");
+    await $('[data-test="call-llm"]').click();
+    await $('[data-test="sampling-decline"]').click();
+    await page.waitForFunction(() => /^error: /.test(document.querySelector('[data-test="sampled"]')?.textContent ?? ""));
+    expect(await text(page, '[data-test="pending-count"]') === "0", "a declined request is still pending");
     // pendingRequests: false keeps the request refused, as a Client without the callback does
     await page.evaluate((url) => window.mount("Pending", { url, options: { pendingRequests: false } }), a.url);
     await waitText(page, '[data-test="state"]', "connected");
