@@ -89,8 +89,8 @@ if [[ "$OAUTH" == "1" && "$(http_code "http://127.0.0.1:$AS_PORT/")" != "000" ]]
   exit 1
 fi
 
-say "building the web package (scripts/build-wasm.sh, ~2 min)"
-bash "$ROOT/scripts/build-wasm.sh" web pkg/web
+say "building the npm package into pkg/npm (scripts/package.sh: the web and nodejs builds of both modules, ~5 min the first time)"
+bash "$ROOT/scripts/package.sh" >/dev/null
 
 if [[ "$OAUTH" == "1" ]]; then
   say "starting the demo MCP server (demo/server.py --oauth) on http://127.0.0.1:$MCP_PORT/mcp, authorization server http://127.0.0.1:$AS_PORT"
@@ -118,7 +118,7 @@ done
 say "serving the MCP Apps sandbox proxy on http://127.0.0.1:$SANDBOX_PORT/ (another origin)"
 python3 -m http.server --bind 127.0.0.1 --directory "$ROOT" "$SANDBOX_PORT" >/dev/null 2>&1 &
 SANDBOX_PID=$!
-wasm_type="$(curl -s -o /dev/null -m 2 -w '%{content_type}' "http://127.0.0.1:$PORT/pkg/web/mcp_wasm_client_bg.wasm" || true)"
+wasm_type="$(curl -s -o /dev/null -m 2 -w '%{content_type}' "http://127.0.0.1:$PORT/pkg/npm/dist/mcp_wasm_client_lean_bg.wasm" || true)"
 if [[ "$wasm_type" != "application/wasm" ]]; then
   echo "WARNING: .wasm is served as '$wasm_type', not application/wasm; the page may fail to load" >&2
 fi

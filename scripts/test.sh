@@ -519,8 +519,20 @@ node_scripts() {
   record_counts "$stage" "$status" "$passed" "$failed"
 }
 
+# The demo (www/js/pkg.js) imports the npm package's default entry: pkg/npm, packed from the builds
+# of pkg/ (package.sh PACKAGE_FROM=pkg) when missing or older than them.
+need_npm_package() {
+  if [ -f pkg/npm/index.js ] && [ pkg/npm/index.js -nt pkg/web/mcp_wasm_client_bg.wasm ] \
+      && [ pkg/npm/index.js -nt pkg/core-web/mcp_wasm_client_bg.wasm ]; then
+    return 0
+  fi
+  echo "packing pkg/npm from the builds of pkg/ for the demo (log: $LOG_DIR/package-$1.log)"
+  PACKAGE_FROM=pkg bash scripts/package.sh >"$LOG_DIR/package-$1.log" 2>&1 \
+    || { cat "$LOG_DIR/package-$1.log"; return 1; }
+}
 stage_e2e() {
   need_packages e2e || { record_check e2e 1 "no built packages"; return; }
+  need_npm_package e2e || { record_check e2e 1 "pkg/npm could not be packed"; return; }
   step "e2e: the demo end to end in Chromium (Playwright); sign-in against the OAuth peer"
   # run.mjs (the demo), auth.mjs (sign-in), dpop.mjs (DPoP, private_key_jwt) and transports.mjs
   # (windowTransport, messagePortTransport; ports E2E_TRANSPORT_PORTS, 18900-18919), cache.mjs
@@ -535,6 +547,7 @@ stage_e2e() {
 engine_pages() {
   local stage="$1" engine="$2"; shift 2
   need_packages "$stage" || { record_check "$stage" 1 "no built packages"; return; }
+  need_npm_package "$stage" || { record_check "$stage" 1 "pkg/npm could not be packed"; return; }
   local log="$LOG_DIR/$stage.log" status=0
   (cd tests/engines && ENGINES="$engine" run "$log" "$@" node run.mjs) || status=$?
   local line; line="$(grep -E "^engines-$engine: " "$log" | tail -1 || true)"

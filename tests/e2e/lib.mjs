@@ -158,7 +158,6 @@ export function launchChromium({ popupBlocking = false } = {}) {
   });
 }
 
-/** Exits with 2 when pkg/web is missing. */
 /** Content types of what the test pages serve. */
 export const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
 
@@ -192,10 +191,16 @@ export function servePages(port, pages) {
   });
 }
 
+/** Exits with 2 when pkg/web or pkg/npm (the demo's package) is missing. */
 export function needWebPackage() {
   const wasm = path.join(ROOT, "pkg/web/mcp_wasm_client_bg.wasm");
   if (!fs.existsSync(wasm)) {
-    console.error("pkg/web is missing: run wasm-pack build --mode no-install --release --target web --out-dir pkg/web");
+    console.error("pkg/web is missing: run bash scripts/test.sh build");
+    process.exit(2);
+  }
+  // the demo (www/js/pkg.js) imports the npm package's default entry, pkg/npm/index.js
+  if (!fs.existsSync(path.join(ROOT, "pkg/npm/index.js"))) {
+    console.error("pkg/npm is missing: run PACKAGE_FROM=pkg bash scripts/package.sh");
     process.exit(2);
   }
 }

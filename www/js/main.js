@@ -1,5 +1,5 @@
 // MCP WASM client demo: a chat-style page in plain ES modules, no framework, no CDN, no bundler.
-// Serve the repository root and open /www/ (the wasm package lives in ../pkg/web, see pkg.js).
+// Serve the repository root and open /www/ (the package lives in ../pkg/npm, see pkg.js).
 //
 // Query parameters: ?url=<mcp url>  &mode=auto|legacy|2026-07-28  &autoconnect=1
 //                   &call=<tool>  &args=<JSON object>

@@ -1,14 +1,8 @@
-// The one import of the WebAssembly package. The page is served from the repository root
-// (scripts/demo.sh, tests/e2e/run.mjs), so www/js/ reaches the package at ../../pkg/web/.
-// The custom elements are bound to it as the npm browser entry binds them (defineElements also
-// defines <mcp-elicitation-form> and <mcp-app-frame>).
-import * as wasm from "../../pkg/web/mcp_wasm_client.js";
-import { defineElements } from "../../pkg-template/elements/index.js";
-
+// The one import of the package: its default browser entry as a page that installs it gets it,
+// pkg/npm/index.js (scripts/package.sh assembles pkg/npm): the lean module for clients without
+// `auth`, the full one loaded when first needed, the custom elements defined. The page is served
+// from the repository root (scripts/demo.sh, tests/e2e/run.mjs), so www/js/ reaches it at ../../pkg/npm/.
 export {
-  default as init, Client, ClientGroup, McpError, elicitationForm, validateElicitation,
+  init, Client, ClientGroup, McpError, elicitationForm, validateElicitation, AppFrame, ElicitationForm,
   authorizeWithPopup, authorizeWithRedirect, completeAuthorizationPopup, webStorage, indexedDbStorage,
-} from "../../pkg/web/mcp_wasm_client.js";
-
-/** The package's elements, bound to the web package. */
-export const { AppFrame, ElicitationForm } = defineElements(wasm);
+} from "../../pkg/npm/index.js";
