@@ -1,19 +1,7 @@
-// <mcp-app-frame>: an MCP Apps host (io.modelcontextprotocol/ui, specification 2026-01-26) as a
-// framework-free custom element beside the wasm. This file holds the element: its properties, its
-// checks and how it finds a tool; the dialogue with a shown app (the proxy iframe, the handshake,
-// the app's requests, teardown) is view-session.js's, imported when the first app is shown, so a
-// page that only calls tools never downloads it.
-//
-// Surface (docs/elements.md): properties client, sandbox, hostContext, hostInfo, loggingCallback,
-// downloadLimits, modelContext (read), tool (read), appTools (read); methods callTool(name, args,
-// options), show(tool, args, result) (args omitted: the input streams in later),
-// sendToolInputPartial(args), feedToolInput(jsonDelta), callAppTool(name, args, options),
-// teardown({ reason }); events (bubbling, composed; cancelable ones refused by preventDefault()):
-// mcp-app-message, mcp-app-open-link, mcp-app-context, mcp-app-display-mode,
-// mcp-app-request-teardown, mcp-app-download, mcp-app-sampling (cancelable), mcp-app-log,
-// mcp-app-size, mcp-app-tools. A second callTool or show tears the shown view down first (a view
-// whose input still streams, of the same tool, takes the input instead); removing the element
-// ends the view without a teardown request (its iframe is already gone).
+// <mcp-app-frame>: an MCP Apps host (io.modelcontextprotocol/ui, 2026-01-26) as a custom element
+// (docs/elements.md): its properties, and the partial input it keeps while an app mounts. The rest
+// is view-session.js's, imported when the first app is shown (a page that never shows one never
+// fetches it).
 
 const CSS = `
 :host { display: block; position: relative; box-sizing: border-box; max-width: 100%; }
@@ -55,8 +43,8 @@ class AppFrameElement extends Base {
   #sandbox;
   #hostContext = {};
   #view; // the mounted view's state (ViewSession)
-  #stream; // while show(tool) without args mounts: the partial input to hand the view ({ partial, text })
-  #streaming; // that show()'s promise (a callTool waits for it before deciding to reuse its view)
+  #stream; // while show(tool) without args mounts: the partial input for the view ({ partial, text })
+  #streaming; // that show()'s promise (a callTool waits for it before reusing its view)
   /** `{ name, version }` the app sees as the host (default: mcp-wasm-client). */
   hostInfo = { name: 'mcp-wasm-client', version: '0.1.0' };
   /** Called with (params, { server, frame }) for each `notifications/message` the app sends. */
@@ -90,14 +78,46 @@ class AppFrameElement extends Base {
   /** The tool whose app is shown (`{ name, server? }`), or undefined. */
   get tool() { return this.#view?.tool; }
 
-  /** The tools the shown app registered (its tools/list), `[]` without one; `mcp-app-tools` tells a change. */
+  /** The tools the shown app registered, `[]` without one (`mcp-app-tools` tells a change). */
   get appTools() { return [...(this.#view?.appTools ?? [])]; }
 
   /**
-   * Sends the app partial arguments (`ui/notifications/tool-input-partial`) while the tool's
-   * input streams (after `show(tool)` without args): in order, before the input; true when sent
-   * or held, false when dropped (the input was sent, or nothing streams).
+   * Mounts the tool's app (or continues its shown view whose input streams), sends it the input,
+   * calls the tool with the client's call `options` and sends it the result (`tool-cancelled` when
+   * the call fails). Resolves with the CallToolResult.
    */
+  async callTool(name, args = {}, options = {}) {
+    const signal = options?.signal;
+    const session = await this.#mount(name, args, signal);
+    let result;
+    try {
+      result = await session.client.callTool(session.toolName, args, options);
+    } catch (e) {
+      session.notify('ui/notifications/tool-cancelled', { reason: signal?.aborted ? 'aborted' : String(e?.message ?? e) });
+      throw e;
+    }
+    session.notify('ui/notifications/tool-result', result);
+    return result;
+  }
+
+  /**
+   * Mounts the app of a tool (a Tool object or its name) for a result that arrived elsewhere;
+   * without `args` its input is still to come (partial input, then callTool or show with them).
+   */
+  show(tool, args, result = undefined, options = {}) {
+    const stream = args === undefined ? { partial: undefined, text: '' } : undefined;
+    if (stream) this.#stream = stream;
+    const shown = this.#mount(tool, args, options?.signal, stream).then((session) => {
+      if (result !== undefined) session.notify('ui/notifications/tool-result', result);
+    });
+    if (!stream) return shown;
+    this.#streaming = shown.finally(() => {
+      if (this.#stream === stream) this.#stream = undefined;
+    });
+    return this.#streaming;
+  }
+
+  /** Sends the app partial arguments (tool-input-partial) while its input streams; false when dropped (after the input, or nothing streams). */
   sendToolInputPartial(args) {
     if (!args || typeof args !== 'object' || Array.isArray(args)) {
       throw this.#err(-32602, 'mcp-app-frame: sendToolInputPartial(args) takes the partial arguments as an object', 'input');
@@ -105,17 +125,13 @@ class AppFrameElement extends Base {
     return this.#toView('partial', args);
   }
 
-  /**
-   * Appends a text delta of the arguments' JSON as a model streams it (the AI SDK's
-   * `tool-input-delta`): the object it reads as so far goes out as partial arguments when it
-   * changed. True when taken, false when dropped (as sendToolInputPartial).
-   */
+  /** Takes a text delta of the arguments' streamed JSON; what it reads as so far goes out as partial arguments (false when dropped). */
   feedToolInput(delta) {
-    if (typeof delta !== 'string') throw this.#err(-32602, 'mcp-app-frame: feedToolInput(delta) takes a string (a piece of the arguments\' JSON text)', 'input');
+    if (typeof delta !== 'string') throw this.#err(-32602, 'mcp-app-frame: feedToolInput(delta) takes a string of the arguments\' JSON', 'input');
     return this.#toView('feed', delta);
   }
 
-  /** Partial input to the mount under way (kept, the latest partial only), else to the shown view while its input streams. */
+  /** Partial input: kept for the mount under way, else to the shown view while its input streams. */
   #toView(kind, value) {
     const stream = this.#stream;
     if (stream) {
@@ -128,78 +144,13 @@ class AppFrameElement extends Base {
     return kind === 'partial' ? view.partial(value) : view.feed(value);
   }
 
-  /**
-   * Calls a tool the shown app registered (`tools/call` to the app) and resolves with its
-   * CallToolResult; `options`: `{ signal, timeoutMs }` (default 60 s). Rejects with an McpError.
-   */
+  /** Calls a tool the shown app registered (tools/call to the app), `options` `{ signal, timeoutMs }`; resolves with its CallToolResult. */
   async callAppTool(name, args = {}, options = {}) {
-    const view = this.#view;
-    if (typeof name !== 'string' || !name) throw this.#err(-32602, 'mcp-app-frame: callAppTool(name, args): name must be a non-empty string', 'input');
-    if (!args || typeof args !== 'object' || Array.isArray(args)) throw this.#err(-32602, 'mcp-app-frame: callAppTool(name, args): args must be an object', 'input');
-    if (view?.state !== 'initialized') throw this.#err(-32602, `mcp-app-frame: callAppTool(${JSON.stringify(name)}): no initialized app is shown`, 'input');
-    if (!view.appTools.some((t) => t.name === name)) {
-      const listed = view.appTools.map((t) => t.name).join(', ') || 'none';
-      throw this.#err(-32602, `mcp-app-frame: the app has no tool ${JSON.stringify(name)} (frame.appTools: ${listed})`, 'input');
-    }
-    try {
-      return await view.callAppTool(name, args, options);
-    } catch (e) {
-      if (Number.isInteger(e.code)) throw new this.constructor.McpError(e.code, e.message, e.data);
-      const kind = e.kind ?? 'closed';
-      throw this.#err({ timeout: -32001, aborted: -32010 }[kind] ?? -32000, `mcp-app-frame: ${e.message}`, kind);
-    }
+    const m = await this.#viewModule();
+    return m.callAppTool(this.#view, name, args, options, (...a) => this.#err(...a), this.constructor.McpError);
   }
 
-  /**
-   * Calls a tool whose `_meta.ui.resourceUri` names an app: reads and mounts the app (any view
-   * shown before is torn down), sends it the input, calls the tool and sends it the result
-   * (`tool-cancelled` when the call is aborted or fails). Resolves with the CallToolResult.
-   * `options` are the client's call options (signal, onProgress, timeoutMs, task, …), passed on.
-   */
-  async callTool(name, args = {}, options = {}) {
-    const signal = options?.signal;
-    const target = await this.#resolve(name, signal);
-    const session = await this.#mount(target, args, signal);
-    let result;
-    try {
-      result = await target.client.callTool(target.toolName, args, options);
-    } catch (e) {
-      session.notify('ui/notifications/tool-cancelled', { reason: signal?.aborted ? 'aborted' : String(e?.message ?? e) });
-      throw e;
-    }
-    session.notify('ui/notifications/tool-result', result);
-    return result;
-  }
-
-  /**
-   * Mounts the app of a tool whose result arrived elsewhere (`tool` is the Tool object as listed,
-   * or its name) and gives it `args` and `result`. Without `args` the input is still to come:
-   * partial arguments (sendToolInputPartial, feedToolInput) go to the app, then callTool or show
-   * of the same tool with the arguments continues this view. Resolves once the app is mounted.
-   */
-  show(tool, args, result = undefined, options = {}) {
-    if (args !== undefined) return this.#show(tool, args, result, options);
-    const stream = { partial: undefined, text: '' };
-    this.#stream = stream;
-    const shown = this.#show(tool, undefined, undefined, options, stream).finally(() => {
-      if (this.#stream === stream) this.#stream = undefined;
-    });
-    this.#streaming = shown;
-    return shown;
-  }
-
-  /** show()'s work: resolve the tool, mount (or continue) its view, give it the result. */
-  async #show(tool, args, result, options, stream) {
-    const target = typeof tool === 'string' ? await this.#resolve(tool, options?.signal) : this.#fromTool(tool);
-    const session = await this.#mount(target, args, options?.signal, stream);
-    if (result !== undefined) session.notify('ui/notifications/tool-result', result);
-  }
-
-  /**
-   * Sends the app `ui/resource-teardown` `{ reason }` (after its initialization; waits for the
-   * reply up to 3 s), then removes the iframes. Resolves when they are gone; harmless when nothing
-   * is shown.
-   */
+  /** Sends the app what it was held, then `ui/resource-teardown` `{ reason }` (waits up to 3 s), then removes the iframes. */
   async teardown(options = {}) {
     const view = this.#view;
     this.#view = undefined;
@@ -213,7 +164,7 @@ class AppFrameElement extends Base {
     view?.dispose();
   }
 
-  /** Rejects when the element cannot mount (no DOM, no client, a same-origin or missing sandbox). */
+  /** Rejects when the element cannot mount: no DOM, no client (the sandbox URL is checked with the view module). */
   #check() {
     if (!globalThis.document || !this.shadowRoot) {
       throw this.#err(-32602, 'mcp-app-frame needs a page (DOM): it cannot render an MCP App in Node, Deno or a worker', 'unsupported');
@@ -222,52 +173,6 @@ class AppFrameElement extends Base {
     if (!c || typeof c.callTool !== 'function' || typeof c.listTools !== 'function') {
       throw this.#err(-32602, 'mcp-app-frame: set frame.client to a connected Client or ClientGroup first', 'input');
     }
-    if (!this.#sandbox) throw this.#err(-32602, 'mcp-app-frame: set frame.sandbox to the URL of mcp-app-sandbox.html on another origin', 'input');
-    let url;
-    try { url = new URL(this.#sandbox, location.href); } catch {
-      throw this.#err(-32602, `mcp-app-frame: frame.sandbox ${JSON.stringify(this.#sandbox)} is not a URL`, 'input');
-    }
-    if (!/^https?:$/.test(url.protocol)) throw this.#err(-32602, `mcp-app-frame: frame.sandbox must be an http(s) URL, not ${url.protocol}`, 'input');
-    if (url.origin === location.origin) {
-      throw this.#err(-32602, `mcp-app-frame: frame.sandbox must be served from another origin than the page (${url.origin} is the page's own)`, 'input');
-    }
-    return url;
-  }
-
-  /** Finds the tool by name on the client (for a group: its server's client and the tool's own name). */
-  async #resolve(name, signal) {
-    this.#check();
-    if (typeof name !== 'string' || !name) throw this.#err(-32602, 'mcp-app-frame: the tool name must be a non-empty string', 'input');
-    const c = this.#client;
-    const group = typeof c.client === 'function' && typeof c.addServer === 'function';
-    const { tools } = group ? await c.listTools(signal ? { signal } : undefined) : await c.listTools({ all: true, ...(signal ? { signal } : {}) });
-    const tool = tools.find((t) => t.name === name);
-    if (!tool) throw this.#err(-32602, `mcp-app-frame: no tool named ${JSON.stringify(name)} on the client`, 'input');
-    if (!group) return this.#fromTool(tool);
-    const client = c.client(tool.server);
-    if (!client) throw this.#err(-32602, `mcp-app-frame: the group has no server ${JSON.stringify(tool.server)} for tool ${JSON.stringify(name)}`, 'input');
-    const own = { ...tool, name: tool.originalName };
-    delete own.server;
-    delete own.originalName;
-    return { client, server: tool.server, toolName: tool.originalName, tool: own };
-  }
-
-  /** A target from a Tool object (on the frame's Client, or a group's entry with `server`/`originalName`). */
-  #fromTool(tool) {
-    this.#check();
-    if (!tool || typeof tool !== 'object' || typeof tool.name !== 'string') {
-      throw this.#err(-32602, 'mcp-app-frame: show() needs a Tool object (as listTools gives it) or a tool name', 'input');
-    }
-    const c = this.#client;
-    if (typeof c.client === 'function' && typeof tool.server === 'string') {
-      const client = c.client(tool.server);
-      if (!client) throw this.#err(-32602, `mcp-app-frame: the group has no server ${JSON.stringify(tool.server)}`, 'input');
-      const own = { ...tool, name: tool.originalName ?? tool.name };
-      delete own.server;
-      delete own.originalName;
-      return { client, server: tool.server, toolName: own.name, tool: own };
-    }
-    return { client: c, server: undefined, toolName: tool.name, tool };
   }
 
   /** view-session.js, loaded when the first app is shown (a page that never shows one never fetches it). */
@@ -280,12 +185,13 @@ class AppFrameElement extends Base {
     }
   }
 
-  /**
-   * Reads the tool's UI resource and mounts it in a new view session (tearing down the previous
-   * one), or gives `args` to the shown view of the same tool whose input still streams.
-   */
-  async #mount(target, args, signal, stream) {
-    const sandboxUrl = this.#check();
+  /** Mounts the tool's app in a new view (tearing down the previous one; `stream`: show()'s partial input), or gives `args` to its shown view whose input streams. */
+  async #mount(tool, args, signal, stream) {
+    this.#check();
+    const m = await this.#viewModule();
+    const mkErr = (...a) => this.#err(...a);
+    const sandboxUrl = m.sandboxUrl(this.#sandbox, mkErr);
+    const target = await m.appTarget(this.#client, tool, signal, mkErr);
     if (args !== undefined) {
       await this.#streaming?.catch(() => {});
       const shown = this.#view;
@@ -294,13 +200,9 @@ class AppFrameElement extends Base {
         return shown;
       }
     }
-    const { ViewSession, readAppResource, toolResourceUri } = await this.#viewModule();
-    const uri = toolResourceUri(target.tool);
-    if (!uri) throw this.#err(-32602, `mcp-app-frame: tool ${JSON.stringify(target.toolName)} has no _meta.ui.resourceUri (a ui:// resource): it has no app to show`, 'input');
-    const resource = await readAppResource(target.client, uri, signal, (...a) => this.#err(...a));
-    if (signal?.aborted) throw this.#err(-32800, 'mcp-app-frame: the call was aborted before its app was shown', 'cancelled');
+    const { uri, resource } = await m.appResource(target, signal, mkErr);
     await this.teardown({ reason: 'replaced by another tool call' });
-    const view = new ViewSession(this, { ...target, uri, resource, sandboxUrl, args });
+    const view = new m.ViewSession(this, { ...target, uri, resource, sandboxUrl, args });
     this.#view = view;
     view.mount();
     if (stream && this.#stream === stream) {

@@ -14,6 +14,7 @@ import { allowAttribute, grantCsp, grantPermissions, readAppResource, toolResour
 import { MAX_PARTIAL_JSON, parsePartialJson } from './partial-json.js';
 
 export { readAppResource, toolResourceUri, visibleTo };
+export { appResource, appTarget, callAppTool, sandboxUrl } from './app-target.js';
 
 const APPS_VERSION = '2026-01-26';
 const TEARDOWN_WAIT_MS = 3000;

@@ -149,7 +149,7 @@ impl Engine {
             "The server refused the stored discoverResult ({}): probing it again with server/discover",
             why.message
         )));
-        self.connect().await
+        self.connect_with(None).await
     }
 
     /// Sends a handshake request and returns its first reply whatever the status: through the

@@ -158,8 +158,8 @@ pub fn initialize(
         "capabilities": cfg.capabilities(Era::Legacy),
         "clientInfo": cfg.client_info,
     });
-    if let Some(meta) = meta {
-        params["_meta"] = meta.clone();
+    if let (Some(meta), Some(o)) = (meta, params.as_object_mut()) {
+        o.insert("_meta".into(), meta.clone());
     }
     Outgoing {
         traceparent: traceparent_of(Some(&params)),

@@ -267,8 +267,7 @@ class ClientFacade extends EventTarget {
 
   /** The `samplingCallback` option, or undefined: where `<mcp-app-frame>` sends its app's sampling requests. */
   get samplingCallback() {
-    const f = ClientFacade.#of(this).#sampling;
-    return typeof f === "function" ? f : undefined;
+    return ClientFacade.#of(this).#sampling;
   }
 
   /**

@@ -64,10 +64,11 @@ pub struct Client {
 #[wasm_bindgen(js_class = ClientCore)]
 impl Client {
     /// Connects: probes the era (`auto`), initializes (`legacy`), or adopts a pinned version;
-    /// `options._meta` (a tracer's trace context) goes in the handshake's `params._meta`.
+    /// `options._meta` (a tracer's trace context, from tracing.js) goes in the handshake's
+    /// `params._meta` (other keys are ignored, as any argument was before).
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn connect(&self, options: JsValue) -> Promise {
-        let op = options::connect_meta(&options).map(Op::Connect);
+        let op = options::call_meta(&options).map(Op::Connect);
         if op.is_ok() {
             self.engine.connect_called();
         }

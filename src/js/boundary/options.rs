@@ -329,18 +329,6 @@ pub fn call_meta(obj: &JsValue) -> Result<Option<Value>, McpError> {
     r.check().map(|()| meta)
 }
 
-/// `connect(options)`'s one option, `_meta` (the handshake request's `params._meta`); another key
-/// or a non-object is an input error.
-pub fn connect_meta(obj: &JsValue) -> Result<Option<Value>, McpError> {
-    if !obj.is_null_or_undefined() && !obj.is_object() {
-        return Err(McpError::input("connect() options must be an object"));
-    }
-    let r = &mut Reader::new("options");
-    r.refuse_unknown(obj, &[&["_meta"]], "connect()");
-    let meta = r.json_object(obj, "_meta");
-    r.check().map(|()| meta)
-}
-
 /// Reads per-call options `{ signal, timeoutMs, onProgress, resetTimeoutOnProgress,
 /// maxTotalTimeoutMs }`; the link keeps `signal` wired to the call's cancel token while alive.
 pub fn call_options(
