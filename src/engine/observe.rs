@@ -59,15 +59,25 @@ impl Engine {
         }
     }
 
-    /// Keeps `result` as the `method` list when it is the complete one (see [`complete_list`]).
+    /// Keeps `result` as the `method` list when it is the complete one (see [`complete_list`]),
+    /// and tells the host when it differs from the kept one: the same list again (a listener that
+    /// lists on every change) changes nothing and tells nothing.
     pub(super) fn keep_listing(&self, method: &str, params: Option<&Value>, result: &Value) {
         let Some(kind) = ListKind::from_method(method) else {
             return;
         };
-        if let Some(items) = complete_list(kind, params, result) {
-            self.lists.borrow_mut()[kind.index()] = Some(items.clone());
-            self.host.list_changed(kind, &items);
+        let Some(items) = complete_list(kind, params, result) else {
+            return;
+        };
+        {
+            let mut lists = self.lists.borrow_mut();
+            let kept = &mut lists[kind.index()];
+            if kept.as_ref() == Some(&items) {
+                return;
+            }
+            *kept = Some(items.clone());
         }
+        self.host.list_changed(kind, &items);
     }
 
     /// After a `list_changed`: fetches the whole list again in the background (unless the

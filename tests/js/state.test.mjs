@@ -171,6 +171,23 @@ test("listChanged: { autoRefresh: false }: the notification event fires, nothing
   await c.close();
 });
 
+test("a toolschange listener that lists the tools again gets no second event for the same list (no loop)", async (t) => {
+  const http = counting();
+  const c = new Client(PY, { fetch: http.fetch });
+  t.after(() => c.close().catch(() => {}));
+  let events = 0;
+  c.addEventListener("toolschange", () => {
+    events++;
+    if (events < 50) c.listTools({ all: true }).catch(() => {});
+  });
+  await c.connect();
+  await c.listTools({ all: true });
+  await sleep(300);
+  assert.equal(events, 1, "one event for the first complete list, none for the same list again");
+  assert.equal(http.count("tools/list"), 2, "the app's listing and its listener's, nothing more");
+  await c.close();
+});
+
 test("listChanged option errors name what is wrong", () => {
   for (const [value, re] of [
     [5, /options\.listChanged must be an object/],
