@@ -70,6 +70,12 @@ const PRELUDES = {
     onProgress: `${PKG("CallOptions")}["onProgress"]`,
   })}`,
   "docs/elements.md ## MCP Apps: `<mcp-app-frame>` #1": declare({ url: "string", container: "HTMLElement", args: "Record<string, unknown>", signal: "AbortSignal" }),
+  "docs/elements.md ### Streaming the tool's input #1": declare({
+    client: PKG("Client"),
+    sandbox: "string",
+    chat: "HTMLElement",
+    result: "{ fullStream: AsyncIterable<{ type: string; toolName: string; delta: string; input: Record<string, unknown> }> }",
+  }),
   "docs/sign-in.md # Sign in (OAuth) #1": declare({
     signInButton: "HTMLButtonElement",
     signOutButton: "HTMLButtonElement",
