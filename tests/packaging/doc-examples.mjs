@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchChromium, start, stopChildren, waitAnswering } from "../e2e/lib.mjs";
+import { checks } from "./checks.mjs";
 import { serveStatic } from "./serve.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -60,13 +61,7 @@ await writeFile(path.join(site, "readme.html"), page(`${PRELUDE}\n<script type="
 await writeFile(path.join(site, "oauth/callback.html"), page(callbackHtml));
 await writeFile(path.join(site, "oauth/readme-callback.html"), page(readmeCallback));
 
-let passed = 0;
-let failed = 0;
-const report = (name, good, detail) => {
-  good ? passed++ : failed++;
-  console.log(`${good ? "pass" : "FAIL"}  ${name}`);
-  if (!good) console.log(`      ${JSON.stringify(detail)}`);
-};
+const { report, done } = checks("doc-examples");
 
 /** Opens `file`, clicks Sign in, approves the consent page in the popup; resolves when it closed. */
 async function signIn(context, file) {
@@ -120,5 +115,4 @@ try {
   stopChildren();
   await rm(site, { recursive: true, force: true });
 }
-console.log(`doc-examples: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+process.exit(done());

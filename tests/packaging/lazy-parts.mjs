@@ -20,6 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchChromium, start, stopChildren, waitAnswering } from "../e2e/lib.mjs";
+import { checks } from "./checks.mjs";
 import { serveStatic } from "./serve.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -73,13 +74,7 @@ try {
 }
 out.done = true;`;
 
-let passed = 0;
-let failed = 0;
-const report = (name, good, detail) => {
-  good ? passed++ : failed++;
-  console.log(`${good ? "pass" : "FAIL"}  ${name}`);
-  if (!good) console.log(`      ${JSON.stringify(detail)}`);
-};
+const { report, done } = checks("lazy-parts");
 
 // The page and the package are served by a local static server (a page Playwright fulfilled itself
 // would be no local address, and Chromium refuses its requests to the 127.0.0.1 peers); a route
@@ -160,5 +155,4 @@ try {
   await rm(site, { recursive: true, force: true });
   if (unpacked) await rm(unpacked, { recursive: true, force: true });
 }
-console.log(`lazy-parts: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+process.exit(done());
