@@ -5,7 +5,8 @@
 //    first client without `auth` is made or init() is called: every client without `auth` is made
 //    there, and every export that needs a module (elicitationForm, the transports…) is its;
 //  - the full one (full.js: dist/mcp_wasm_client_bg.wasm through manual.js), loaded when the first
-//    client with the `auth` option is made; a page that never signs in never fetches it.
+//    client with the `auth` option (or over a JS transport) is made, or a lean client's first
+//    skills call; a page that never signs in never fetches it.
 // `Client` and `ClientGroup` work at once: made before its module is ready, a client makes its core
 // when it is (its methods wait for that; its getters answer their not-connected values; an option
 // error, or a module that cannot be loaded, surfaces from connect()). The `auth` option's builders
@@ -20,10 +21,15 @@ import { init } from './lean/manual.js';
 export * from './lean/manual.js';
 export { init as default } from './lean/manual.js';
 
-/** True when one of the constructor's options objects has an `auth` option (undefined and null are none). */
-function hasAuth(...options) {
+/**
+ * The clients made in the full module: one with an `auth` option (undefined and null are none), and
+ * one over a JS transport (`new Client({ transport }, …)`), whose skills no companion could reach
+ * (a transport carries one client).
+ */
+function wantsFull(first, second) {
   try {
-    return options.some((o) => o !== null && typeof o === 'object' && !(o instanceof URL) && o.auth != null);
+    const auth = [first, second].some((o) => o !== null && typeof o === 'object' && !(o instanceof URL) && o.auth != null);
+    return auth || (first !== null && typeof first === 'object' && !(first instanceof URL) && 'transport' in first);
   } catch {
     return false; // a hostile options object: the lean module's reader names what is wrong
   }
@@ -52,7 +58,7 @@ function loadFull() {
 
 // The lean module starts loading with the first client that needs it (or init()): a page whose
 // clients all have `auth` fetches only the full module.
-adoptClient(glue.Client, glue.ClientCore.prototype, () => init(), { wants: hasAuth, load: loadFull });
+adoptClient(glue.Client, glue.ClientCore.prototype, () => init(), { wants: wantsFull, load: loadFull });
 
 /** The exported Client: `new Client(…)` works before and after the module is ready. */
 export const Client = new Proxy(glue.Client, { construct: (_, args) => makeClient(...args) });

@@ -442,6 +442,16 @@ rm "$OUT/lean/manual.template.js" "$OUT/lean/manual.filled.js"
 ! grep -qE "'\./(dist|elements)/" "$OUT/lean/manual.js" || die "lean/manual.js still names a ./dist/ or ./elements/ path"
 cp "$TEMPLATE/full.js" "$OUT/"
 for f in "$ROOT"/LICENSE*; do [ -f "$f" ] && cp "$f" "$OUT/"; done
+# The JS a page loads from outside dist/ (the entries' wrappers and the custom elements), minified
+# in place by esbuild as build-wasm.sh minifies dist/'s: whitespace, comments, syntax, local names;
+# the exported names stay. (node.cjs, node.mjs and node-wasm.cjs stay as written: Node prints the
+# source line of an uncaught error; react/ and ai/ are entries of their own, as written.)
+minify=(index.js manual.js full.js lean/manual.js core/index.js core/manual.js core/absent.js)
+for f in "$OUT"/elements/*.js; do minify+=("elements/${f##*/}"); done
+for f in "${minify[@]}"; do
+  esbuild "$OUT/$f" --minify --log-level=warning --outfile="$OUT/$f" --allow-overwrite \
+    || die "esbuild could not minify $f"
+done
 
 # package.json: pkg-template/package.json with the "{{version}}", "{{description}}", "{{license}}"
 # and "{{repository}}" placeholders replaced by Cargo.toml's values (no repository: no field).

@@ -9,9 +9,9 @@
 //   - the full module for `client.skills` of such a client: skills.list() and skills.read() against
 //     the TypeScript SDK's skills peer (through a same-origin route: it sends no CORS headers)
 //     fetch it once, then work, the client's own calls unaffected;
-//   - a full module that cannot be fetched (full.js 404; its .wasm 404): a client with `auth`
-//     rejects connect() with an McpError naming the part, the URL and the reason, while a client
-//     without `auth` keeps working.
+//   - a full module that cannot be fetched (full.js 404; its .wasm 404): a client with `auth` (and
+//     one over a JS transport, also the full module's) rejects connect() with an McpError naming
+//     the part, the URL and the reason, while a client without `auth` keeps working.
 // Usage: node tests/packaging/lazy-parts.mjs [PKG_DIR | TARBALL] (default pkg/npm); prints one line
 // per check and `lazy-parts: N passed, M failed`; exits non-zero on a failure.
 import { execFileSync } from "node:child_process";
@@ -60,12 +60,16 @@ try {
 }
 out.done = true;`;
 
-const FAILING = `import { Client, McpError } from "/pkg/index.js";
+const FAILING = `import { Client, McpError, init, inMemoryPair } from "/pkg/index.js";
 const out = (window.__result = {});
 const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, part: e?.data?.part, url: e?.data?.url, message: String(e?.message ?? e) });
 try {
   const signed = new Client("${PY}", { auth: { clientMetadata: { client_name: "lazy-parts", redirect_uris: [location.origin + "/cb"] } } });
   try { await signed.connect(); out.auth = "resolved"; } catch (e) { out.auth = seen(e); }
+  await init();
+  const [end] = inMemoryPair(); // a client over a JS transport is the full module's too
+  const over = new Client({ transport: end, timeoutMs: 2000 });
+  try { await over.connect(); out.transport = "resolved"; } catch (e) { out.transport = seen(e); }
   const plain = new Client("${PY}");
   await plain.connect();
   out.echo = (await plain.callTool("echo", { text: "lean" })).content?.[0]?.text;
@@ -143,9 +147,10 @@ try {
     await p.goto(at, { waitUntil: "load", timeout: 30_000 });
     await p.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
     const f = await p.evaluate(() => window.__result);
-    report(`${what}: a client with auth rejects connect() with kind ${kind}, part "authorization", the URL and the reason; a client without auth works`,
+    report(`${what}: a client with auth (and one over a JS transport) rejects connect() with kind ${kind}, part "authorization", the URL and the reason; a client without auth works`,
       !f.error && f.auth?.mcp === true && f.auth.kind === kind && f.auth.part === "authorization" && f.auth.url === url
-        && f.auth.message.includes(url) && /404|not found|failed/i.test(f.auth.message) && f.echo === "lean", f);
+        && f.auth.message.includes(url) && /404|not found|failed/i.test(f.auth.message) && f.echo === "lean"
+        && f.transport?.kind === kind && f.transport.part === "authorization", f);
     await p.close();
   }
 } finally {
