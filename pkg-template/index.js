@@ -15,7 +15,7 @@
 import * as glue from './dist/mcp_wasm_client_lean.js';
 import { adoptClient, makeClient } from '{{snippets}}/src/js/api/client.js';
 import { makeGroup } from '{{snippets}}/src/js/api/group.js';
-import { McpError as ErrorClass } from '{{snippets}}/src/js/boundary/error.js';
+import { McpError as ErrorClass, moduleLoadError } from '{{snippets}}/src/js/boundary/error.js';
 import { init } from './lean/manual.js';
 
 export * from './lean/manual.js';
@@ -35,24 +35,19 @@ function wantsFull(first, second) {
   }
 }
 
-// The full module, loaded once, when the first client with `auth` is made (full.js).
+// The full module, loaded once, when the first client that wants it is made (full.js); after a
+// failure, a later client tries again.
 let full = null;
 function loadFull() {
-  full ??= import('./full.js').then(
-    (m) => m.coreMaker(),
-    (error) => {
-      const url = new URL('./full.js', import.meta.url).href;
-      const cause = String(error?.message ?? error);
-      throw new ErrorClass(-32603, `mcp-wasm-client: the authorization part (${url}) could not be loaded: ${cause}`, {
-        local: true,
-        kind: 'module_load',
-        part: 'authorization',
-        url,
-        cause,
-      });
-    },
-  );
-  full.catch(() => (full = null)); // a later client tries again
+  full ??= import('./full.js')
+    .catch((error) => {
+      throw moduleLoadError('the authorization part', new URL('./full.js', import.meta.url).href, error, { part: 'authorization' });
+    })
+    .then((m) => m.coreMaker())
+    .catch((error) => {
+      full = null;
+      throw error;
+    });
   return full;
 }
 

@@ -387,13 +387,19 @@ glue_import="import * as glue from './dist/$STEM.js';"
 [ "$(grep -cxF "$glue_import" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must have exactly one line $glue_import"
 url_import="import { wasmUrl as defaultWasmUrl } from './dist/wasm-url.js';"
 [ "$(grep -cxF "$url_import" "$TEMPLATE/manual.js")" = 1 ] || die "pkg-template/manual.js must have exactly one line $url_import"
+# manual_over GLUE URL_MODULE: pkg-template/manual.js as a file one folder down (core/, lean/) sees
+# it: reading GLUE and URL_MODULE (paths from that folder), the elements from ../elements/.
+manual_over() {
+  sed -e "s#^import \* as glue from './dist/$STEM.js';\$#import * as glue from '$1';#" \
+    -e "s#^import { defineElements } from './elements/index.js';\$#import { defineElements } from '../elements/index.js';#" \
+    -e "s#^import { wasmUrl as defaultWasmUrl } from './dist/wasm-url.js';\$#import { wasmUrl as defaultWasmUrl } from '$2';#" \
+    "$TEMPLATE/manual.js"
+}
 {
   echo "// mcp-wasm-client/core's manual.js: the full entry's (below), reading the core glue; the"
   echo "// authorization helpers are stand-ins (absent.js) that throw. Not an entry of its own."
-  sed -e "s#^import \* as glue from './dist/$STEM.js';\$#import * as glue from '../dist/core/$STEM.js';\nimport { absent } from './absent.js';#" \
-    -e "s#^import { defineElements } from './elements/index.js';\$#import { defineElements } from '../elements/index.js';#" \
-    -e "s#^import { wasmUrl as defaultWasmUrl } from './dist/wasm-url.js';\$#import { wasmUrl as defaultWasmUrl } from '../dist/core/wasm-url.js';#" \
-    "$TEMPLATE/manual.js"
+  manual_over "../dist/core/$STEM.js" ../dist/core/wasm-url.js \
+    | sed "s#^import \* as glue from .*\$#&\nimport { absent } from './absent.js';#"
   echo '// {{absent}}'
 } >"$OUT/core/manual.template.js"
 CORE=1 fill_exports "$OUT/core/manual.template.js" "$OUT/core/manual.js" \
@@ -430,10 +436,7 @@ mkdir -p "$OUT/lean"
 {
   echo "// The default entry's lean/manual.js: pkg-template/manual.js (below) reading the lean glue,"
   echo "// dist/${STEM}_lean.js (written by scripts/package.sh). Not an entry: index.js re-exports it."
-  sed -e "s#^import \* as glue from './dist/$STEM.js';\$#import * as glue from '../dist/${STEM}_lean.js';#" \
-    -e "s#^import { defineElements } from './elements/index.js';\$#import { defineElements } from '../elements/index.js';#" \
-    -e "s#^import { wasmUrl as defaultWasmUrl } from './dist/wasm-url.js';\$#import { wasmUrl as defaultWasmUrl } from '../dist/wasm-url-lean.js';#" \
-    "$TEMPLATE/manual.js"
+  manual_over "../dist/${STEM}_lean.js" ../dist/wasm-url-lean.js
 } >"$OUT/lean/manual.template.js"
 CORE=0 BUILDERS_LINE="export { {} } from '{{snippets}}/src/js/auth/builders.js';" \
   fill_exports "$OUT/lean/manual.template.js" "$OUT/lean/manual.filled.js" "export const {} = guard(glue.{}, '{}');"

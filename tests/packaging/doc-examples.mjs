@@ -11,14 +11,13 @@
 //   node tests/packaging/doc-examples.mjs [PACKAGE_DIR | TARBALL.tgz]   (default pkg/npm)
 //
 // Prints one line per check and `doc-examples: N passed, M failed`.
-import { execFileSync } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchChromium, start, stopChildren, waitAnswering } from "../e2e/lib.mjs";
 import { checks } from "./checks.mjs";
-import { serveStatic } from "./serve.mjs";
+import { placePackage, serveStatic } from "./serve.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -39,12 +38,7 @@ async function blocks(file, heading, lang) {
 }
 
 const site = await mkdtemp(path.join(tmpdir(), "doc-examples-"));
-if (source.endsWith(".tgz")) {
-  await mkdir(path.join(site, "pkg"));
-  execFileSync("tar", ["xzf", source, "-C", path.join(site, "pkg"), "--strip-components=1"]);
-} else {
-  await cp(source, path.join(site, "pkg"), { recursive: true });
-}
+await placePackage(source, path.join(site, "pkg"));
 const IMPORTS = `<script type="importmap">{ "imports": { "mcp-wasm-client": "/pkg/index.js" } }</script>`;
 const page = (body) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">\n${IMPORTS}\n${body}`;
 const asWritten = (code) => code.replaceAll("https://mcp.example.com/mcp", MCP);

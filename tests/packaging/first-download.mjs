@@ -18,14 +18,13 @@
 // port), 127.0.0.1, and stopped by PID. With --budget, exits 1 when the gzip total is over BYTES;
 // with --write, the total and the files go to FILE as JSON (pkg/first-download.json, which
 // doc-sizes.mjs reads). Prints one line per file, then the total.
-import { execFileSync } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { launchChromium, start, waitAnswering } from "../e2e/lib.mjs";
-import { serveStatic } from "./serve.mjs";
+import { placePackage, serveStatic } from "./serve.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -44,12 +43,7 @@ const port = Number(process.env.FIRST_DOWNLOAD_PORT ?? 18985);
 const label = which === "plain" ? "first-download" : "first-download-signed-in";
 
 const site = await mkdtemp(path.join(tmpdir(), "first-download-"));
-if (source.endsWith(".tgz")) {
-  await mkdir(path.join(site, "pkg"));
-  execFileSync("tar", ["xzf", source, "-C", path.join(site, "pkg"), "--strip-components=1"]);
-} else {
-  await cp(source, path.join(site, "pkg"), { recursive: true });
-}
+await placePackage(source, path.join(site, "pkg"));
 try {
   await readFile(path.join(site, "pkg/package.json"));
 } catch {

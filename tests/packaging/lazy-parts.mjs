@@ -14,20 +14,16 @@
 //     the part, the URL and the reason, while a client without `auth` keeps working.
 // Usage: node tests/packaging/lazy-parts.mjs [PKG_DIR | TARBALL] (default pkg/npm); prints one line
 // per check and `lazy-parts: N passed, M failed`; exits non-zero on a failure.
-import { execFileSync } from "node:child_process";
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchChromium, start, stopChildren, waitAnswering } from "../e2e/lib.mjs";
 import { checks } from "./checks.mjs";
-import { serveStatic } from "./serve.mjs";
+import { placePackage, serveStatic } from "./serve.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const given = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));
-const unpacked = given.endsWith(".tgz") ? await mkdtemp(path.join(os.tmpdir(), "lazy-parts-")) : null;
-if (unpacked) execFileSync("tar", ["-xzf", given, "-C", unpacked]);
-const pkgDir = unpacked ? path.join(unpacked, "package") : given;
 const PY_PORT = Number(process.env.LAZY_PARTS_PORT ?? 18991);
 const SKILLS_PORT = PY_PORT + 1;
 const PY = `http://127.0.0.1:${PY_PORT}/mcp`;
@@ -85,7 +81,7 @@ const { report, done } = checks("lazy-parts");
 // answers 404 for the `missing` package files and takes the skills peer, which sends no CORS
 // headers, to its port.
 const site = await mkdtemp(path.join(os.tmpdir(), "lazy-parts-site-"));
-await cp(pkgDir, path.join(site, "pkg"), { recursive: true });
+await placePackage(given, path.join(site, "pkg"));
 await writeFile(path.join(site, "page.js"), PAGE);
 await writeFile(path.join(site, "failing.js"), FAILING);
 for (const name of ["page", "failing"])
@@ -158,6 +154,5 @@ try {
   server.close();
   stopChildren();
   await rm(site, { recursive: true, force: true });
-  if (unpacked) await rm(unpacked, { recursive: true, force: true });
 }
 process.exit(done());

@@ -1,6 +1,7 @@
 // A static file server for the packaging pages (matrix.mjs serves its temp folder, bundlers.mjs
 // each bundle's dist/ alone): no-store, a 404 for anything outside `dir`, not a file, or hidden.
-import { readFile, stat } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { cp, mkdir, readFile, stat } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 
@@ -22,4 +23,14 @@ export async function serveStatic(dir, { hide } = {}) {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, base: `http://127.0.0.1:${server.address().port}` };
+}
+
+/** Puts the package `source` (a packed .tgz, or a package folder) into `dir`, for a page to load. */
+export async function placePackage(source, dir) {
+  if (source.endsWith(".tgz")) {
+    await mkdir(dir, { recursive: true });
+    execFileSync("tar", ["xzf", source, "-C", dir, "--strip-components=1"]);
+  } else {
+    await cp(source, dir, { recursive: true });
+  }
 }

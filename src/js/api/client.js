@@ -5,7 +5,7 @@
 // facade made before the wasm is initialised (the default entry's index.js) makes its core once
 // the module is ready: methods wait for it, getters answer their not-connected values.
 
-import { atCallSite, makeError, refusal, trapped } from "../boundary/error.js";
+import { atCallSite, makeError, moduleLoadError, refusal, trapped } from "../boundary/error.js";
 
 /** The list events: which state getter each refreshes, and the listen() filter key (2026). */
 const LIST_EVENTS = {
@@ -111,13 +111,7 @@ let tracingModule;
 function loadTracing() {
   tracingModule ??= import("./tracing.js").catch((e) => {
     tracingModule = undefined;
-    const cause = String(e?.message ?? e);
-    throw makeError(-32603, `mcp-wasm-client: the tracing module (tracing.js) could not be loaded: ${cause}`, {
-      local: true,
-      kind: "module_load",
-      url: "tracing.js",
-      cause,
-    });
+    throw moduleLoadError("the tracing module", "tracing.js", e);
   });
   return tracingModule;
 }

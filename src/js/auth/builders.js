@@ -13,6 +13,7 @@ import {
   idJag,
   memoryStore,
   popupAuthorizer,
+  read,
   redirectAuthorizer,
   webStore,
 } from "./helpers.js";
@@ -33,19 +34,9 @@ function optionsObject(options, what) {
   throw inputError(`${what}: options must be an object`);
 }
 
-/** `o[key]` unless `o` is absent or it is undefined or null (then undefined); a getter that throws reads as absent. */
-function given(o, key) {
-  if (o === undefined || o === null) return undefined;
-  try {
-    return o[key] ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `o[key]` checked by `ok` (absent: undefined); else the error naming `scope.key`. */
+/** `o[key]` checked by `ok` (absent, null, or a getter that throws: undefined); else the error naming `scope.key`. */
 function option(o, key, scope, ok, what) {
-  const v = given(o, key);
+  const v = read(o, key) ?? undefined;
   if (v !== undefined && !ok(v)) throw inputError(`${scope}.${key} must be ${what}`);
   return v;
 }

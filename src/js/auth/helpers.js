@@ -29,8 +29,8 @@ function failure(name, message) {
 const ok = (value) => ({ value });
 const failed = (kind, message, name) => ({ failure: { kind, message, name } });
 
-// `o[key]`, or undefined when reading it throws (a hostile getter or proxy).
-function read(o, key) {
+/** `o[key]`, or undefined when reading it throws (a hostile getter or proxy). */
+export function read(o, key) {
   try {
     return o?.[key];
   } catch {

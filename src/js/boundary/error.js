@@ -147,6 +147,22 @@ function relocate(e, site) {
   e.stack = v8 ? `${e.name}: ${e.message}\n${kept.join("\n")}` : kept.join("\n");
 }
 
+/**
+ * The McpError of a part of the package loaded on first use that could not be loaded: `what`
+ * (e.g. "the tracing module") from `url`, `error` what the import threw; kind module_load, with
+ * `data` added to its data (e.g. `part`).
+ */
+export function moduleLoadError(what, url, error, data) {
+  const cause = String(error?.message ?? error);
+  return makeError(-32603, `mcp-wasm-client: ${what} (${url}) could not be loaded: ${cause}`, {
+    local: true,
+    kind: "module_load",
+    url,
+    cause,
+    ...data,
+  });
+}
+
 /** An McpError made by the wasm; with `site` (a `callSite()`), its stack is the caller's. */
 export function makeError(code, message, data, site) {
   const e = new McpError(code, message, data);
