@@ -6,7 +6,10 @@
 //    there, and every export that needs a module (elicitationForm, the transports…) is its;
 //  - the full one (full.js: dist/mcp_wasm_client_bg.wasm through manual.js), loaded when the first
 //    client with the `auth` option (or over a JS transport) is made, or a lean client's first
-//    skills call; a page that never signs in never fetches it.
+//    skills call; a page that never signs in never fetches it. A client with `auth` whose storage
+//    holds a fresh token (a returning user) is made in the lean module too: auth-part.js sends the
+//    token, and loads the full module only when more is needed (a refusal, a refresh, signing in
+//    or out).
 // `Client` and `ClientGroup` work at once: made before its module is ready, a client makes its core
 // when it is (its methods wait for that; its getters answer their not-connected values; an option
 // error, or a module that cannot be loaded, surfaces from connect()). The `auth` option's builders
@@ -21,19 +24,20 @@ import { init } from './lean/manual.js';
 export * from './lean/manual.js';
 export { init as default } from './lean/manual.js';
 
-/**
- * The clients made in the full module: one with an `auth` option (undefined and null are none), and
- * one over a JS transport (`new Client({ transport }, …)`), whose skills no companion could reach
- * (a transport carries one client).
- */
-function wantsFull(first, second) {
+// The clients not made as plain lean ones: one with an `auth` option (undefined and null are none),
+// and one over a JS transport (`new Client({ transport }, …)`), whose skills no companion could
+// reach (a transport carries one client).
+function wantsMore(first, second) {
   try {
-    const auth = [first, second].some((o) => o !== null && typeof o === 'object' && !(o instanceof URL) && o.auth != null);
-    return auth || (first !== null && typeof first === 'object' && !(first instanceof URL) && 'transport' in first);
+    return overTransport(first) || authOf(first, second) !== undefined;
   } catch {
     return false; // a hostile options object: the lean module's reader names what is wrong
   }
 }
+
+const overTransport = (first) => first !== null && typeof first === 'object' && !(first instanceof URL) && 'transport' in first;
+const authOf = (first, second) =>
+  [first, second].find((o) => o !== null && typeof o === 'object' && !(o instanceof URL) && o.auth != null)?.auth;
 
 // The full module, loaded once, when the first client that wants it is made (full.js); after a
 // failure, a later client tries again.
@@ -51,9 +55,39 @@ function loadFull() {
   return full;
 }
 
+// Where a client that wantsMore is made: a client with `auth` whose storage holds a fresh token
+// (a returning user) in the lean module, with an AuthorizationPart in place of `auth`
+// (auth-part.js: the full module comes when the token is not enough); every other one in the full
+// module.
+async function loadFor(first, second) {
+  if (overTransport(first)) return loadFull();
+  let part;
+  try {
+    part = await import('./auth-part.js');
+  } catch (error) {
+    throw moduleLoadError('the authorization part', new URL('./auth-part.js', import.meta.url).href, error, { part: 'authorization' });
+  }
+  let stored = null;
+  try {
+    const url = first instanceof URL ? first.href : first;
+    if (typeof url === 'string') stored = await part.storedToken(url, authOf(first, second));
+  } catch {
+    stored = null; // a hostile options object: the full module's reader names what is wrong
+  }
+  if (!stored) return loadFull();
+  await init();
+  const authorization = new part.AuthorizationPart(stored, loadFull);
+  const make = (f, s, observe) => {
+    authorization.bind(f, s);
+    return new glue.ClientCore(f, { ...s, auth: authorization }, observe);
+  };
+  make.lean = true;
+  return make;
+}
+
 // The lean module starts loading with the first client that needs it (or init()): a page whose
 // clients all have `auth` fetches only the full module.
-adoptClient(glue.Client, glue.ClientCore.prototype, () => init(), { wants: wantsFull, load: loadFull });
+adoptClient(glue.Client, glue.ClientCore.prototype, () => init(), { wants: wantsMore, load: loadFor, full: loadFull });
 
 /** The exported Client: `new Client(…)` works before and after the module is ready. */
 export const Client = new Proxy(glue.Client, { construct: (_, args) => makeClient(...args) });

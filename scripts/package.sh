@@ -19,6 +19,8 @@
 #                               exports over it, with the real `auth`
 #                               builders (index.js re-exports them); not an entry
 #   full.js                     not an entry: what index.js imports for the full module
+#   auth-part.js                not an entry: what index.js imports for a client with `auth` (a
+#                               returning user's stored token sent from the lean module)
 #   manual.js                   the same exports without auto-initialisation: call init() first
 #   workerd.js                  Cloudflare Workers / workerd ("workerd" condition): initSync from the
 #                               .wasm imported as a module (no fetch by URL, no code generation)
@@ -443,13 +445,13 @@ CORE=0 BUILDERS_LINE="export { {} } from '{{snippets}}/src/js/auth/builders.js';
 fill_snippets "$OUT/lean/manual.filled.js" "$OUT/lean/manual.js" dist ../dist
 rm "$OUT/lean/manual.template.js" "$OUT/lean/manual.filled.js"
 ! grep -qE "'\./(dist|elements)/" "$OUT/lean/manual.js" || die "lean/manual.js still names a ./dist/ or ./elements/ path"
-cp "$TEMPLATE/full.js" "$OUT/"
+cp "$TEMPLATE/full.js" "$TEMPLATE/auth-part.js" "$OUT/"
 for f in "$ROOT"/LICENSE*; do [ -f "$f" ] && cp "$f" "$OUT/"; done
 # The JS a page loads from outside dist/ (the entries' wrappers and the custom elements), minified
 # in place by esbuild as build-wasm.sh minifies dist/'s: whitespace, comments, syntax, local names;
 # the exported names stay. (node.cjs, node.mjs and node-wasm.cjs stay as written: Node prints the
 # source line of an uncaught error; react/ and ai/ are entries of their own, as written.)
-minify=(index.js manual.js full.js lean/manual.js core/index.js core/manual.js core/absent.js)
+minify=(index.js manual.js full.js auth-part.js lean/manual.js core/index.js core/manual.js core/absent.js)
 for f in "$OUT"/elements/*.js; do minify+=("elements/${f##*/}"); done
 for f in "${minify[@]}"; do
   esbuild "$OUT/$f" --minify --log-level=warning --outfile="$OUT/$f" --allow-overwrite \

@@ -120,8 +120,10 @@ let Exported; // the exported Client (its prototype is the facades')
 let newCore; // (first, second, observer) => ClientCore
 let whenReady = null; // before the wasm is ready (index.js): resolves once it is
 let startModule = null; // (index.js) starts the module, on the first client that needs it
-// The default entry's other module (index.js): { wants(first, second), load() }, load resolving to
-// a newCore of its own; the clients it wants (those with `auth`) are made there, loaded on first use.
+// The default entry's other module (index.js): { wants(first, second), load(first, second), full() }
+// (full: the full module's newCore, for CompanionSkills), load
+// resolving to a newCore of its own (the clients it wants, those with `auth`, are made there, loaded
+// on first use), or to a lean one marked `lean` (a client with `auth` and a stored token).
 let elsewhere = null;
 
 class ClientFacade extends EventTarget {
@@ -147,7 +149,7 @@ class ClientFacade extends EventTarget {
     const tracer = optionOf(first, second, "tracer");
     if (typeof tracer?.startSpan === "function")
       this.#traced = loadTracing().then(({ Tracing }) => (this.#tracing = new Tracing(tracer, this)));
-    const other = elsewhere?.wants(first, second) ? elsewhere.load() : null;
+    const other = elsewhere?.wants(first, second) ? elsewhere.load(first, second) : null;
     if (elsewhere && !other) this.#args = [first, second];
     const pending = other ? null : awaitModule();
     if (!pending && !other) {
@@ -156,7 +158,10 @@ class ClientFacade extends EventTarget {
     }
     this.#loggingCallback = [first, second].find((o) => typeof o?.loggingCallback === "function")?.loggingCallback;
     const maker = other ?? pending.then(() => newCore);
-    this.#ready = maker.then((make) => (this.#core = ClientFacade.#make(first, second, observe, make)));
+    this.#ready = maker.then((make) => {
+      if (make.lean) this.#args = [first, second]; // a lean core after all (index.js: a stored token)
+      return (this.#core = ClientFacade.#make(first, second, observe, make));
+    });
     this.#ready.catch((error) => {
       this.#failed = error;
       this.#observe("statechange", { state: "failed", previous: "idle", error });
@@ -237,7 +242,7 @@ class ClientFacade extends EventTarget {
   // rejects it with the McpError naming `op` (a thrown McpError passes unchanged).
   static #call(self, key, args, op) {
     const c = ClientFacade.#of(self);
-    if (c.#args && NEEDS_AUTH.has(key) && !refusal(op)) return Promise.reject(needsAuth(op));
+    if (c.#args && c.#auth == null && NEEDS_AUTH.has(key) && !refusal(op)) return Promise.reject(needsAuth(op));
     const run = (core, a = args) => {
       const refused = refusal(op);
       if (refused) return Promise.reject(refused);
@@ -283,7 +288,7 @@ class ClientFacade extends EventTarget {
     };
     const run = async (core) => {
       try {
-        if (c.#args) throw needsAuth("signIn");
+        if (c.#args && c.#auth == null) throw needsAuth("signIn");
         core.__useSignInWindow(w ?? null);
         if (core.state !== "connected") await core.connect();
         return core.authorization;
@@ -414,7 +419,7 @@ class CompanionSkills {
   // The companion: the full module's core with the client's options, connected.
   async #connect() {
     try {
-      const make = await this.#other.load();
+      const make = await this.#other.full();
       const [first, second] = this.#args;
       const discoverResult = this.#core.era === "modern" ? this.#core.discoverResult : null;
       const more = discoverResult ? { ...(second ?? {}), discoverResult } : second;
@@ -443,8 +448,9 @@ function awaitModule() {
 /**
  * Makes `exported` (the glue's Client) the facades' class; `ready` (index.js) defers cores: the
  * module's readiness, or a function starting it (called when the first core is needed);
- * `other` (index.js: `{ wants(first, second), load() }`) makes the clients it wants in another
- * module, loaded when the first is made (`load()` resolves to its `newCore(first, second, observe)`).
+ * `other` (index.js: `{ wants(first, second), load(first, second) }`) makes the clients it wants in
+ * another module, loaded when the first is made (`load()` resolves to its `newCore(first, second,
+ * observe)`, or to a lean one marked `lean`).
  */
 export function adoptClient(exported, coreProto, ready, other) {
   // A second module's own start (the default entry's full module, instantiated for the first

@@ -54,6 +54,12 @@ pub struct Client {
     /// The `auth` option's flow (`api::sign_in` has the methods that use it).
     #[cfg(feature = "auth")]
     pub(super) auth: Option<Rc<crate::js::auth::JsAuthorizer>>,
+    /// As a lean client's authorization part: its requests' open operations.
+    #[cfg(feature = "auth")]
+    pub(super) part_ops: Rc<super::authorization_part::PartOperations>,
+    /// The lean module's authorization part (`api::handoff`), for a client with `auth`.
+    #[cfg(not(feature = "auth"))]
+    pub(super) part: Option<super::handoff::AuthorizationPart>,
     /// The skill entries `client.skills` has listed or got (`api::skills` has the methods).
     #[cfg(feature = "skills")]
     pub(super) skills: Rc<std::cell::RefCell<Vec<crate::session::skills::entry::Skill>>>,

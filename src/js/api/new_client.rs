@@ -212,11 +212,16 @@ pub(super) fn read(
         .as_ref()
         .and_then(|h| super::sign_in::read_option(r, options, h));
     #[cfg(not(feature = "auth"))]
-    super::without_auth::refuse_option(r, options);
+    let part = super::handoff::read_option(r, options);
     r.check()?;
     #[cfg(feature = "auth")]
     let http = http.map(|mut h| {
         h.auth = auth.clone().map(crate::js::auth::for_http);
+        h
+    });
+    #[cfg(not(feature = "auth"))]
+    let http = http.map(|mut h| {
+        h.auth = part.clone().map(super::handoff::for_http);
         h
     });
     let transport: Rc<dyn Transport> = match (target, http) {
@@ -242,10 +247,18 @@ pub(super) fn read(
     if let Some(a) = &auth {
         super::sign_in::attach(&engine, a);
     }
+    #[cfg(not(feature = "auth"))]
+    if let Some(p) = &part {
+        super::handoff::attach(&engine, p);
+    }
     Ok(Client {
         engine,
         #[cfg(feature = "auth")]
         auth,
+        #[cfg(feature = "auth")]
+        part_ops: Default::default(),
+        #[cfg(not(feature = "auth"))]
+        part,
         #[cfg(feature = "skills")]
         skills: Default::default(),
         logging_callback,

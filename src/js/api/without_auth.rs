@@ -18,7 +18,8 @@ fn needs_full_entry(what: &str) -> McpError {
     ))
 }
 
-/// Keeps the error for an `auth` option in `r` (undefined and null are no option).
+/// Keeps the error for an `auth` option in `r` (undefined and null are no option; the default
+/// entry's authorization part is read by `handoff` first).
 pub(super) fn refuse_option(r: &mut Reader, options: &JsValue) {
     if options::present(options, "auth") {
         r.fail(needs_full_entry("options.auth"));
@@ -27,27 +28,42 @@ pub(super) fn refuse_option(r: &mut Reader, options: &JsValue) {
 
 #[wasm_bindgen(js_class = ClientCore)]
 impl Client {
-    /// `finishAuthorization(callbackUrl)`: rejects (no authorization in this build).
+    /// `finishAuthorization(callbackUrl)`: the authorization part's, else rejects (no
+    /// authorization in this build).
     #[wasm_bindgen(js_name = finishAuthorization)]
-    pub fn finish_authorization(&self, _callback: JsValue) -> Promise {
-        Promise::reject(&jserr::to_js(needs_full_entry("finishAuthorization")))
+    pub fn finish_authorization(&self, callback: JsValue) -> Promise {
+        match &self.part {
+            Some(part) => part.finish(callback),
+            None => Promise::reject(&jserr::to_js(needs_full_entry("finishAuthorization"))),
+        }
     }
 
-    /// Always `null`: a client of this build never signs in.
+    /// The authorization part's status, else `null`: a client of this build alone never signs in.
     #[wasm_bindgen(getter)]
     pub fn authorization(&self) -> JsValue {
-        JsValue::NULL
+        self.part.as_ref().map_or(JsValue::NULL, |p| p.status())
     }
 
-    /// The facade's `signIn()`: throws (no authorization in this build).
+    /// The facade's `signIn()`: the window goes to the authorization part, else throws (no
+    /// authorization in this build).
     #[wasm_bindgen(js_name = __useSignInWindow)]
-    pub fn use_sign_in_window(&self, _window: JsValue) -> Result<(), JsValue> {
-        Err(jserr::to_js(needs_full_entry("signIn")))
+    pub fn use_sign_in_window(&self, window: JsValue) -> Result<(), JsValue> {
+        match &self.part {
+            Some(part) => {
+                part.use_sign_in_window(window);
+                Ok(())
+            }
+            None => Err(jserr::to_js(needs_full_entry("signIn"))),
+        }
     }
 
-    /// `signOut(options)`: rejects (no authorization in this build).
+    /// `signOut(options)`: the authorization part's, else rejects (no authorization in this
+    /// build).
     #[wasm_bindgen(js_name = signOut)]
-    pub fn sign_out(&self, _options: JsValue) -> Promise {
-        Promise::reject(&jserr::to_js(needs_full_entry("signOut")))
+    pub fn sign_out(&self, options: JsValue) -> Promise {
+        match &self.part {
+            Some(part) => part.sign_out(options),
+            None => Promise::reject(&jserr::to_js(needs_full_entry("signOut"))),
+        }
     }
 }

@@ -14,10 +14,14 @@ use crate::protocol::error::{ErrorKind, McpError, AUTHORIZATION_FAILED, CONNECTI
 use crate::util::secret::Secret;
 use futures::future::LocalBoxFuture;
 use js_sys::{Function, Promise, Reflect, Uint8Array};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsValue;
+
+/// Who hears that a person is signing in: `true` when the authorization page opens, `false`
+/// when it closes (the engine's count of pending callbacks, or the lean module's through JS).
+pub type UserWaits = Rc<dyn Fn(bool)>;
 
 /// The JS side of the flow.
 pub struct JsAuthHost {
@@ -29,8 +33,9 @@ pub struct JsAuthHost {
     pub authorize: Function,
     /// True in a browser page or worker (a failed fetch is most likely CORS).
     pub in_browser: bool,
-    /// The engine's count of pending callbacks (timers pause while it is above zero).
-    pub waits: RefCell<Option<Rc<Cell<u32>>>>,
+    /// Told `true` when the authorization page opens and `false` when it closes: the client's
+    /// request timers pause in between (a person is signing in).
+    pub waits: RefCell<Option<UserWaits>>,
     /// `grant.privateKey`: a `CryptoKey`, or a PEM string imported on first use.
     pub client_key: RefCell<Option<JsValue>>,
     /// Its algorithm (`ES256` or `RS256`).
@@ -114,12 +119,22 @@ fn fetch_request(r: &AuthRequest) -> JsValue {
 }
 
 /// Counts the authorization page as a pending callback while alive.
-struct Waiting(Option<Rc<Cell<u32>>>);
+struct Waiting(Option<UserWaits>);
+
+impl Waiting {
+    /// Tells `waits` (if any) that the page opened; the drop tells it that it closed.
+    fn start(waits: Option<UserWaits>) -> Waiting {
+        if let Some(w) = &waits {
+            w(true);
+        }
+        Waiting(waits)
+    }
+}
 
 impl Drop for Waiting {
     fn drop(&mut self) {
-        if let Some(c) = &self.0 {
-            c.set(c.get().saturating_sub(1));
+        if let Some(w) = &self.0 {
+            w(false);
         }
     }
 }
@@ -170,11 +185,7 @@ impl JsAuthHost {
         redirect_uri: String,
     ) -> Result<Authorized, McpError> {
         let guard = AbortOnDrop::new(new_controller()?);
-        let waits = self.waits.borrow().clone();
-        if let Some(c) = &waits {
-            c.set(c.get() + 1);
-        }
-        let _waiting = Waiting(waits);
+        let _waiting = Waiting::start(self.waits.borrow().clone());
         let request = object(&[
             ("url", url.as_str().into()),
             ("state", state.as_str().into()),

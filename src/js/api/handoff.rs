@@ -1,0 +1,218 @@
+//! The lean module's authorization (a build without the `auth` feature: the default entry's lean
+//! module). This build has no authorization flow; a client of the default entry with `auth` and
+//! a stored token is made here all the same, its `auth` option replaced by an
+//! [`AuthorizationPart`] (`pkg-template/auth-part.js`): the part attaches the stored token while
+//! it is fresh, and hands everything else (a refusal, a refresh, signing in or out) to the full
+//! module's flow (`api::authorization_part`), which it loads then. Here the part is a
+//! [`Flow`] behind the same seam as the full module's, so HTTP sends requests the same way.
+
+use crate::auth::seam::{Authorize, Credentials, Flow, Refusal, Ticket};
+use crate::engine::Engine;
+use crate::js::boundary::error::from_js;
+use crate::js::boundary::options::{self, Reader};
+use crate::protocol::error::McpError;
+use crate::util::secret::Secret;
+use futures::future::LocalBoxFuture;
+use js_sys::{Function, Promise, Reflect, Symbol};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+/// The brand of a part (`Symbol.for`): what tells it from an `auth` option given by hand.
+const BRAND: &str = "mcp-wasm-client.authorizationPart";
+
+#[wasm_bindgen]
+extern "C" {
+    /// A lean client's authorization part (`pkg-template/auth-part.js`'s `AuthorizationPart`).
+    #[wasm_bindgen(typescript_type = "unknown")]
+    #[derive(Clone, Debug)]
+    pub type AuthorizationPart;
+
+    /// Resolves with `{ op, authorization, dpop, generation }` for the next attempt.
+    #[wasm_bindgen(method, js_name = beforeRequest)]
+    fn before_request(this: &AuthorizationPart, op: u32, method: &str, url: &str) -> Promise;
+
+    /// The server took the attempt sent with this ticket.
+    #[wasm_bindgen(method)]
+    fn accepted(
+        this: &AuthorizationPart,
+        generation: f64,
+        authorization: Option<String>,
+        url: &str,
+        dpop_nonce: Option<String>,
+    );
+
+    /// Recovers from a refusal of the attempt sent with this ticket; resolves with the
+    /// operation's number (send again).
+    #[wasm_bindgen(method)]
+    #[allow(clippy::too_many_arguments)]
+    fn recover(
+        this: &AuthorizationPart,
+        op: u32,
+        generation: f64,
+        authorization: Option<String>,
+        status: u16,
+        www_authenticate: Option<String>,
+        dpop_nonce: Option<String>,
+        url: &str,
+    ) -> Promise;
+
+    /// The operation is over.
+    #[wasm_bindgen(method)]
+    fn finished(this: &AuthorizationPart, op: u32);
+
+    /// The `Authorization` value requests go with now, if any.
+    #[wasm_bindgen(method)]
+    fn credential(this: &AuthorizationPart) -> Option<String>;
+
+    /// Takes the client's `waiting(open)` (request timers pause while a person signs in).
+    #[wasm_bindgen(method)]
+    fn attach(this: &AuthorizationPart, waiting: &Function);
+
+    /// `client.authorization`: `{ issuer, scope, expiresAt }` or `null`.
+    #[wasm_bindgen(method)]
+    pub fn status(this: &AuthorizationPart) -> JsValue;
+
+    /// `signIn()`'s window for the next authorization page (null forgets it).
+    #[wasm_bindgen(method, js_name = useSignInWindow)]
+    pub fn use_sign_in_window(this: &AuthorizationPart, window: JsValue);
+
+    /// `finishAuthorization(callbackUrl)`.
+    #[wasm_bindgen(method)]
+    pub fn finish(this: &AuthorizationPart, callback: JsValue) -> Promise;
+
+    /// `signOut(options)`.
+    #[wasm_bindgen(method, js_name = signOut)]
+    pub fn sign_out(this: &AuthorizationPart, options: JsValue) -> Promise;
+}
+
+/// The part given as `options.auth`, or `None`; any other `auth` option is refused (kept in
+/// `r`): this build cannot sign in.
+pub(super) fn read_option(r: &mut Reader, options: &JsValue) -> Option<AuthorizationPart> {
+    if !options::present(options, "auth") {
+        return None;
+    }
+    let auth = Reflect::get(options, &"auth".into()).unwrap_or(JsValue::UNDEFINED);
+    let branded = auth.is_object()
+        && Reflect::get(&auth, &Symbol::for_(BRAND))
+            .ok()
+            .is_some_and(|b| b.is_truthy());
+    if branded {
+        return Some(auth.unchecked_into());
+    }
+    super::without_auth::refuse_option(r, options);
+    None
+}
+
+/// The part as the HTTP layer holds it: behind the authorization seam.
+pub(super) fn for_http(part: AuthorizationPart) -> Rc<dyn Authorize> {
+    Rc::new(PartFlow { part })
+}
+
+/// Gives the part the engine's count of pending callbacks, as `waiting(open)`.
+pub(super) fn attach(engine: &Engine, part: &AuthorizationPart) {
+    let count = engine.user_waits();
+    let waiting = Closure::<dyn Fn(bool)>::new(move |open: bool| {
+        count.set(if open {
+            count.get() + 1
+        } else {
+            count.get().saturating_sub(1)
+        })
+    });
+    part.attach(waiting.into_js_value().unchecked_ref());
+}
+
+/// The part as the seam's [`Flow`].
+struct PartFlow {
+    part: AuthorizationPart,
+}
+
+/// One operation as the part numbers it (0 before its first ticket).
+#[derive(Debug, Default)]
+struct PartOperation {
+    id: u32,
+}
+
+/// A field of the part's answer.
+fn field(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The operation number the part answered (`op`, or the answer itself).
+fn operation(v: &JsValue) -> u32 {
+    v.as_f64()
+        .or_else(|| field(v, "op").as_f64())
+        .map_or(0, |n| n as u32)
+}
+
+/// Awaits one of the part's promises; its rejection (an `McpError`) is the request's error.
+async fn settle(p: Promise) -> Result<JsValue, McpError> {
+    JsFuture::from(p).await.map_err(|e| from_js(&e))
+}
+
+impl Flow for PartFlow {
+    type Operation = PartOperation;
+
+    fn before_request<'a>(
+        &'a self,
+        op: &'a mut PartOperation,
+        method: &'a str,
+        url: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Ticket, McpError>> {
+        Box::pin(async move {
+            let v = settle(self.part.before_request(op.id, method, url)).await?;
+            op.id = operation(&v);
+            Ok(Ticket {
+                credentials: Credentials {
+                    authorization: field(&v, "authorization").as_string().map(Secret::new),
+                    dpop: field(&v, "dpop").as_string(),
+                },
+                generation: field(&v, "generation").as_f64().unwrap_or(0.0) as u64,
+            })
+        })
+    }
+
+    fn accepted(&self, ticket: &Ticket, url: &str, dpop_nonce: Option<&str>) {
+        let authorization = ticket.credentials.authorization.as_ref();
+        self.part.accepted(
+            ticket.generation as f64,
+            authorization.map(|a| a.expose().to_string()),
+            url,
+            dpop_nonce.map(str::to_string),
+        );
+    }
+
+    fn recover<'a>(
+        &'a self,
+        ticket: &'a Ticket,
+        refusal: &'a Refusal,
+        url: &'a str,
+        op: &'a mut PartOperation,
+    ) -> LocalBoxFuture<'a, Result<(), McpError>> {
+        Box::pin(async move {
+            let authorization = ticket.credentials.authorization.as_ref();
+            let v = settle(self.part.recover(
+                op.id,
+                ticket.generation as f64,
+                authorization.map(|a| a.expose().to_string()),
+                refusal.status,
+                refusal.www_authenticate.clone(),
+                refusal.dpop_nonce.clone(),
+                url,
+            ))
+            .await?;
+            op.id = operation(&v);
+            Ok(())
+        })
+    }
+
+    fn finished(&self, op: &mut PartOperation) {
+        if op.id != 0 {
+            self.part.finished(op.id);
+        }
+    }
+
+    fn credential(&self) -> Option<Secret> {
+        self.part.credential().map(Secret::new)
+    }
+}

@@ -1,0 +1,170 @@
+// A returning signed-in user on the default entry, in headless Chromium against the OAuth peer
+// (tests/peers/oauth_server.py): a client with `auth` whose storage holds a fresh token is made in
+// the lean module (pkg-template/auth-part.js sends the token); the full module comes only when the
+// token is not enough. One tab signs in first (the popup's consent approved; the tokens land in
+// sessionStorage), then loads the page again, once per check, the stored document changed first
+// where the check needs it:
+//   - as stored: connect, list and call `whoami` with no popup, the full module (full.js, its glue
+//     and .wasm) never fetched, client.authorization from the stored grant;
+//   - the stored access token refused (changed, so the server answers 401): the full module is
+//     loaded, its flow refreshes with the stored refresh token, the call succeeds, the new tokens
+//     are stored;
+//   - the stored token about to expire (within the minute the flow refreshes ahead): the full
+//     module refreshes before the first request;
+//   - signOut(): the full module signs out, the stored grant is gone, client.authorization is null;
+//   - the refused token with full.js answering 404: the call rejects with an McpError of kind
+//     module_load naming the part ("authorization") and the URL.
+// Usage: node tests/packaging/stored-token.mjs [PKG_DIR | TARBALL] (default pkg/npm); peer ports
+// STORED_TOKEN_PORT (default 18993) and the next one; prints a line per check and
+// `stored-token: N passed, M failed`.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { launchChromium, start, stopChildren, waitAnswering } from "../e2e/lib.mjs";
+import { checks } from "./checks.mjs";
+import { placePackage, serveStatic } from "./serve.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const given = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));
+const PORT = Number(process.env.STORED_TOKEN_PORT ?? 18993);
+const MCP = `http://127.0.0.1:${PORT}/mcp`;
+const FULL = ["full.js", "manual.js", "dist/mcp_wasm_client.js", "dist/mcp_wasm_client_bg.wasm"];
+
+// ?mode= sign-in (a Sign in button), as-stored, refused, expiring, sign-out.
+const PAGE = `import { Client, McpError, webStorage } from "/pkg/index.js";
+const key = "mcp-wasm-client:auth:${MCP}";
+const mode = new URLSearchParams(location.search).get("mode");
+const stored = () => JSON.parse(sessionStorage.getItem(key) ?? "null");
+const change = (f) => { const d = stored(); f(d.grant); sessionStorage.setItem(key, JSON.stringify(d)); };
+const out = (window.__result = { mode });
+const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, part: e?.data?.part, url: e?.data?.url, message: String(e?.message ?? e) });
+if (mode === "refused") change((g) => (g.access_token = "refused-" + g.access_token));
+if (mode === "expiring") change((g) => (g.expires_at = Date.now() + 30_000));
+out.before = stored()?.grant ?? null;
+const client = new Client("${MCP}", {
+  auth: {
+    clientMetadata: { client_name: "stored token", redirect_uris: [new URL("callback.html", location.href).href] },
+    storage: webStorage(sessionStorage),
+  },
+});
+const run = async () => {
+  if (client.state !== "connected") await client.connect();
+  out.authorization = client.authorization;
+  const { tools } = await client.listTools();
+  out.tools = tools.length;
+  out.text = (await client.callTool("whoami", {})).content?.[0]?.text;
+  if (mode === "sign-out") {
+    await client.signOut();
+    out.signedOut = { authorization: client.authorization, grant: stored()?.grant ?? null };
+  }
+  out.after = stored()?.grant ?? null;
+};
+const finish = (p) => p.catch((e) => (out.error = seen(e))).finally(() => (out.done = true));
+if (mode === "sign-in") {
+  const button = Object.assign(document.createElement("button"), { id: "sign-in", textContent: "Sign in" });
+  button.onclick = () => finish(client.signIn().then(run));
+  document.body.append(button);
+} else {
+  finish(run());
+}`;
+
+const { report, done } = checks("stored-token");
+const site = await mkdtemp(path.join(os.tmpdir(), "stored-token-"));
+await placePackage(given, path.join(site, "pkg"));
+await writeFile(path.join(site, "page.js"), PAGE);
+await writeFile(path.join(site, "index.html"), `<!doctype html><meta charset="utf-8"><script type="module" src="/page.js"></script>`);
+await writeFile(
+  path.join(site, "callback.html"),
+  `<!doctype html><meta charset="utf-8"><script type="module">import { completeAuthorizationPopup } from "/pkg/index.js"; completeAuthorizationPopup();</script>`,
+);
+const { server, base } = await serveStatic(site);
+const peer = start("the OAuth peer", "python3", ["tests/peers/oauth_server.py", "--port", String(PORT), "--as-port", String(PORT + 1)]);
+const browser = await launchChromium();
+
+// One tab for every load (sessionStorage is the tab's); `missing` package files answer 404.
+const context = await browser.newContext();
+const page = await context.newPage();
+let fetched = [];
+let missing = [];
+let popups = 0;
+context.on("page", () => popups++);
+await page.route(`${base}/pkg/**`, (route) => {
+  const file = new URL(route.request().url()).pathname.slice("/pkg/".length);
+  if (missing.includes(file)) return route.fulfill({ status: 404, body: "not found" });
+  fetched.push(file);
+  return route.continue();
+});
+
+/** Loads the page in `mode` (missing: package files answering 404); its result, the files fetched. */
+async function load(mode, absent = []) {
+  fetched = [];
+  missing = absent;
+  popups = 0;
+  await page.goto(`${base}/index.html?mode=${mode}`);
+  await page.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+  return { r: await page.evaluate(() => window.__result), files: [...fetched], popups };
+}
+
+const fullFetched = (files) => FULL.filter((f) => files.includes(f));
+
+try {
+  await waitAnswering(MCP, peer);
+  // The first visit signs in through the popup (not measured).
+  await page.goto(`${base}/index.html?mode=sign-in`);
+  const popup = context.waitForEvent("page", { timeout: 30_000 });
+  await page.locator("#sign-in").click();
+  const consent = await popup;
+  await consent.waitForURL(/\/consent\?request_id=/, { timeout: 30_000 });
+  const closed = consent.waitForEvent("close", { timeout: 30_000 });
+  await consent.locator("#approve").click();
+  await closed;
+  await page.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+  const first = await page.evaluate(() => window.__result);
+  if (first.error || !first.after?.access_token) throw new Error(`the first visit did not sign in: ${JSON.stringify(first)}`);
+
+  let { r, files, popups: opened } = await load("as-stored");
+  report("a stored token: connect, list and call with no popup, on the lean module; the full module is never fetched",
+    !r.error && r.tools > 0 && /./.test(r.text ?? "") && opened === 0 && files.includes("dist/mcp_wasm_client_lean_bg.wasm")
+      && files.includes("auth-part.js") && fullFetched(files).length === 0, { r, files });
+  report("client.authorization is the stored grant's issuer, scope and expiry (never a token)",
+    r.authorization?.issuer === r.before?.issuer && r.authorization.scope === r.before.scope
+      && r.authorization.expiresAt === r.before.expires_at && !JSON.stringify(r.authorization).includes(r.before.access_token), r.authorization);
+
+  ({ r, files, popups: opened } = await load("refused"));
+  report("a stored token the server refuses (401): the full module is loaded, refreshes with the stored refresh token, and the call succeeds",
+    !r.error && /./.test(r.text ?? "") && opened === 0 && fullFetched(files).length === FULL.length
+      && r.after?.access_token && r.after.access_token !== r.before.access_token && r.after.refresh_token !== r.before.refresh_token, { r, files });
+
+  ({ r, files, popups: opened } = await load("expiring"));
+  report("a stored token within a minute of expiry: the full module refreshes it before the first request",
+    !r.error && /./.test(r.text ?? "") && opened === 0 && fullFetched(files).length === FULL.length
+      && r.after?.access_token !== r.before.access_token && r.after.expires_at > r.before.expires_at, { r, files });
+
+  ({ r, files } = await load("sign-out"));
+  report("signOut() on such a client: the full module signs out, the stored grant is gone, client.authorization is null",
+    !r.error && /./.test(r.text ?? "") && r.signedOut?.authorization === null && r.signedOut.grant === null
+      && fullFetched(files).length === FULL.length, { r, files });
+
+  // Signed in again (the sign-out forgot the tokens), then the refused token without full.js.
+  await page.goto(`${base}/index.html?mode=sign-in`);
+  const again = context.waitForEvent("page", { timeout: 30_000 });
+  await page.locator("#sign-in").click();
+  const consent2 = await again;
+  await consent2.waitForURL(/\/consent\?request_id=/, { timeout: 30_000 });
+  const closed2 = consent2.waitForEvent("close", { timeout: 30_000 });
+  await consent2.locator("#approve").click();
+  await closed2;
+  await page.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+  ({ r } = await load("refused", ["full.js"]));
+  report("the refused token with full.js answering 404: the call rejects with module_load, part \"authorization\", the URL",
+    r.error?.mcp === true && r.error.kind === "module_load" && r.error.part === "authorization" && r.error.url === `${base}/pkg/full.js`, r);
+} catch (e) {
+  report(`the run: ${e.message}`, false, e.stack);
+} finally {
+  await browser.close();
+  server.close();
+  stopChildren();
+  await rm(site, { recursive: true, force: true });
+}
+process.exit(done());
