@@ -1,6 +1,6 @@
 //! The full module's side of a lean client's authorization. The default entry makes a client
 //! with `auth` and a stored token in its lean module, which sends that token without this
-//! module (`api::handoff`, and the part in `pkg-template/auth-part.js`). When the token is not
+//! module (`js::host::auth_part`, and the part in `pkg-template/auth-part.js`). When the token is not
 //! enough (a 401 or `403 insufficient_scope`, a token to refresh, signing in or out) the part
 //! makes a `ClientCore` here with the client's own options, never connected, and hands it each
 //! step of the authorization seam through these methods: the flow is this module's, whole.
@@ -16,40 +16,12 @@ use crate::js::auth::outcome::object;
 use crate::js::auth::JsAuthorizer;
 use crate::protocol::error::McpError;
 use crate::util::secret::Secret;
-use crate::util::small_map::SmallMap;
 use js_sys::{Function, Promise};
-use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The generation of a ticket the lean module made from the stored token.
 const STORED: u64 = 0;
-
-/// The operations a lean client's requests have open in this flow, by number.
-#[derive(Debug, Default)]
-pub struct PartOperations {
-    last: Cell<u32>,
-    open: RefCell<SmallMap<u32, Operation>>,
-}
-
-impl PartOperations {
-    /// Takes operation `id` out while a step runs (`0`, or one not open: a new one, numbered).
-    fn take(&self, id: u32) -> (u32, Operation) {
-        match self.open.borrow_mut().remove(&id) {
-            Some(op) if id != 0 => (id, op),
-            _ => {
-                let next = self.last.get().wrapping_add(1).max(1);
-                self.last.set(next);
-                (next, Operation::default())
-            }
-        }
-    }
-
-    /// Puts operation `id` back once its step is over.
-    fn put(&self, id: u32, op: Operation) {
-        self.open.borrow_mut().insert(id, op);
-    }
-}
 
 /// The flow of a part core: its `auth` option's (a part core is always made with one).
 fn flow(client: &Client) -> Result<Rc<JsAuthorizer>, McpError> {
@@ -156,7 +128,7 @@ impl Client {
     /// The seam's `finished`: operation `op` is over.
     #[wasm_bindgen(js_name = __finished)]
     pub fn part_finished(&self, op: u32) {
-        let taken = self.part_ops.open.borrow_mut().remove(&op);
+        let taken = self.part_ops.close(op);
         if let (Some(auth), Some(mut operation)) = (&self.auth, taken) {
             auth.finished(&mut operation);
         }

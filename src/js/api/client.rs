@@ -56,10 +56,10 @@ pub struct Client {
     pub(super) auth: Option<Rc<crate::js::auth::JsAuthorizer>>,
     /// As a lean client's authorization part: its requests' open operations.
     #[cfg(feature = "auth")]
-    pub(super) part_ops: Rc<super::authorization_part::PartOperations>,
-    /// The lean module's authorization part (`api::handoff`), for a client with `auth`.
+    pub(super) part_ops: Rc<crate::js::auth::part::PartOperations>,
+    /// The lean module's authorization part (`js::host::auth_part`), for a client with `auth`.
     #[cfg(not(feature = "auth"))]
-    pub(super) part: Option<super::handoff::AuthorizationPart>,
+    pub(super) part: Option<crate::js::host::auth_part::AuthorizationPart>,
     /// The skill entries `client.skills` has listed or got (`api::skills` has the methods).
     #[cfg(feature = "skills")]
     pub(super) skills: Rc<std::cell::RefCell<Vec<crate::session::skills::entry::Skill>>>,

@@ -1,6 +1,6 @@
 //! The exported API: `Client` (its methods; `new_client` reads its arguments; `sign_in` holds
 //! the authorization methods, or `without_auth` in a build without the `auth` feature, where
-//! `handoff` sends a stored token and hands the rest to the full module's `authorization_part`),
+//! `js::host::auth_part` sends a stored token and hands the rest to `authorization_part`),
 //! `ClientGroup`, the elicitation form helpers, `listen()`'s async iterable, `settle` (the one
 //! shape of a method's promise), the TypeScript declarations, and `lazy` (the snippets loaded
 //! only when used, named so that wasm-bindgen writes them).
@@ -10,8 +10,6 @@ pub mod authorization_part;
 pub mod client;
 pub mod forms;
 pub mod group;
-#[cfg(not(feature = "auth"))]
-pub mod handoff;
 pub mod lazy;
 pub mod listen;
 pub mod new_client;

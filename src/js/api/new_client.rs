@@ -212,7 +212,7 @@ pub(super) fn read(
         .as_ref()
         .and_then(|h| super::sign_in::read_option(r, options, h));
     #[cfg(not(feature = "auth"))]
-    let part = super::handoff::read_option(r, options);
+    let part = super::without_auth::read_option(r, options);
     r.check()?;
     #[cfg(feature = "auth")]
     let http = http.map(|mut h| {
@@ -221,7 +221,7 @@ pub(super) fn read(
     });
     #[cfg(not(feature = "auth"))]
     let http = http.map(|mut h| {
-        h.auth = part.clone().map(super::handoff::for_http);
+        h.auth = part.clone().map(crate::js::host::auth_part::for_http);
         h
     });
     let transport: Rc<dyn Transport> = match (target, http) {
@@ -249,7 +249,7 @@ pub(super) fn read(
     }
     #[cfg(not(feature = "auth"))]
     if let Some(p) = &part {
-        super::handoff::attach(&engine, p);
+        crate::js::host::auth_part::attach(p, engine.user_waits());
     }
     Ok(Client {
         engine,

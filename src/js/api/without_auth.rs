@@ -7,9 +7,12 @@
 use super::client::Client;
 use crate::js::boundary::error as jserr;
 use crate::js::boundary::options::{self, Reader};
+use crate::js::host::auth_part::{AuthorizationPart, BRAND};
 use crate::protocol::error::McpError;
 use js_sys::Promise;
+use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// The error for `what`, which needs authorization: an `input` error naming the full entry.
 fn needs_full_entry(what: &str) -> McpError {
@@ -19,11 +22,29 @@ fn needs_full_entry(what: &str) -> McpError {
 }
 
 /// Keeps the error for an `auth` option in `r` (undefined and null are no option; the default
-/// entry's authorization part is read by `handoff` first).
+/// entry's authorization part is read by `read_option` first).
 pub(super) fn refuse_option(r: &mut Reader, options: &JsValue) {
     if options::present(options, "auth") {
         r.fail(needs_full_entry("options.auth"));
     }
+}
+
+/// The part given as `options.auth`, or `None`; any other `auth` option is refused (kept in
+/// `r`): this build cannot sign in.
+pub(super) fn read_option(r: &mut Reader, options: &JsValue) -> Option<AuthorizationPart> {
+    if !options::present(options, "auth") {
+        return None;
+    }
+    let auth = Reflect::get(options, &"auth".into()).unwrap_or(JsValue::UNDEFINED);
+    let branded = auth.is_object()
+        && Reflect::get(&auth, &js_sys::Symbol::for_(BRAND))
+            .ok()
+            .is_some_and(|b| b.is_truthy());
+    if branded {
+        return Some(auth.unchecked_into());
+    }
+    refuse_option(r, options);
+    None
 }
 
 #[wasm_bindgen(js_class = ClientCore)]

@@ -7,6 +7,7 @@ pub mod exports;
 pub mod host;
 pub mod options;
 pub mod outcome;
+pub mod part;
 
 pub use options::JsAuthorizer;
 

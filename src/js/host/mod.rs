@@ -2,6 +2,8 @@
 //! functions (callbacks that answer the server, handlers that hear it).
 
 pub mod abort;
+#[cfg(not(feature = "auth"))]
+pub mod auth_part;
 pub mod cache_store;
 
 use crate::engine::{Cancel, Host};

@@ -1,25 +1,25 @@
 //! The lean module's authorization (a build without the `auth` feature: the default entry's lean
 //! module). This build has no authorization flow; a client of the default entry with `auth` and
 //! a stored token is made here all the same, its `auth` option replaced by an
-//! [`AuthorizationPart`] (`pkg-template/auth-part.js`): the part attaches the stored token while
-//! it is fresh, and hands everything else (a refusal, a refresh, signing in or out) to the full
-//! module's flow (`api::authorization_part`), which it loads then. Here the part is a
-//! [`Flow`] behind the same seam as the full module's, so HTTP sends requests the same way.
+//! [`AuthorizationPart`] (`pkg-template/auth-part.js`; `api::without_auth` reads it): the part
+//! attaches the stored token while it is fresh, and hands everything else (a refusal, a refresh,
+//! signing in or out) to the full module's flow (`api::authorization_part`), which it loads
+//! then. Here the part is a [`Flow`] behind the same seam as the full module's, so HTTP sends
+//! requests the same way.
 
 use crate::auth::seam::{Authorize, Credentials, Flow, Refusal, Ticket};
-use crate::engine::Engine;
 use crate::js::boundary::error::from_js;
-use crate::js::boundary::options::{self, Reader};
 use crate::protocol::error::McpError;
 use crate::util::secret::Secret;
 use futures::future::LocalBoxFuture;
-use js_sys::{Function, Promise, Reflect, Symbol};
+use js_sys::{Function, Promise, Reflect};
+use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 /// The brand of a part (`Symbol.for`): what tells it from an `auth` option given by hand.
-const BRAND: &str = "mcp-wasm-client.authorizationPart";
+pub const BRAND: &str = "mcp-wasm-client.authorizationPart";
 
 #[wasm_bindgen]
 extern "C" {
@@ -86,32 +86,14 @@ extern "C" {
     pub fn sign_out(this: &AuthorizationPart, options: JsValue) -> Promise;
 }
 
-/// The part given as `options.auth`, or `None`; any other `auth` option is refused (kept in
-/// `r`): this build cannot sign in.
-pub(super) fn read_option(r: &mut Reader, options: &JsValue) -> Option<AuthorizationPart> {
-    if !options::present(options, "auth") {
-        return None;
-    }
-    let auth = Reflect::get(options, &"auth".into()).unwrap_or(JsValue::UNDEFINED);
-    let branded = auth.is_object()
-        && Reflect::get(&auth, &Symbol::for_(BRAND))
-            .ok()
-            .is_some_and(|b| b.is_truthy());
-    if branded {
-        return Some(auth.unchecked_into());
-    }
-    super::without_auth::refuse_option(r, options);
-    None
-}
-
 /// The part as the HTTP layer holds it: behind the authorization seam.
-pub(super) fn for_http(part: AuthorizationPart) -> Rc<dyn Authorize> {
+pub fn for_http(part: AuthorizationPart) -> Rc<dyn Authorize> {
     Rc::new(PartFlow { part })
 }
 
-/// Gives the part the engine's count of pending callbacks, as `waiting(open)`.
-pub(super) fn attach(engine: &Engine, part: &AuthorizationPart) {
-    let count = engine.user_waits();
+/// Gives the part the engine's count of pending callbacks (`Engine::user_waits`), as
+/// `waiting(open)`.
+pub fn attach(part: &AuthorizationPart, count: Rc<Cell<u32>>) {
     let waiting = Closure::<dyn Fn(bool)>::new(move |open: bool| {
         count.set(if open {
             count.get() + 1
