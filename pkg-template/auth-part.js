@@ -1,11 +1,12 @@
 // Copied into the package by scripts/package.sh. Not an entry: the default entry (index.js) imports
 // it when a client with the `auth` option is made. A returning user's stored token is sent without
 // the full module: the client is made in the lean module with an AuthorizationPart in place of its
-// `auth` option (src/js/api/without_auth.rs reads it there, src/js/host/auth_part.rs sends with it). The part attaches the stored Bearer token
-// while it is fresh; everything else (a 401 or 403 recovered from, a token to refresh, signing in or
-// out, finishing a redirect) it hands to a client core of the full module made with the client's
-// own options, never connected, which runs the authorization flow whole
-// (src/js/api/authorization_part.rs). The full module is loaded then, once.
+// `auth` option (src/js/api/without_auth.rs reads it there; src/js/host/auth_part.rs is the seam's
+// flow over it). The part attaches the stored Bearer token while it is fresh; everything else (a
+// 401 or 403 recovered from, a token to refresh, signing in or out, finishing a redirect) it hands
+// to a client core of the full module made with the client's own options, never connected, which
+// runs the authorization flow whole (src/js/api/authorization_part.rs). The full module is loaded
+// then, once.
 
 /** What tells a part from an `auth` option given by hand (src/js/host/auth_part.rs's BRAND). */
 const BRAND = Symbol.for('mcp-wasm-client.authorizationPart');

@@ -79,7 +79,9 @@ async function loadFor(first, second) {
   const authorization = new part.AuthorizationPart(stored, loadFull);
   const make = (f, s, observe) => {
     authorization.bind(f, s);
-    return new glue.ClientCore(f, { ...s, auth: authorization }, observe);
+    const core = new glue.ClientCore(f, { ...s, auth: authorization }, observe);
+    authorization.attach((open) => core.__userWait(open));
+    return core;
   };
   make.lean = true;
   return make;

@@ -247,10 +247,6 @@ pub(super) fn read(
     if let Some(a) = &auth {
         super::sign_in::attach(&engine, a);
     }
-    #[cfg(not(feature = "auth"))]
-    if let Some(p) = &part {
-        crate::js::host::auth_part::attach(p, engine.user_waits());
-    }
     Ok(Client {
         engine,
         #[cfg(feature = "auth")]

@@ -78,6 +78,18 @@ impl Client {
         }
     }
 
+    /// The authorization part's `waiting(open)`: the authorization page opened (true) or
+    /// closed; request timers pause while one is open (a person is signing in).
+    #[wasm_bindgen(js_name = __userWait)]
+    pub fn user_wait(&self, open: bool) {
+        let count = self.engine.user_waits();
+        count.set(if open {
+            count.get() + 1
+        } else {
+            count.get().saturating_sub(1)
+        });
+    }
+
     /// `signOut(options)`: the authorization part's, else rejects (no authorization in this
     /// build).
     #[wasm_bindgen(js_name = signOut)]

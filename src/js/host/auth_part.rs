@@ -12,8 +12,7 @@ use crate::js::boundary::error::from_js;
 use crate::protocol::error::McpError;
 use crate::util::secret::Secret;
 use futures::future::LocalBoxFuture;
-use js_sys::{Function, Promise, Reflect};
-use std::cell::Cell;
+use js_sys::{Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -65,10 +64,6 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn credential(this: &AuthorizationPart) -> Option<String>;
 
-    /// Takes the client's `waiting(open)` (request timers pause while a person signs in).
-    #[wasm_bindgen(method)]
-    fn attach(this: &AuthorizationPart, waiting: &Function);
-
     /// `client.authorization`: `{ issuer, scope, expiresAt }` or `null`.
     #[wasm_bindgen(method)]
     pub fn status(this: &AuthorizationPart) -> JsValue;
@@ -89,19 +84,6 @@ extern "C" {
 /// The part as the HTTP layer holds it: behind the authorization seam.
 pub fn for_http(part: AuthorizationPart) -> Rc<dyn Authorize> {
     Rc::new(PartFlow { part })
-}
-
-/// Gives the part the engine's count of pending callbacks (`Engine::user_waits`), as
-/// `waiting(open)`.
-pub fn attach(part: &AuthorizationPart, count: Rc<Cell<u32>>) {
-    let waiting = Closure::<dyn Fn(bool)>::new(move |open: bool| {
-        count.set(if open {
-            count.get() + 1
-        } else {
-            count.get().saturating_sub(1)
-        })
-    });
-    part.attach(waiting.into_js_value().unchecked_ref());
 }
 
 /// The part as the seam's [`Flow`].
