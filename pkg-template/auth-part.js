@@ -60,6 +60,32 @@ export async function storedToken(url, auth) {
   };
 }
 
+/**
+ * How index.js makes a client with `auth` (`auth`) for `first` (its URL): when the storage holds a
+ * token storedToken() accepts, a maker of lean cores (`Core`, once `init()` resolved) with an
+ * AuthorizationPart in place of `auth`, marked `lean`; else the full module's (`loadFull()`).
+ */
+export async function makerFor(first, auth, { init, Core, loadFull }) {
+  let stored = null;
+  try {
+    const url = first instanceof URL ? first.href : first;
+    if (typeof url === 'string') stored = await storedToken(url, auth);
+  } catch {
+    stored = null; // a hostile options object: the full module's reader names what is wrong
+  }
+  if (!stored) return loadFull();
+  await init();
+  const authorization = new AuthorizationPart(stored, loadFull);
+  const make = (f, s, observe) => {
+    authorization.bind(f, s);
+    const core = new Core(f, { ...s, auth: authorization }, observe);
+    authorization.attach((open) => core.__userWait(open));
+    return core;
+  };
+  make.lean = true;
+  return make;
+}
+
 /** A token with this expiry (ms since the epoch; undefined: none given) is sent as it is. */
 function fresh(expiresAt) {
   return expiresAt === undefined || Date.now() < expiresAt - SKEW_MS;

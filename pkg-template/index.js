@@ -55,10 +55,8 @@ function loadFull() {
   return full;
 }
 
-// Where a client that wantsMore is made: a client with `auth` whose storage holds a fresh token
-// (a returning user) in the lean module, with an AuthorizationPart in place of `auth`
-// (auth-part.js: the full module comes when the token is not enough); every other one in the full
-// module.
+// Where a client that wantsMore is made: one with `auth` as auth-part.js decides (a returning
+// user's stored token: the lean module), every other one in the full module.
 async function loadFor(first, second) {
   if (overTransport(first)) return loadFull();
   let part;
@@ -67,24 +65,13 @@ async function loadFor(first, second) {
   } catch (error) {
     throw moduleLoadError('the authorization part', new URL('./auth-part.js', import.meta.url).href, error, { part: 'authorization' });
   }
-  let stored = null;
+  let auth;
   try {
-    const url = first instanceof URL ? first.href : first;
-    if (typeof url === 'string') stored = await part.storedToken(url, authOf(first, second));
+    auth = authOf(first, second);
   } catch {
-    stored = null; // a hostile options object: the full module's reader names what is wrong
+    return loadFull(); // a hostile options object: the full module's reader names what is wrong
   }
-  if (!stored) return loadFull();
-  await init();
-  const authorization = new part.AuthorizationPart(stored, loadFull);
-  const make = (f, s, observe) => {
-    authorization.bind(f, s);
-    const core = new glue.ClientCore(f, { ...s, auth: authorization }, observe);
-    authorization.attach((open) => core.__userWait(open));
-    return core;
-  };
-  make.lean = true;
-  return make;
+  return part.makerFor(first, auth, { init, Core: glue.ClientCore, loadFull });
 }
 
 // The lean module starts loading with the first client that needs it (or init()): a page whose

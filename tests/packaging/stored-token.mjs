@@ -12,6 +12,8 @@
 //   - the stored token about to expire (within the minute the flow refreshes ahead): the full
 //     module refreshes before the first request;
 //   - signOut(): the full module signs out, the stored grant is gone, client.authorization is null;
+//   - both stored tokens dead: the full module signs in again in a popup in the middle of the call,
+//     whose 3 s timeout pauses while the person takes 4.5 s;
 //   - the refused token with full.js answering 404: the call rejects with an McpError of kind
 //     module_load naming the part ("authorization") and the URL.
 // Usage: node tests/packaging/stored-token.mjs [PKG_DIR | TARBALL] (default pkg/npm); peer ports
@@ -31,7 +33,7 @@ const PORT = Number(process.env.STORED_TOKEN_PORT ?? 18993);
 const MCP = `http://127.0.0.1:${PORT}/mcp`;
 const FULL = ["full.js", "manual.js", "dist/mcp_wasm_client.js", "dist/mcp_wasm_client_bg.wasm"];
 
-// ?mode= sign-in (a Sign in button), as-stored, refused, expiring, sign-out.
+// ?mode= sign-in (a Sign in button), as-stored, refused, expiring, sign-in-again, sign-out.
 const PAGE = `import { Client, McpError, webStorage } from "/pkg/index.js";
 const key = "mcp-wasm-client:auth:${MCP}";
 const mode = new URLSearchParams(location.search).get("mode");
@@ -41,8 +43,10 @@ const out = (window.__result = { mode });
 const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, part: e?.data?.part, url: e?.data?.url, message: String(e?.message ?? e) });
 if (mode === "refused") change((g) => (g.access_token = "refused-" + g.access_token));
 if (mode === "expiring") change((g) => (g.expires_at = Date.now() + 30_000));
+if (mode === "sign-in-again") change((g) => ((g.access_token = "refused-" + g.access_token), (g.refresh_token = "dead-" + g.refresh_token)));
 out.before = stored()?.grant ?? null;
 const client = new Client("${MCP}", {
+  timeoutMs: 3000,
   auth: {
     clientMetadata: { client_name: "stored token", redirect_uris: [new URL("callback.html", location.href).href] },
     storage: webStorage(sessionStorage),
@@ -140,6 +144,24 @@ try {
   report("a stored token within a minute of expiry: the full module refreshes it before the first request",
     !r.error && /./.test(r.text ?? "") && opened === 0 && fullFetched(files).length === FULL.length
       && r.after?.access_token !== r.before.access_token && r.after.expires_at > r.before.expires_at, { r, files });
+
+  // Both stored tokens dead: the flow signs in again in a popup mid-call; the person takes longer
+  // than the call's timeoutMs (3 s), which pauses while the page is open.
+  fetched = [];
+  missing = [];
+  const shown = context.waitForEvent("page", { timeout: 30_000 });
+  await page.goto(`${base}/index.html?mode=sign-in-again`);
+  const consentAgain = await shown;
+  await consentAgain.waitForURL(/\/consent\?request_id=/, { timeout: 30_000 });
+  await new Promise((resolve) => setTimeout(resolve, 4500));
+  const closedAgain = consentAgain.waitForEvent("close", { timeout: 30_000 });
+  await consentAgain.locator("#approve").click();
+  await closedAgain;
+  await page.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+  r = await page.evaluate(() => window.__result);
+  report("both stored tokens dead: the full module signs in again in a popup mid-call, the call's 3 s timeout paused while the page is open (4.5 s)",
+    !r.error && /./.test(r.text ?? "") && fullFetched(fetched).length === FULL.length && r.after?.access_token
+      && !r.after.access_token.startsWith("refused-"), { r, fetched });
 
   ({ r, files } = await load("sign-out"));
   report("signOut() on such a client: the full module signs out, the stored grant is gone, client.authorization is null",
