@@ -91,22 +91,45 @@ struct PartFlow {
     part: AuthorizationPart,
 }
 
-/// One operation as the part numbers it (0 before its first ticket).
+/// One operation as the part numbers it (0: none open there). An operation dropped before it
+/// finished (its request cancelled mid-step) is finished by its drop, so the full module's flow
+/// never keeps it.
 #[derive(Debug, Default)]
 struct PartOperation {
     id: u32,
+    /// The part the operation is open in, once it has a number.
+    part: Option<AuthorizationPart>,
+}
+
+impl PartOperation {
+    /// Takes the number the part answered (`op`, or the answer itself).
+    fn numbered(&mut self, part: &AuthorizationPart, answer: &JsValue) {
+        self.id = answer
+            .as_f64()
+            .or_else(|| field(answer, "op").as_f64())
+            .map_or(0, |n| n as u32);
+        if self.id != 0 && self.part.is_none() {
+            self.part = Some(part.clone());
+        }
+    }
+
+    /// Tells the part the operation is over (once).
+    fn finish(&mut self) {
+        if let (id @ 1.., Some(part)) = (std::mem::take(&mut self.id), &self.part) {
+            part.finished(id);
+        }
+    }
+}
+
+impl Drop for PartOperation {
+    fn drop(&mut self) {
+        self.finish();
+    }
 }
 
 /// A field of the part's answer.
 fn field(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &key.into()).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// The operation number the part answered (`op`, or the answer itself).
-fn operation(v: &JsValue) -> u32 {
-    v.as_f64()
-        .or_else(|| field(v, "op").as_f64())
-        .map_or(0, |n| n as u32)
 }
 
 /// Awaits one of the part's promises; its rejection (an `McpError`) is the request's error.
@@ -125,7 +148,7 @@ impl Flow for PartFlow {
     ) -> LocalBoxFuture<'a, Result<Ticket, McpError>> {
         Box::pin(async move {
             let v = settle(self.part.before_request(op.id, method, url)).await?;
-            op.id = operation(&v);
+            op.numbered(&self.part, &v);
             Ok(Ticket {
                 credentials: Credentials {
                     authorization: field(&v, "authorization").as_string().map(Secret::new),
@@ -165,15 +188,13 @@ impl Flow for PartFlow {
                 url,
             ))
             .await?;
-            op.id = operation(&v);
+            op.numbered(&self.part, &v);
             Ok(())
         })
     }
 
     fn finished(&self, op: &mut PartOperation) {
-        if op.id != 0 {
-            self.part.finished(op.id);
-        }
+        op.finish();
     }
 
     fn credential(&self) -> Option<Secret> {
