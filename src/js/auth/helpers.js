@@ -210,10 +210,10 @@ export function idbStore(name) {
     get: async (k) => (await run("readonly", (s) => s.get(k))) ?? null,
     set: async (k, v) => {
       await run("readwrite", (s) => s.put(v, k));
-  },
+    },
     delete: async (k) => {
       await run("readwrite", (s) => s.delete(k));
-  },
+    },
   };
 }
 
