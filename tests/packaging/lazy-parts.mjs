@@ -18,7 +18,8 @@
 //     (elements/view-session.js): not fetched by a page that shows no form; on a page with an
 //     <mcp-elicitation-form> in its markup (upgraded when the import defines the tag), that form
 //     draws, is filled and submitted, ElicitationForm.ask() answers in a <dialog>, a form made
-//     with createElement draws, and <mcp-app-frame> is AppFrame with its properties.
+//     with createElement draws, and <mcp-app-frame> is AppFrame with its properties; when it
+//     cannot be fetched, ask() rejects naming it (module_load) and a form set by hand answers cancel.
 // Usage: node tests/packaging/lazy-parts.mjs [PKG_DIR | TARBALL] (default pkg/npm); prints one line
 // per check and `lazy-parts: N passed, M failed`; exits non-zero on a failure.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -122,6 +123,23 @@ try {
 }
 out.done = true;`;
 
+const NO_VIEW = `import { ElicitationForm, McpError, init } from "/pkg/index.js";
+const out = (window.__result = {});
+const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, url: e?.data?.url, message: String(e?.message ?? e) });
+const ASK = { message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+try {
+  await init(); // the form model (elicitationForm) checks the params
+  try { await ElicitationForm.ask(document.body, ASK); out.ask = "resolved"; } catch (e) { out.ask = seen(e); }
+  const form = document.createElement("mcp-elicitation-form");
+  form.params = ASK;
+  document.body.append(form);
+  out.declarative = await form.answer; // nobody can answer a form that cannot be drawn
+  out.state = form.dataset.state;
+} catch (e) {
+  out.error = seen(e);
+}
+out.done = true;`;
+
 const FAILING = `import { Client, McpError, init, inMemoryPair } from "/pkg/index.js";
 const out = (window.__result = {});
 const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, part: e?.data?.part, url: e?.data?.url, message: String(e?.message ?? e) });
@@ -151,13 +169,14 @@ await placePackage(given, path.join(site, "pkg"));
 await writeFile(path.join(site, "page.js"), PAGE);
 await writeFile(path.join(site, "failing.js"), FAILING);
 await writeFile(path.join(site, "elements.js"), ELEMENTS);
+await writeFile(path.join(site, "noview.js"), NO_VIEW);
 const MARKUP = { elements: '<mcp-elicitation-form id="pre"></mcp-elicitation-form><dialog id="dialog"></dialog>' };
-for (const name of ["page", "failing", "elements"])
+for (const name of ["page", "failing", "elements", "noview"])
   await writeFile(path.join(site, `${name}.html`), `<!doctype html><meta charset="utf-8">${MARKUP[name] ?? ""}<script type="module" src="/${name}.js"></script>`);
 const { server, base: ORIGIN } = await serveStatic(site);
 
 /**
- * A page of `name` (page, failing, elements); `missing` package files answer 404, `held` ones only
+ * A page of `name` (page, failing, elements, noview); `missing` package files answer 404, `held` ones only
  * once the page calls `window.__release()`. Records the package files fetched.
  */
 async function openPage(browser, name, missing = [], held = []) {
@@ -234,6 +253,18 @@ try {
       e.frame === true && !e.error && !errs.length, { e, errs });
     report("the drawing module (elements/elicitation-view.js) is fetched once, and helpers.js and view-session.js not at all",
       got.filter((f) => f === "elements/elicitation-view.js").length === 1 && !got.some((f) => f !== "elements/elicitation-view.js" && isOnUse(f)), got);
+    await p.close();
+  }
+
+  {
+    const { page: p, url: at } = await openPage(browser, "noview", ["elements/elicitation-view.js"]);
+    await p.goto(at, { waitUntil: "load", timeout: 30_000 });
+    await p.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+    const f = await p.evaluate(() => window.__result);
+    const url = `${ORIGIN}/pkg/elements/elicitation-view.js`;
+    report("elements/elicitation-view.js answers 404: ElicitationForm.ask() rejects with an McpError of kind module_load naming its URL; a form set by hand answers cancel",
+      !f.error && f.ask?.mcp === true && f.ask.kind === "module_load" && f.ask.url === url && f.ask.message.includes(url)
+        && f.declarative?.action === "cancel" && f.state === "cancel", f);
     await p.close();
   }
 
