@@ -88,8 +88,11 @@ for (const [entry, name] of Object.entries(ENTRIES)) {
   for (const w of first.wasm) note(w, `${name}: on import (fetched by its init: the first client, or init())`);
   const seen = new Set([...first.files, ...first.wasm]);
   const pending = [...first.lazy];
+  const followed = new Set(); // each import() once: a lazy module may import its importer back (helpers.js, builders.js)
   while (pending.length) {
     const [from, target] = pending.shift();
+    if (followed.has(`${from} -> ${target}`)) continue;
+    followed.add(`${from} -> ${target}`);
     const more = closure(target);
     const how = `${name}: on first use (import() in ${from})`;
     for (const f of [...more.files, ...more.wasm]) {

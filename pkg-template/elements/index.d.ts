@@ -130,9 +130,11 @@ export declare class ElicitationForm extends ElementBase {
   /**
    * Shows a form for `params` in `container` (a closed `<dialog>` is opened modally and closed
    * afterwards) and resolves with the answer once: a button, Escape or `signal` aborted (cancel).
+   * The page's first form waits for the drawing module (`elements/elicitation-view.js`); one that
+   * cannot be fetched rejects with an McpError of kind "module_load".
    */
   static ask(container: Element, params: ElicitParams, options?: { signal?: AbortSignal }): Promise<ElicitResult>;
-  /** The request shown; setting it draws the form (an McpError, kind "input", on bad params or once answered). */
+  /** The request shown; setting it draws the form, once the drawing module has arrived on a page's first form (an McpError, kind "input", on bad params or once answered). */
   params: ElicitParams | null;
   /** The answer, settled once. */
   readonly answer: Promise<ElicitResult>;
@@ -142,9 +144,9 @@ export declare class ElicitationForm extends ElementBase {
   cancel(): void;
   /** Answers `{ action: "decline" }`. */
   decline(): void;
-  /** Accepts with the typed content when valid (true), else shows the errors inline (false). */
+  /** Accepts with the typed content when valid (true), else shows the errors inline (false; false also before the form is drawn). */
   submit(): boolean;
-  /** Focuses the first field (URL mode: the Decline button). */
+  /** Focuses the first field (URL mode: the Decline button); before the form is drawn, once it is. */
   focusFirst(): void;
 }
 

@@ -95,14 +95,20 @@ async function fresh(page) {
   });
 }
 
-/** Starts ElicitationForm.ask(#where, params, { signal: window.ctl?.signal }) in the page; the answer is window.pending. */
+/**
+ * Starts ElicitationForm.ask(#where, params, { signal: window.ctl?.signal }) in the page; the answer
+ * is window.pending. Returns once the form is drawn or ask() has settled (the page's first form is
+ * drawn once elements/elicitation-view.js has arrived).
+ */
 async function ask(page, params, where = "dialog", withSignal = false) {
   await fresh(page);
   await page.evaluate(([params, where, withSignal]) => {
     window.ctl = new AbortController();
+    window.settled = false;
     window.pending = window.mcp.ElicitationForm.ask(document.getElementById(where), params, withSignal ? { signal: window.ctl.signal } : {});
-    window.pending.catch(() => {});
+    window.pending.then(() => (window.settled = true), () => (window.settled = true));
   }, [params, where, withSignal]);
+  await page.waitForFunction(() => window.settled || document.querySelector("mcp-elicitation-form")?.shadowRoot.querySelector("form"));
 }
 
 /** The answer ask() resolved with (waits for it). */

@@ -11,7 +11,15 @@
 //     fetch it once, then work, the client's own calls unaffected;
 //   - a full module that cannot be fetched (full.js 404; its .wasm 404): a client with `auth` (and
 //     one over a JS transport, also the full module's) rejects connect() with an McpError naming
-//     the part, the URL and the reason, while a client without `auth` keeps working.
+//     the part, the URL and the reason, while a client without `auth` keeps working;
+//   - helpers.js (the full module's authorization JS): not fetched by that page, though it calls the
+//     builders; an IndexedDB store from indexedDbStorage() fetches it on its first use, then works;
+//   - the elements' drawing (elements/elicitation-view.js) and an app's dialogue
+//     (elements/view-session.js): not fetched by a page that shows no form; on a page with an
+//     <mcp-elicitation-form> in its markup (upgraded when the import defines the tag), that form
+//     draws, is filled and submitted, ElicitationForm.ask() answers in a <dialog>, a form made
+//     with createElement draws, and <mcp-app-frame> is AppFrame with its properties; when it
+//     cannot be fetched, ask() rejects naming it (module_load) and a form set by hand answers cancel.
 // Usage: node tests/packaging/lazy-parts.mjs [PKG_DIR | TARBALL] (default pkg/npm); prints one line
 // per check and `lazy-parts: N passed, M failed`; exits non-zero on a failure.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -28,8 +36,11 @@ const PY_PORT = Number(process.env.LAZY_PARTS_PORT ?? 18991);
 const SKILLS_PORT = PY_PORT + 1;
 const PY = `http://127.0.0.1:${PY_PORT}/mcp`;
 const FULL = ["full.js", "manual.js", "dist/mcp_wasm_client.js", "dist/mcp_wasm_client_bg.wasm"];
+/** What a page fetches only when it uses it: the elements' drawing and dialogue, the full module's authorization JS. */
+const ON_USE = ["elements/elicitation-view.js", "elements/view-session.js", /\/src\/js\/auth\/helpers\.js$/];
+const isOnUse = (file) => ON_USE.some((p) => (typeof p === "string" ? file === p : p.test(file)));
 
-const PAGE = `import { Client, McpError, authorizeWithPopup, webStorage, memoryStorage } from "/pkg/index.js";
+const PAGE = `import { Client, McpError, authorizeWithPopup, indexedDbStorage, webStorage, memoryStorage } from "/pkg/index.js";
 const out = (window.__result = { steps: [] });
 const mark = (name) => out.steps.push(name);
 const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, part: e?.data?.part, url: e?.data?.url, message: String(e?.message ?? e) });
@@ -41,6 +52,11 @@ try {
   out.echo = (await plain.callTool("echo", { text: "lean" })).content?.[0]?.text;
   mark("plain");
   await window.__step("plain");
+  // helpers.js: fetched on an IndexedDB store's first use, not by the builders
+  const store = indexedDbStorage("lazy-parts");
+  await store.set("k", "kept");
+  out.stored = await store.get("k");
+  await window.__step("store");
   const skilled = new Client(location.origin + "/skills/mcp");
   await skilled.connect();
   out.supported = skilled.skills.supported;
@@ -51,6 +67,74 @@ try {
   out.echoAfter = (await plain.callTool("echo", { text: "still lean" })).content?.[0]?.text;
   await skilled.close();
   mark("skills");
+} catch (e) {
+  out.error = seen(e);
+}
+out.done = true;`;
+
+const ELEMENTS = `import { AppFrame, Client, ElicitationForm, McpError } from "/pkg/index.js";
+const out = (window.__result = {});
+const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, message: String(e?.message ?? e) });
+const until = async (what) => {
+  for (let i = 0; i < 200; i++) { const v = what(); if (v) return v; await new Promise((r) => setTimeout(r, 25)); }
+  throw new Error("timed out waiting for " + what);
+};
+const ASK = { message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string", title: "Name" } }, required: ["name"] } };
+try {
+  const pre = document.getElementById("pre"); // in the markup, upgraded when the import defined the tag
+  out.defined = customElements.get("mcp-elicitation-form") === ElicitationForm && customElements.get("mcp-app-frame") === AppFrame;
+  out.upgraded = pre instanceof ElicitationForm && pre.answered === false;
+  const client = new Client("${PY}"); // the lean module: elicitationForm and validateElicitation
+  await client.connect();
+  out.bad = (() => { try { pre.params = { message: "x", requestedSchema: "nope" }; return "set"; } catch (e) { return seen(e); } })();
+  pre.params = ASK;
+  out.early = { drawn: pre.shadowRoot.childElementCount > 0, submit: pre.submit(), state: pre.dataset.state }; // the drawing is held back
+  pre.focusFirst(); // done once drawn
+  await window.__release();
+  const input = await until(() => pre.shadowRoot.querySelector('[data-test="input-name"]'));
+  out.empty = pre.submit(); // the validator's error, inline
+  out.fieldError = pre.shadowRoot.querySelector('[data-test="field-error-name"]')?.textContent;
+  out.focused = pre.shadowRoot.activeElement === input;
+  input.value = "Ada";
+  out.submitted = pre.submit();
+  out.answer = await pre.answer;
+  out.state = pre.dataset.state;
+  const dialog = document.getElementById("dialog");
+  const asked = ElicitationForm.ask(dialog, ASK);
+  const decline = await until(() => dialog.querySelector("mcp-elicitation-form")?.shadowRoot.querySelector('[data-test="elicitation-decline"]'));
+  out.modal = dialog.open;
+  decline.click();
+  out.asked = await asked;
+  out.closed = !dialog.open && !dialog.querySelector("mcp-elicitation-form");
+  const made = document.createElement("mcp-elicitation-form");
+  made.params = { ...ASK, mode: "url", url: "https://example.com/consent" };
+  document.body.append(made);
+  out.url = made.shadowRoot.querySelector('[data-test="url-domain"]')?.textContent; // drawn at once: the drawing has arrived
+  made.cancel();
+  out.cancelled = await made.answer;
+  const frame = document.createElement("mcp-app-frame");
+  frame.sandbox = "https://sandbox.example/mcp-app-sandbox.html";
+  frame.hostContext = { theme: "dark" };
+  out.frame = frame instanceof AppFrame && frame.sandbox === "https://sandbox.example/mcp-app-sandbox.html" && frame.hostContext.theme === "dark"
+    && frame.tool === undefined && frame.appTools.length === 0 && frame.sendToolInputPartial({ a: 1 }) === false;
+  await client.close();
+} catch (e) {
+  out.error = seen(e);
+}
+out.done = true;`;
+
+const NO_VIEW = `import { ElicitationForm, McpError, init } from "/pkg/index.js";
+const out = (window.__result = {});
+const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, url: e?.data?.url, message: String(e?.message ?? e) });
+const ASK = { message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+try {
+  await init(); // the form model (elicitationForm) checks the params
+  try { await ElicitationForm.ask(document.body, ASK); out.ask = "resolved"; } catch (e) { out.ask = seen(e); }
+  const form = document.createElement("mcp-elicitation-form");
+  form.params = ASK;
+  document.body.append(form);
+  out.declarative = await form.answer; // nobody can answer a form that cannot be drawn
+  out.state = form.dataset.state;
 } catch (e) {
   out.error = seen(e);
 }
@@ -84,13 +168,22 @@ const site = await mkdtemp(path.join(os.tmpdir(), "lazy-parts-site-"));
 await placePackage(given, path.join(site, "pkg"));
 await writeFile(path.join(site, "page.js"), PAGE);
 await writeFile(path.join(site, "failing.js"), FAILING);
-for (const name of ["page", "failing"])
-  await writeFile(path.join(site, `${name}.html`), `<!doctype html><meta charset="utf-8"><script type="module" src="/${name}.js"></script>`);
+await writeFile(path.join(site, "elements.js"), ELEMENTS);
+await writeFile(path.join(site, "noview.js"), NO_VIEW);
+const MARKUP = { elements: '<mcp-elicitation-form id="pre"></mcp-elicitation-form><dialog id="dialog"></dialog>' };
+for (const name of ["page", "failing", "elements", "noview"])
+  await writeFile(path.join(site, `${name}.html`), `<!doctype html><meta charset="utf-8">${MARKUP[name] ?? ""}<script type="module" src="/${name}.js"></script>`);
 const { server, base: ORIGIN } = await serveStatic(site);
 
-/** A page of `name` (page, failing); `missing` package files answer 404. Records the package files fetched. */
-async function openPage(browser, name, missing = []) {
+/**
+ * A page of `name` (page, failing, elements, noview); `missing` package files answer 404, `held` ones only
+ * once the page calls `window.__release()`. Records the package files fetched.
+ */
+async function openPage(browser, name, missing = [], held = []) {
   const page = await browser.newPage();
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  if (held.length) await page.exposeFunction("__release", () => release());
   const fetched = [];
   const problems = [];
   page.on("pageerror", (e) => problems.push(e.message));
@@ -104,6 +197,7 @@ async function openPage(browser, name, missing = []) {
     if (url.pathname.startsWith("/pkg/")) {
       if (missing.includes(file)) return route.fulfill({ status: 404, body: "not found" });
       fetched.push(file);
+      if (held.includes(file)) await released;
     }
     return route.continue();
   });
@@ -119,8 +213,10 @@ try {
 
   const { page, fetched, problems, url } = await openPage(browser, "page");
   let atPlain = null;
+  let atStore = null;
   await page.exposeFunction("__step", (name) => {
     if (name === "plain") atPlain = [...fetched];
+    if (name === "store") atStore = [...fetched];
   });
   await page.goto(url, { waitUntil: "load", timeout: 30_000 });
   await page.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
@@ -133,7 +229,44 @@ try {
     !r.error && r.supported === true && r.skills?.length > 0 && r.verified === true && r.echoAfter === "still lean", r);
   const count = (f) => fetched.filter((x) => x === f).length;
   report("the full module's files were fetched once each, after the first use", FULL.every((f) => count(f) === 1) && !problems.length, { fetched, problems });
+  report("a page that calls the auth builders and shows no form fetches neither helpers.js nor the elements' drawing (elicitation-view.js, view-session.js)",
+    Array.isArray(atPlain) && atPlain.length > 0 && !atPlain.some(isOnUse) && !fetched.some((f) => f.startsWith("elements/") && isOnUse(f)), { atPlain, fetched });
+  const added = atStore?.slice(atPlain?.length ?? 0) ?? [];
+  report("an IndexedDB store from indexedDbStorage() fetches helpers.js (alone: not the full module) on its first use, and keeps what it is given",
+    r.stored === "kept" && added.length === 1 && /\/src\/js\/auth\/helpers\.js$/.test(added[0]), { stored: r.stored, added });
   await page.close();
+
+  {
+    const { page: p, fetched: got, problems: errs, url: at } = await openPage(browser, "elements", [], ["elements/elicitation-view.js"]);
+    await p.goto(at, { waitUntil: "load", timeout: 30_000 });
+    await p.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+    const e = await p.evaluate(() => window.__result);
+    const name = { action: "accept", content: { name: "Ada" } };
+    report("an <mcp-elicitation-form> in the markup is upgraded when the import defines the tags (AppFrame, ElicitationForm), and bad params throw at once",
+      e.defined === true && e.upgraded === true && e.bad?.mcp === true && e.bad.kind === "input", e);
+    report("…its params set before its drawing module has arrived (held back until then): not drawn yet (submit() false, data-state pending), drawn and focused once it has; an empty required field is refused inline, then submit() accepts the typed content",
+      e.early?.drawn === false && e.early.submit === false && e.early.state === "pending" && e.focused === true
+      && e.empty === false && /Name/.test(e.fieldError ?? "") && e.submitted === true && JSON.stringify(e.answer) === JSON.stringify(name) && e.state === "accept", e);
+    report("ElicitationForm.ask() opens a closed <dialog>, answers decline on the button, removes the form and closes the dialog; a form made later draws at once (URL mode)",
+      e.modal === true && e.asked?.action === "decline" && e.closed === true && e.url === "example.com" && e.cancelled?.action === "cancel", e);
+    report("<mcp-app-frame> is AppFrame: its properties work before any app is shown",
+      e.frame === true && !e.error && !errs.length, { e, errs });
+    report("the drawing module (elements/elicitation-view.js) is fetched once, and helpers.js and view-session.js not at all",
+      got.filter((f) => f === "elements/elicitation-view.js").length === 1 && !got.some((f) => f !== "elements/elicitation-view.js" && isOnUse(f)), got);
+    await p.close();
+  }
+
+  {
+    const { page: p, url: at } = await openPage(browser, "noview", ["elements/elicitation-view.js"]);
+    await p.goto(at, { waitUntil: "load", timeout: 30_000 });
+    await p.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+    const f = await p.evaluate(() => window.__result);
+    const url = `${ORIGIN}/pkg/elements/elicitation-view.js`;
+    report("elements/elicitation-view.js answers 404: ElicitationForm.ask() rejects with an McpError of kind module_load naming its URL; a form set by hand answers cancel",
+      !f.error && f.ask?.mcp === true && f.ask.kind === "module_load" && f.ask.url === url && f.ask.message.includes(url)
+        && f.declarative?.action === "cancel" && f.state === "cancel", f);
+    await p.close();
+  }
 
   for (const [what, missing, kind, url] of [
     ["full.js answers 404", ["full.js"], "module_load", `${ORIGIN}/pkg/full.js`],

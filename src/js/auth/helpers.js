@@ -1,7 +1,8 @@
-// The JS side of authorization: where the authorization page is shown (popup, redirect,
-// headless fetch), the popup's callback page, the storages, and the host's I/O (fetch, Web
-// Crypto, the application's storage and callbacks). The exported builders in builders.js check their
-// arguments and return what these build; the flow itself is Rust (src/auth/).
+// The full module's JS side of authorization: the popup and headless authorizers and the IndexedDB
+// store at work (builders.js makes their thin shells, which import this file on first use), and the
+// host's I/O (fetch, Web Crypto, the application's storage and callbacks). The full glue imports
+// it; a page without `auth` never fetches it. The small pieces both use (`read`, the callback's
+// message names) are builders.js's. The flow itself is Rust (src/auth/).
 //
 // What Rust awaits here settles with an outcome, read by name in src/js/auth/outcome.rs, never
 // with a number, an array or a throw:
@@ -10,33 +11,12 @@
 //                                         ("unreachable", "too_large", "sign"...), `message`
 //                                         says why in words, `name` is the thrown error's name.
 
-const CHANNEL = "mcp-wasm-client-auth";
-const MESSAGE = "mcp-wasm-client:authorization-callback";
-
-// A redirect URI without query and fragment, to compare callback URLs against.
-function base(url) {
-  return String(url).split(/[?#]/)[0];
-}
-
-function failure(name, message) {
-  const e = new Error(message);
-  e.name = name;
-  return e;
-}
+import { base, CHANNEL, failure, globalObject, hasMethods, MESSAGE, read } from "./builders.js";
 
 // --- outcomes -----------------------------------------------------------------------------
 
 const ok = (value) => ({ value });
 const failed = (kind, message, name) => ({ failure: { kind, message, name } });
-
-/** `o[key]`, or undefined when reading it throws (a hostile getter or proxy). */
-export function read(o, key) {
-  try {
-    return o?.[key];
-  } catch {
-    return undefined;
-  }
-}
 
 // A thrown value as text: its message (or itself, when a string), with its cause's message
 // in parentheses (undici's "fetch failed" says why only in `cause`).
@@ -84,8 +64,9 @@ function showPage(w, given, url, features) {
   return popup;
 }
 
-// `opened`: a window client.signIn() opened in the click for this authorization; it comes
-// before `window` (the app's, for the first authorization) and before a popup opened here.
+// authorizeWithPopup's authorize at work (builders.js tags it). `opened`: a window client.signIn()
+// opened in the click for this authorization; it comes before `window` (the app's, for the first
+// authorization) and before a popup opened here.
 export function popupAuthorizer(features, timeoutMs, window) {
   const given = window ? { window, used: false } : null;
   const authorize = ({ url, state, redirectUri, signal, window: opened }) =>
@@ -168,57 +149,10 @@ export function popupAuthorizer(features, timeoutMs, window) {
           finish(failure("PopupClosed", "The sign-in window was closed before authorization finished"));
       }, 250);
     });
-  // client.signIn() opens its window with these features, kind "popup"
-  Object.defineProperty(authorize, "windowFeatures", { value: features });
-  return tag(authorize, "popup");
+  return authorize;
 }
 
-export function completePopup(close) {
-  const loc = globalThis.location;
-  if (!loc) return false;
-  const message = { type: MESSAGE, url: loc.href };
-  let delivered = false;
-  try {
-    if (typeof BroadcastChannel === "function") {
-      const c = new BroadcastChannel(CHANNEL);
-      c.postMessage(message);
-      c.close();
-      delivered = true;
-    }
-  } catch {}
-  try {
-    const opener = globalThis.opener;
-    if (opener && !opener.closed) {
-      // Only a same-origin opener may read the callback (it carries the code).
-      opener.postMessage(message, loc.origin);
-      delivered = true;
-    }
-  } catch {}
-  if (close && delivered) setTimeout(() => globalThis.close?.(), 100);
-  return delivered;
-}
-
-// Marks what a helper made, so the auth option can refuse combinations that cannot work
-// (a redirect loses an in-memory pending authorization).
-function tag(value, kind) {
-  Object.defineProperty(value, "mcpWasmClientKind", { value: kind });
-  return value;
-}
-
-export function redirectAuthorizer() {
-  return tag(({ url }) => {
-    const loc = globalThis.location;
-    if (!loc || typeof loc.assign !== "function" || !globalThis.document) {
-      throw failure(
-        "RedirectUnavailable",
-        "authorizeWithRedirect() needs a browser page to navigate: use authorizeHeadless() outside pages",
-      );
-    }
-    loc.assign(url);
-    return "redirected";
-  }, "redirect");
-}
-
+// authorizeHeadless's authorize at work: follows the AS's redirects to the redirect URI.
 export function headlessAuthorizer(fetchFn, maxHops) {
   return async ({ url, redirectUri, signal }) => {
     const f = fetchFn ?? globalThis.fetch;
@@ -251,60 +185,9 @@ export function headlessAuthorizer(fetchFn, maxHops) {
   };
 }
 
-export function memoryStore() {
-  const m = new Map();
-  return tag({
-    get: (k) => (m.has(k) ? m.get(k) : null),
-    set: (k, v) => {
-      m.set(k, v);
-    },
-    delete: (k) => {
-      m.delete(k);
-    },
-  }, "memory");
-}
-
-// True when `o` is an object whose `names` are all functions (false also when reading one throws).
-function hasMethods(o, names) {
-  try {
-    return o !== null && typeof o === "object" && names.every((k) => typeof o[k] === "function");
-  } catch {
-    return false;
-  }
-}
-
-// globalThis[name] when it is an object, else undefined (also when reading it throws).
-function globalObject(name) {
-  try {
-    const v = globalThis[name];
-    return v !== null && typeof v === "object" ? v : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-// A Web Storage area as auth storage: { value: the storage } or { failure: not_a_storage }.
-export function webStore(storage) {
-  if (!hasMethods(storage, ["getItem", "setItem", "removeItem"])) {
-    return failed("not_a_storage", "webStorage: pass a Storage object (sessionStorage or localStorage)");
-  }
-  return ok(
-    tag({
-      get: (k) => storage.getItem(k),
-      set: (k, v) => storage.setItem(k, v),
-      delete: (k) => storage.removeItem(k),
-    }, "web"),
-  );
-}
-
-// An IndexedDB database as auth storage: { value: the storage } or { failure: no_indexeddb }.
+// An IndexedDB database as auth storage, at work (builders.js checks the host has indexedDB and
+// tags the store): { get, set, delete }, each a promise.
 export function idbStore(name) {
-  if (globalObject("indexedDB") === undefined) {
-    return failed(
-      "no_indexeddb",
-      "indexedDbStorage: this host has no indexedDB (use memoryStorage() or your own { get, set, delete })",
-    );
-  }
   let db = null;
   const open = () =>
     (db ??= new Promise((resolve, reject) => {
@@ -323,17 +206,15 @@ export function idbStore(name) {
       t.onabort = () => reject(t.error);
     });
   };
-  return ok(
-    tag({
-      get: async (k) => (await run("readonly", (s) => s.get(k))) ?? null,
-      set: async (k, v) => {
-        await run("readwrite", (s) => s.put(v, k));
-      },
-      delete: async (k) => {
-        await run("readwrite", (s) => s.delete(k));
-      },
-    }, "indexeddb"),
-  );
+  return {
+    get: async (k) => (await run("readonly", (s) => s.get(k))) ?? null,
+    set: async (k, v) => {
+      await run("readwrite", (s) => s.put(v, k));
+    },
+    delete: async (k) => {
+      await run("readwrite", (s) => s.delete(k));
+    },
+  };
 }
 
 // --- keys and signatures (issue 11): WebCrypto only; private keys never leave it. ---------
@@ -411,15 +292,6 @@ export function isStorage(s) {
 // What made `storage` ("memory", "web", "indexeddb"), or "" when the application did.
 export function storageKind(storage) {
   return storage?.mcpWasmClientKind ?? "";
-}
-
-// The four fields of the checked `idJagAssertion` options are its config.
-export function idJag({ idpTokenEndpoint, idToken, idpClientId, idpClientSecret }) {
-  const config = { idpTokenEndpoint, idToken, idpClientId, idpClientSecret };
-  const f = () =>
-    Promise.reject(failure("AssertionError", "idJagAssertion(...) is used as auth.grant.assertion, not called"));
-  Object.defineProperty(f, "mcpWasmClientIdJag", { value: config });
-  return tag(f, "id-jag");
 }
 
 // An application callback called with its one argument (auth.authorize({ url, state,
