@@ -112,9 +112,8 @@ async function load(mode, absent = []) {
 
 const fullFetched = (files) => FULL.filter((f) => files.includes(f));
 
-try {
-  await waitAnswering(MCP, peer);
-  // The first visit signs in through the popup (not measured).
+/** Signs in through the Sign in button's popup, its consent approved; fails unless tokens were stored. */
+async function signIn(when) {
   await page.goto(`${base}/index.html?mode=sign-in`);
   const popup = context.waitForEvent("page", { timeout: 30_000 });
   await page.locator("#sign-in").click();
@@ -124,8 +123,13 @@ try {
   await consent.locator("#approve").click();
   await closed;
   await page.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
-  const first = await page.evaluate(() => window.__result);
-  if (first.error || !first.after?.access_token) throw new Error(`the first visit did not sign in: ${JSON.stringify(first)}`);
+  const r = await page.evaluate(() => window.__result);
+  if (r.error || !r.after?.access_token) throw new Error(`${when}: the sign-in stored no tokens: ${JSON.stringify(r)}`);
+}
+
+try {
+  await waitAnswering(MCP, peer);
+  await signIn("the first visit");
 
   let { r, files, popups: opened } = await load("as-stored");
   report("a stored token: connect, list and call with no popup, on the lean module; the full module is never fetched",
@@ -169,15 +173,7 @@ try {
       && fullFetched(files).length === FULL.length, { r, files });
 
   // Signed in again (the sign-out forgot the tokens), then the refused token without full.js.
-  await page.goto(`${base}/index.html?mode=sign-in`);
-  const again = context.waitForEvent("page", { timeout: 30_000 });
-  await page.locator("#sign-in").click();
-  const consent2 = await again;
-  await consent2.waitForURL(/\/consent\?request_id=/, { timeout: 30_000 });
-  const closed2 = consent2.waitForEvent("close", { timeout: 30_000 });
-  await consent2.locator("#approve").click();
-  await closed2;
-  await page.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+  await signIn("after the sign-out");
   ({ r } = await load("refused", ["full.js"]));
   report("the refused token with full.js answering 404: the call rejects with module_load, part \"authorization\", the URL",
     r.error?.mcp === true && r.error.kind === "module_load" && r.error.part === "authorization" && r.error.url === `${base}/pkg/full.js`, r);
