@@ -20,16 +20,17 @@
 # about it is silenced.)
 #
 # ENTRY says which package entry the build is for: `full` (the default; `mcp-wasm-client`) or
-# `core` (`mcp-wasm-client/core`: the crate without its `auth` feature, --no-default-features).
-# The core build is also the default web entry's lean module (scripts/package.sh). Both share one
-# target dir: switching recompiles only this crate (its dependencies and std are built once), which
-# a changed source recompiles anyway.
+# `core` (`mcp-wasm-client/core`: the crate without its `auth` and `skills` features) or `lean` (the
+# default web entry's lean module, scripts/package.sh: the core build without `js-transport` too,
+# since that entry makes a client over a JS transport in its full module). All share one target
+# dir: switching recompiles only this crate (its dependencies and std are built once), which a
+# changed source recompiles anyway.
 #
 # FEATURES (optional) are more Cargo features, comma-separated: test builds only (scripts/test.sh
 # builds pkg/nodejs-panic with `test-panic`); the package never has any.
 #
 # Usage: bash scripts/build-wasm.sh TARGET OUT_DIR [ENTRY] [FEATURES]
-#        (TARGET: nodejs | web | bundler; ENTRY: full | core, default full)
+#        (TARGET: nodejs | web | bundler; ENTRY: full | core | lean, default full)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=scripts/toolchain.env
@@ -38,8 +39,9 @@ export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 target="$1" out="$2" entry="${3:-full}"
 case "$entry" in
   full) features=() ;;
-  core) features=(--no-default-features) ;;
-  *) echo "build-wasm.sh: ENTRY must be full or core, not '$entry'" >&2; exit 2 ;;
+  core) features=(--no-default-features --features js-transport) ;;
+  lean) features=(--no-default-features) ;;
+  *) echo "build-wasm.sh: ENTRY must be full, core or lean, not '$entry'" >&2; exit 2 ;;
 esac
 [ -n "${4:-}" ] && features+=(--features "$4")
 cd "$ROOT"

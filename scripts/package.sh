@@ -9,13 +9,13 @@
 #   dist/mcp_wasm_client_bg.wasm   one .wasm, shared: both targets emit the same bytes (checked)
 #   dist/snippets/              the inline JS snippets (identical in both targets, checked)
 #   dist/*.d.ts                 wasm-bindgen's declarations, as the build emits them
-#   index.js                    browsers, bundlers, workers, Deno-web: the lean module (the core build,
+#   index.js                    browsers, bundlers, workers, Deno-web: the lean module (the lean build,
 #                               dist/mcp_wasm_client_lean*.js/.wasm) for clients without `auth`, the full one (full.js, through
 #                               manual.js) loaded for the first client with it, or for the skills of
 #                               a lean client (client.js's CompanionSkills); starts the lean init()
 #                               on import, no top-level await; Client and ClientGroup usable at once
-#   dist/mcp_wasm_client_lean.js, _lean_bg.wasm, wasm-url-lean.js, lean/manual.js  the core web
-#                               glue reading the full build's snippets, its .wasm; manual.js's
+#   dist/mcp_wasm_client_lean.js, _lean_bg.wasm, wasm-url-lean.js, lean/manual.js  the lean web
+#                               glue (the core build without JS transports) reading the full build's snippets, its .wasm; manual.js's
 #                               exports over it, with the real `auth`
 #                               builders (index.js re-exports them); not an entry
 #   full.js                     not an entry: what index.js imports for the full module
@@ -62,7 +62,7 @@
 # and module workers.
 #
 # Usage: bash scripts/package.sh        (prints the tarball path last)
-# Env:   PACKAGE_FROM=DIR takes the four builds from DIR/{nodejs,web,core-nodejs,core-web}
+# Env:   PACKAGE_FROM=DIR takes the five builds from DIR/{nodejs,web,core-nodejs,core-web,lean-web}
 #        instead of building them (scripts/test.sh passes pkg/, which its build stage just built
 #        with the same scripts/build-wasm.sh; DIR is only read);
 #        PACKAGE_SKIP_BUILD=1 reuses the staging dir of the previous run (pkg/.stage).
@@ -98,14 +98,14 @@ LICENSE="$(read_meta license)"
 REPOSITORY="$(read_meta repository)"
 [ -n "$VERSION" ] || die "no version in Cargo.toml"
 
-# 1. build the four targets into the staging dir ------------------------------------------------
+# 1. build the five targets into the staging dir ------------------------------------------------
 if [ -n "${PACKAGE_FROM:-}" ]; then
   log "the builds of $STAGE (PACKAGE_FROM), not rebuilt"
 elif [ "${PACKAGE_SKIP_BUILD:-0}" != 1 ] || [ ! -f "$STAGE/web/$STEM.js" ]; then
   rm -rf "$STAGE"
   mkdir -p "$STAGE"
   # DIR:TARGET:ENTRY
-  for build in nodejs:nodejs:full web:web:full core-nodejs:nodejs:core core-web:web:core; do
+  for build in nodejs:nodejs:full web:web:full core-nodejs:nodejs:core core-web:web:core lean-web:web:lean; do
     IFS=: read -r dir target entry <<<"$build"
     log "wasm-pack build --target $target ($entry entry)"
     if ! bash "$ROOT/scripts/build-wasm.sh" "$target" "$STAGE/$dir" "$entry" \
@@ -412,27 +412,32 @@ rm "$OUT/core/manual.template.js"
 fill_snippets "$TEMPLATE/core/index.js" "$OUT/core/index.js" dist/core ../dist/core
 rm "$OUT/core/"*.template
 cp "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/index.d.cts" "$TEMPLATE/core/absent.js" "$OUT/core/"
-# the default entry's lean module is the core build: dist/mcp_wasm_client_lean.js, a copy of its
-# web glue that reads the full build's snippets (the same files, checked, so that both modules of
+# the default entry's lean module is the lean build (the core build without `js-transport`:
+# index.js makes a client over a JS transport in the full module): dist/mcp_wasm_client_lean.js, a
+# copy of its web glue that reads the full build's snippets (the same files, checked, so that both modules of
 # the default entry share one client.js and one McpError), and its .wasm beside the full one under
 # a name of its own, dist/mcp_wasm_client_lean_bg.wasm (a bundler that emits no assets, Rollup or
 # esbuild, copies dist/*.wasm into one folder); lean/manual.js is pkg-template/manual.js over that
 # glue, with the real `auth` builders (index.js re-exports it). The core entry keeps its own
 # snippets: a process that loads both entries keeps their clients apart.
-[ "${CORE_NAMES[*]}" = "${NAMES[*]}" ] \
-  || die "the core build exports [${CORE_NAMES[*]}], the full one [${NAMES[*]}] (less the builders): the lean module must have every export"
-core_snippets="$(basename "$(echo "$STAGE"/core-web/snippets/*/)")"
-( cd "$STAGE/core-web/snippets/$core_snippets" && find . -type f ) | while IFS= read -r f; do
-  cmp -s "$STAGE/core-web/snippets/$core_snippets/$f" "$OUT/dist/snippets/$SNIPPETS_NAME/$f" \
-    || die "the core build's snippet $f differs from the full build's (or the full build has none)"
+LEAN_NAMES="$(public_names $(node --input-type=module -e '
+  const m = await import(process.argv[1]);
+  console.log(Object.keys(m).filter((k) => k !== "default" && k !== "initSync" && !k.startsWith("__") && k !== "ClientCore").sort().join(" "));
+' "file://$STAGE/lean-web/$STEM.js"))"
+[ "$LEAN_NAMES" = "${NAMES[*]}" ] \
+  || die "the lean build exports [$LEAN_NAMES], the full one [${NAMES[*]}] (less the builders): the lean module must have every export"
+lean_snippets="$(basename "$(echo "$STAGE"/lean-web/snippets/*/)")"
+( cd "$STAGE/lean-web/snippets/$lean_snippets" && find . -type f ) | while IFS= read -r f; do
+  cmp -s "$STAGE/lean-web/snippets/$lean_snippets/$f" "$OUT/dist/snippets/$SNIPPETS_NAME/$f" \
+    || die "the lean build's snippet $f differs from the full build's (or the full build has none)"
 done
 # (only the import statements: the import object's keys are the wasm's import module names)
-sed -E -e "s#from ?([\"'])\./snippets/$core_snippets/#from\1./snippets/$SNIPPETS_NAME/#g" \
+sed -E -e "s#from ?([\"'])\./snippets/$lean_snippets/#from\1./snippets/$SNIPPETS_NAME/#g" \
   -e "s#new URL\(([\"'])${STEM}_bg\.wasm([\"']), ?import\.meta\.url\)#new URL(\1${STEM}_lean_bg.wasm\2,import.meta.url)#g" \
-  "$STAGE/core-web/$STEM.js" >"$OUT/dist/${STEM}_lean.js"
+  "$STAGE/lean-web/$STEM.js" >"$OUT/dist/${STEM}_lean.js"
 grep -q "new URL(.${STEM}_lean_bg\.wasm" "$OUT/dist/${STEM}_lean.js" || die "dist/${STEM}_lean.js does not locate ${STEM}_lean_bg.wasm"
-cp "$STAGE/core-web/${STEM}_bg.wasm" "$OUT/dist/${STEM}_lean_bg.wasm"
-printf '%s\n' "// Written by scripts/package.sh: the lean module's .wasm (the core build's), located as its glue does." \
+cp "$STAGE/lean-web/${STEM}_bg.wasm" "$OUT/dist/${STEM}_lean_bg.wasm"
+printf '%s\n' "// Written by scripts/package.sh: the lean module's .wasm (the lean build's), located as its glue does." \
   "export const wasmUrl = () => new URL('${STEM}_lean_bg.wasm', import.meta.url);" >"$OUT/dist/wasm-url-lean.js"
 mkdir -p "$OUT/lean"
 {
@@ -526,7 +531,7 @@ TARBALL="$ROOT/pkg/$NAME-$VERSION.tgz"
 gz() { gzip -9c "$1" | wc -c; }
 {
   echo "sizes (gzip -9; raw in parentheses):"
-  for target in nodejs web core-nodejs core-web; do
+  for target in nodejs web core-nodejs core-web lean-web; do
     wasm="$STAGE/$target/${STEM}_bg.wasm"; js="$STAGE/$target/$STEM.js"
     line="  $target target: wasm $(gz "$wasm") B ($(stat -c %s "$wasm") B), JS glue $(gz "$js") B ($(stat -c %s "$js") B)"
     [ -f "$STAGE/$target/${STEM}_bg.js" ] && line+=", _bg.js $(gz "$STAGE/$target/${STEM}_bg.js") B"

@@ -198,9 +198,10 @@ build_status=""   # "", ok or failed: the outcome of building the packages in th
 # and FEATURES). The core entry is built only for the targets the tests use: nodejs
 # (tests/js/core.test.mjs) and web (its size); the packaging stage packs these (package.sh
 # PACKAGE_FROM=pkg), so each wasm is built once per run. nodejs-panic has
-# the test-panic feature (tests/js/panic.test.mjs; never packaged). core-web is also the default
-# web entry's lean module (package.sh: the clients without `auth`).
-PACKAGES=(nodejs:nodejs:full web:web:full core-nodejs:nodejs:core core-web:web:core
+# the test-panic feature (tests/js/panic.test.mjs; never packaged). lean-web is the default web
+# entry's lean module (package.sh: the clients without `auth`, and a returning user's): the core
+# build without the `js-transport` feature.
+PACKAGES=(nodejs:nodejs:full web:web:full core-nodejs:nodejs:core core-web:web:core lean-web:web:lean
   nodejs-panic:nodejs:full:test-panic)
 build_packages() {
   local sizes=() package dir target entry features wasm
@@ -289,6 +290,7 @@ stage_lint() {
   cargo clippy --target wasm32-unknown-unknown --all-targets -q -- -D warnings || status=$?
   cargo clippy --all-targets --no-default-features -q -- -D warnings || status=$?
   cargo clippy --target wasm32-unknown-unknown --all-targets --no-default-features -q -- -D warnings || status=$?
+  cargo clippy --target wasm32-unknown-unknown --all-targets --no-default-features --features js-transport -q -- -D warnings || status=$?
   record_check lint "$status"
 }
 
@@ -523,7 +525,8 @@ node_scripts() {
 # of pkg/ (package.sh PACKAGE_FROM=pkg) when missing or older than them.
 need_npm_package() {
   if [ -f pkg/npm/index.js ] && [ pkg/npm/index.js -nt pkg/web/mcp_wasm_client_bg.wasm ] \
-      && [ pkg/npm/index.js -nt pkg/core-web/mcp_wasm_client_bg.wasm ]; then
+      && [ pkg/npm/index.js -nt pkg/core-web/mcp_wasm_client_bg.wasm ] \
+      && [ pkg/npm/index.js -nt pkg/lean-web/mcp_wasm_client_bg.wasm ]; then
     return 0
   fi
   echo "packing pkg/npm from the builds of pkg/ for the demo (log: $LOG_DIR/package-$1.log)"

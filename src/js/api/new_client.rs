@@ -8,6 +8,7 @@ use crate::js::boundary::options::{self, url_text, DEFAULT_TIMEOUT_MS};
 use crate::js::host::{cache_store, JsHost};
 use crate::js::http::fetch::Http;
 use crate::js::http::streamable_http::StreamableHttp;
+#[cfg(feature = "js-transport")]
 use crate::js::transports::js_transport::JsTransport;
 use crate::json::Value;
 use crate::protocol::capabilities::{Declared, Registered};
@@ -27,6 +28,7 @@ const OPEN_TIMEOUT_MS: u64 = 10_000;
 /// What the client talks to: a Streamable HTTP URL, or a transport object written in JS.
 enum Target {
     Url(String),
+    #[cfg(feature = "js-transport")]
     Transport(JsTransport),
 }
 
@@ -128,10 +130,25 @@ fn read_target(r: &mut options::Reader, first: &JsValue, second: &JsValue) -> (T
         }
     }
     let object = js_sys::Reflect::get(&merged, &"transport".into()).unwrap_or(JsValue::UNDEFINED);
-    match JsTransport::new(object) {
-        Ok(t) => (Target::Transport(t), merged),
+    match transport(object) {
+        Ok(t) => (t, merged),
         Err(e) => refused(r, e),
     }
+}
+
+/// The target of `{ transport }`: the JS transport object as an engine transport.
+#[cfg(feature = "js-transport")]
+fn transport(object: JsValue) -> Result<Target, McpError> {
+    JsTransport::new(object).map(Target::Transport)
+}
+
+/// A build without the `js-transport` feature (the default entry's lean module, whose facade makes
+/// every client over a transport in the full module) refuses `{ transport }`.
+#[cfg(not(feature = "js-transport"))]
+fn transport(_object: JsValue) -> Result<Target, McpError> {
+    Err(McpError::input(
+        "options.transport: this module has no JS transports; mcp-wasm-client's default entry makes a client over a transport in its full module (import Client from mcp-wasm-client)",
+    ))
 }
 
 /// Checks a Streamable HTTP URL: absolute, http: or https: (the error kept in `r`).
@@ -204,6 +221,7 @@ pub(super) fn read(
             h.steps = steps;
             h
         }),
+        #[cfg(feature = "js-transport")]
         Target::Transport(_) => None,
     };
     let backoff = read_reconnection(r, options);
@@ -234,6 +252,7 @@ pub(super) fn read(
                 open_timeout,
             ))
         }
+        #[cfg(feature = "js-transport")]
         (Target::Transport(t), _) => Rc::new(t.with_max_message_bytes(limits.max_message_bytes)),
         // A URL without an Http: an error was met and returned above.
         (Target::Url(_), None) => return Err(McpError::input("Client options must be an object")),

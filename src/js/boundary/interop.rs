@@ -132,7 +132,9 @@ pub fn from_js(v: &JsValue) -> Result<Value, String> {
 
 /// A JS object as JSON, refused (`Err(Some(length))`) when its JSON text is longer than
 /// `max_bytes` UTF-16 units: checked on the JS string, before it is copied into wasm memory
-/// (the UTF-8 copy is at most 3 times that). `Err(None)`: not JSON (see [`from_js`]).
+/// (the UTF-8 copy is at most 3 times that). `Err(None)`: not JSON (see [`from_js`]). (For JS
+/// transports' messages: the `js-transport` feature.)
+#[cfg(feature = "js-transport")]
 pub fn from_js_capped(v: &JsValue, max_bytes: usize) -> Result<Value, Option<u32>> {
     let text = json_stringify(v).map_err(|_| None)?;
     let length = text.dyn_ref::<js_sys::JsString>().map_or(0, |s| s.length());
