@@ -7,14 +7,17 @@
 #   bash scripts/test.sh wasm-node js   several stages (always run in the order below)
 #   bash scripts/test.sh --list         the stage names
 #
-# Stages (needs: peers = tests/peers/peers.sh start, pkg = pkg/{nodejs,web} and the core
-# entry's pkg/{core-nodejs,core-web}, built by the build stage first when missing):
+# Stages (needs: peers = tests/peers/peers.sh start, pkg = pkg/{nodejs,web}, the core
+# entry's pkg/{core-nodejs,core-web} and the default entry's lean module pkg/lean-web, built by the
+# build stage first when missing):
 #   lint         cargo fmt --check; clippy -D warnings, native and wasm32, with and without the
-#                `auth` feature (the core entry's build); ESLint's recommended rules over the
+#                default features (the lean module's build), and with `js-transport` alone (the
+#                core entry's); ESLint's recommended rules over the
 #                shipped JS (src/js, pkg-template) and the demo's (www), eslint.config.mjs
 #   native       cargo test
 #   build        scripts/build-wasm.sh of the nodejs and web packages into pkg/, and of the
-#                core entry (no `auth` feature) for nodejs and web into pkg/core-* (prints sizes;
+#                core entry (no `auth` feature) for nodejs and web into pkg/core-*, and of the lean
+#                module (the core build without `js-transport`) for web into pkg/lean-web (prints sizes;
 #                fails when the web package is over SIZE_BUDGET_BYTES or its core over
 #                CORE_SIZE_BUDGET_BYTES)
 #   types        tsc --strict on tests/types/example.ts and core.ts, and on every js/ts code block
