@@ -11,13 +11,14 @@
 //   node tests/packaging/doc-examples.mjs [PACKAGE_DIR | TARBALL.tgz]   (default pkg/npm)
 //
 // Prints one line per check and `doc-examples: N passed, M failed`.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchChromium, start, stopChildren, waitAnswering } from "../e2e/lib.mjs";
+import { launchChromium, start, waitAnswering } from "../e2e/lib.mjs";
 import { checks } from "./checks.mjs";
 import { placePackage, serveStatic } from "./serve.mjs";
+import { closeAll } from "./teardown.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -104,9 +105,6 @@ try {
 } catch (e) {
   report(`the examples ran: ${e.message}`, false);
 } finally {
-  await browser.close();
-  server.close();
-  stopChildren();
-  await rm(site, { recursive: true, force: true });
+  await closeAll({ browser, server, site });
 }
 process.exit(done());

@@ -22,13 +22,14 @@
 //     cannot be fetched, ask() rejects naming it (module_load) and a form set by hand answers cancel.
 // Usage: node tests/packaging/lazy-parts.mjs [PKG_DIR | TARBALL] (default pkg/npm); prints one line
 // per check and `lazy-parts: N passed, M failed`; exits non-zero on a failure.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchChromium, start, stopChildren, waitAnswering } from "../e2e/lib.mjs";
+import { launchChromium, start, waitAnswering } from "../e2e/lib.mjs";
 import { checks } from "./checks.mjs";
 import { placePackage, serveStatic } from "./serve.mjs";
+import { closeAll } from "./teardown.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const given = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));
@@ -283,9 +284,6 @@ try {
     await p.close();
   }
 } finally {
-  await browser.close();
-  server.close();
-  stopChildren();
-  await rm(site, { recursive: true, force: true });
+  await closeAll({ browser, server, site });
 }
 process.exit(done());

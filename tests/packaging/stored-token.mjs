@@ -19,13 +19,14 @@
 // Usage: node tests/packaging/stored-token.mjs [PKG_DIR | TARBALL] (default pkg/npm); peer ports
 // STORED_TOKEN_PORT (default 18993) and the next one; prints a line per check and
 // `stored-token: N passed, M failed`.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchChromium, start, stopChildren, waitAnswering } from "../e2e/lib.mjs";
+import { launchChromium, start, waitAnswering } from "../e2e/lib.mjs";
 import { checks } from "./checks.mjs";
 import { placePackage, serveStatic } from "./serve.mjs";
+import { closeAll } from "./teardown.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const given = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));
@@ -180,9 +181,6 @@ try {
 } catch (e) {
   report(`the run: ${e.message}`, false, e.stack);
 } finally {
-  await browser.close();
-  server.close();
-  stopChildren();
-  await rm(site, { recursive: true, force: true });
+  await closeAll({ browser, server, site });
 }
 process.exit(done());
