@@ -9,6 +9,10 @@
 //   - the full module for `client.skills` of such a client: skills.list() and skills.read() against
 //     the TypeScript SDK's skills peer (through a same-origin route: it sends no CORS headers)
 //     fetch it once, then work, the client's own calls unaffected;
+//   - a returning user (a token stored for the skills peer, which takes any request): a client with
+//     `auth` connects on the lean module (auth-part.js, no full module), every request carrying the
+//     stored token, and its client.skills lists through the full module's companion, which sends it
+//     too;
 //   - a full module that cannot be fetched (full.js 404; its .wasm 404): a client with `auth` (and
 //     one over a JS transport, also the full module's) rejects connect() with an McpError naming
 //     the part, the URL and the reason, while a client without `auth` keeps working;
@@ -159,6 +163,28 @@ try {
 }
 out.done = true;`;
 
+// A returning user of an MCP server (the skills peer, which takes any request): a token stored for
+// it, then a client with \`auth\` connects on the lean module and lists skills through the full
+// module's companion, every request carrying the stored token.
+const RETURNING = `import { Client, McpError, webStorage } from "/pkg/index.js";
+const out = (window.__result = {});
+const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, message: String(e?.message ?? e) });
+const url = location.origin + "/skills/mcp";
+const grant = { access_token: "stored-token", token_type: "Bearer", expires_at: Date.now() + 3_600_000, scope: "skills", issuer: "https://as.example", token_endpoint: "https://as.example/token" };
+sessionStorage.setItem("mcp-wasm-client:auth:" + url, JSON.stringify({ v: 1, grant, clients: [], pending: null }));
+try {
+  const client = new Client(url, { auth: { clientMetadata: { client_name: "lazy-parts", redirect_uris: [location.origin + "/cb"] }, storage: webStorage(sessionStorage) } });
+  await client.connect();
+  out.authorization = client.authorization;
+  await window.__step("connected");
+  const { skills } = await client.skills.list();
+  out.skills = skills.length;
+  await client.close();
+} catch (e) {
+  out.error = seen(e);
+}
+out.done = true;`;
+
 const { report, done } = checks("lazy-parts");
 
 // The page and the package are served by a local static server (a page Playwright fulfilled itself
@@ -171,8 +197,9 @@ await writeFile(path.join(site, "page.js"), PAGE);
 await writeFile(path.join(site, "failing.js"), FAILING);
 await writeFile(path.join(site, "elements.js"), ELEMENTS);
 await writeFile(path.join(site, "noview.js"), NO_VIEW);
+await writeFile(path.join(site, "returning.js"), RETURNING);
 const MARKUP = { elements: '<mcp-elicitation-form id="pre"></mcp-elicitation-form><dialog id="dialog"></dialog>' };
-for (const name of ["page", "failing", "elements", "noview"])
+for (const name of ["page", "failing", "elements", "noview", "returning"])
   await writeFile(path.join(site, `${name}.html`), `<!doctype html><meta charset="utf-8">${MARKUP[name] ?? ""}<script type="module" src="/${name}.js"></script>`);
 const { server, base: ORIGIN } = await serveStatic(site);
 
@@ -187,10 +214,12 @@ async function openPage(browser, name, missing = [], held = []) {
   if (held.length) await page.exposeFunction("__release", () => release());
   const fetched = [];
   const problems = [];
+  const credentials = []; // the Authorization header of each request to the skills peer
   page.on("pageerror", (e) => problems.push(e.message));
   await page.route(`${ORIGIN}/**`, async (route) => {
     const url = new URL(route.request().url());
     if (url.pathname === "/skills/mcp") {
+      credentials.push(route.request().headers().authorization ?? null);
       const response = await route.fetch({ url: `http://127.0.0.1:${SKILLS_PORT}/mcp` });
       return route.fulfill({ response });
     }
@@ -202,7 +231,7 @@ async function openPage(browser, name, missing = [], held = []) {
     }
     return route.continue();
   });
-  return { page, fetched, problems, url: `${ORIGIN}/${name}.html` };
+  return { page, fetched, problems, credentials, url: `${ORIGIN}/${name}.html` };
 }
 
 const python = start("the Python peer", "python3", ["tests/peers/python_server.py", String(PY_PORT)]);
@@ -266,6 +295,25 @@ try {
     report("elements/elicitation-view.js answers 404: ElicitationForm.ask() rejects with an McpError of kind module_load naming its URL; a form set by hand answers cancel",
       !f.error && f.ask?.mcp === true && f.ask.kind === "module_load" && f.ask.url === url && f.ask.message.includes(url)
         && f.declarative?.action === "cancel" && f.state === "cancel", f);
+    await p.close();
+  }
+
+  {
+    const { page: p, fetched: files, credentials, problems: errors, url: at } = await openPage(browser, "returning");
+    let atConnect = null;
+    await p.exposeFunction("__step", () => {
+      atConnect = { files: [...files], credentials: [...credentials] };
+    });
+    await p.goto(at, { waitUntil: "load", timeout: 30_000 });
+    await p.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+    const f = await p.evaluate(() => window.__result);
+    const bearer = (list) => list.length > 0 && list.every((c) => c === "Bearer stored-token");
+    report("a returning user (a token stored for the server): the client with auth connects on the lean module, every request with the stored token; the full module is not fetched",
+      !f.error && f.authorization?.issuer === "https://as.example" && atConnect && bearer(atConnect.credentials)
+        && atConnect.files.includes("auth-part.js") && !FULL.some((x) => atConnect.files.includes(x)), { f, atConnect });
+    report("…and its client.skills lists through the full module's companion, which sends the same stored token",
+      !f.error && f.skills > 0 && FULL.every((x) => files.includes(x)) && bearer(credentials)
+        && credentials.length > atConnect?.credentials.length && !errors.length, { f, credentials, errors });
     await p.close();
   }
 
