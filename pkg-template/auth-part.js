@@ -15,38 +15,32 @@ const STORE_PREFIX = 'mcp-wasm-client:auth:';
 /** A token expiring within this is refreshed before a request (src/auth/tokens DEFAULT_SKEW_MS). */
 const SKEW_MS = 60_000;
 
-// A field of the app's `auth` option; a getter that throws reads as "not this path" (the full
-// module's reader names what is wrong).
-function fieldOf(object, key) {
-  try {
-    return object?.[key];
-  } catch {
-    return Symbol.for('unreadable');
-  }
-}
-
 /**
  * The token a client of `url` can send without the full module, read from `auth.storage` (the
  * document src/auth/store.rs writes): `{ authorization, expiresAt, status }`, or null. Only a
  * Bearer token of the authorization-code grant without DPoP that is not within a minute of expiry:
  * a DPoP-bound token needs proofs, the grants without a user renew their tokens before they lapse,
- * and either may warn when the client is made, all of which is the full module's work.
+ * and either may warn when the client is made, all of which is the full module's work. Options or
+ * a storage that cannot be read (a getter or `get` that throws, a damaged document) give null too:
+ * the full module reads them again and says what is wrong.
  */
 export async function storedToken(url, auth) {
-  if (auth === null || typeof auth !== 'object') return null;
-  const storage = fieldOf(auth, 'storage');
-  const grant = fieldOf(auth, 'grant');
-  const dpop = fieldOf(auth, 'dpop');
-  if (dpop !== undefined && dpop !== null && dpop !== false) return null;
-  if (grant !== undefined && grant !== null && fieldOf(grant, 'type') !== 'authorization_code') return null;
-  if (typeof storage?.get !== 'function' || typeof storage.set !== 'function' || typeof storage.delete !== 'function') return null;
-  let document;
   try {
-    const text = await storage.get(STORE_PREFIX + url);
-    document = typeof text === 'string' ? JSON.parse(text) : null;
+    return await readToken(url, auth);
   } catch {
-    return null; // the full module reads the storage again, and says what failed
+    return null;
   }
+}
+
+/** storedToken's reading, which may throw. */
+async function readToken(url, auth) {
+  if (auth === null || typeof auth !== 'object') return null;
+  const { storage, grant, dpop } = auth;
+  if (dpop !== undefined && dpop !== null && dpop !== false) return null;
+  if (grant !== undefined && grant !== null && grant.type !== 'authorization_code') return null;
+  if (typeof storage?.get !== 'function' || typeof storage.set !== 'function' || typeof storage.delete !== 'function') return null;
+  const stored = await storage.get(STORE_PREFIX + url);
+  const document = typeof stored === 'string' ? JSON.parse(stored) : null;
   const g = document?.v === 1 ? document.grant : null;
   const text = (v) => (typeof v === 'string' ? v : undefined);
   if (!g || typeof g !== 'object' || !text(g.access_token) || !text(g.issuer) || !text(g.token_endpoint)) return null;
@@ -66,13 +60,8 @@ export async function storedToken(url, auth) {
  * AuthorizationPart in place of `auth`, marked `lean`; else the full module's (`loadFull()`).
  */
 export async function makerFor(first, auth, { init, Core, loadFull }) {
-  let stored = null;
-  try {
-    const url = first instanceof URL ? first.href : first;
-    if (typeof url === 'string') stored = await storedToken(url, auth);
-  } catch {
-    stored = null; // a hostile options object: the full module's reader names what is wrong
-  }
+  const url = first instanceof URL ? first.href : first;
+  const stored = typeof url === 'string' ? await storedToken(url, auth) : null;
   if (!stored) return loadFull();
   await init();
   const authorization = new AuthorizationPart(stored, loadFull);

@@ -39,13 +39,16 @@ const overTransport = (first) => first !== null && typeof first === 'object' && 
 const authOf = (first, second) =>
   [first, second].find((o) => o !== null && typeof o === 'object' && !(o instanceof URL) && o.auth != null)?.auth;
 
+// The McpError of a file of the authorization part (at `url`) that could not be imported.
+const partLoadError = (url, error) => moduleLoadError('the authorization part', url, error, { part: 'authorization' });
+
 // The full module, loaded once, when the first client that wants it is made (full.js); after a
 // failure, a later client tries again.
 let full = null;
 function loadFull() {
   full ??= import('./full.js')
     .catch((error) => {
-      throw moduleLoadError('the authorization part', new URL('./full.js', import.meta.url).href, error, { part: 'authorization' });
+      throw partLoadError(new URL('./full.js', import.meta.url).href, error);
     })
     .then((m) => m.coreMaker())
     .catch((error) => {
@@ -63,7 +66,7 @@ async function loadFor(first, second) {
   try {
     part = await import('./auth-part.js');
   } catch (error) {
-    throw moduleLoadError('the authorization part', new URL('./auth-part.js', import.meta.url).href, error, { part: 'authorization' });
+    throw partLoadError(new URL('./auth-part.js', import.meta.url).href, error);
   }
   let auth;
   try {
