@@ -89,11 +89,22 @@ impl std::fmt::Debug for Engine {
     }
 }
 
+/// Moves the count of callbacks in progress (`Engine::callbacks_pending`): up when one starts
+/// (`open`), down when it ends. Request timers pause while it is above zero.
+pub(super) fn count_wait(count: &Cell<u32>, open: bool) {
+    count.set(if open {
+        count.get() + 1
+    } else {
+        count.get().saturating_sub(1)
+    });
+}
+
 impl Engine {
-    /// The count of callbacks in progress, for the transport's sign-in page to join: request
-    /// timers pause while it is above zero.
-    pub fn user_waits(&self) -> Rc<Cell<u32>> {
-        self.callbacks_pending.clone()
+    /// How a sign-in page joins the callbacks in progress: told `true` when it opens and `false`
+    /// when it closes (request timers pause in between).
+    pub fn user_waits(&self) -> Rc<dyn Fn(bool)> {
+        let count = self.callbacks_pending.clone();
+        Rc::new(move |open| count_wait(&count, open))
     }
 
     /// An unconnected engine over `transport`.

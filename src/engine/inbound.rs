@@ -2,7 +2,7 @@
 //! progress receivers, listeners and handlers, server requests to the user's callbacks.
 
 use super::answers::Queued;
-use super::core::{Answering, Engine};
+use super::core::{count_wait, Answering, Engine};
 use super::host::{unless, Cancel};
 use super::transport::Inbox;
 use crate::json::{json, Value};
@@ -43,17 +43,14 @@ struct CallbackPending<'a>(&'a Engine);
 
 impl<'a> CallbackPending<'a> {
     fn new(engine: &'a Engine) -> Self {
-        engine
-            .callbacks_pending
-            .set(engine.callbacks_pending.get() + 1);
+        count_wait(&engine.callbacks_pending, true);
         CallbackPending(engine)
     }
 }
 
 impl Drop for CallbackPending<'_> {
     fn drop(&mut self) {
-        let n = &self.0.callbacks_pending;
-        n.set(n.get().saturating_sub(1));
+        count_wait(&self.0.callbacks_pending, false);
     }
 }
 

@@ -6,7 +6,6 @@ use super::client::Client;
 use crate::auth::flow::SignOut;
 use crate::engine::Engine;
 use crate::js::api::settle::promise_for;
-use crate::js::auth::host::UserWaits;
 use crate::js::auth::JsAuthorizer;
 use crate::js::boundary::interop;
 use crate::js::boundary::options::{self, Reader};
@@ -37,7 +36,7 @@ pub(super) fn read_option(
 /// Joins the flow to the client's engine (time a person spends signing in does not count
 /// against request timeouts) and tells `messageHandler` about options that work but are unwise.
 pub(super) fn attach(engine: &Engine, auth: &JsAuthorizer) {
-    *auth.host().waits.borrow_mut() = Some(counting(engine.user_waits()));
+    *auth.host().waits.borrow_mut() = Some(engine.user_waits());
     if auth.host().dpop_key_is_ephemeral() {
         engine.surface_error(McpError::warning(
             "options.auth.dpop with webStorage(): Web Storage cannot hold the DPoP key (a CryptoKey), so each new client makes a new key and stored tokens bound to the old one are refused; use indexedDbStorage(name) or pass dpop: { keyPair }",
@@ -48,18 +47,6 @@ pub(super) fn attach(engine: &Engine, auth: &JsAuthorizer) {
             "options.auth.grant holds a client secret or private key in a web page, where anyone who loads the page can read it: a browser app is a public client (use the authorization-code flow; keep confidential grants on a server or worker you control)",
         ));
     }
-}
-
-/// The engine's count of pending callbacks as the flow's [`UserWaits`]: up while the
-/// authorization page is open.
-pub(crate) fn counting(count: Rc<std::cell::Cell<u32>>) -> UserWaits {
-    Rc::new(move |open| {
-        count.set(if open {
-            count.get() + 1
-        } else {
-            count.get().saturating_sub(1)
-        })
-    })
 }
 
 #[wasm_bindgen(js_class = ClientCore)]

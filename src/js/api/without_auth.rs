@@ -82,12 +82,7 @@ impl Client {
     /// closed; request timers pause while one is open (a person is signing in).
     #[wasm_bindgen(js_name = __userWait)]
     pub fn user_wait(&self, open: bool) {
-        let count = self.engine.user_waits();
-        count.set(if open {
-            count.get() + 1
-        } else {
-            count.get().saturating_sub(1)
-        });
+        (self.engine.user_waits())(open);
     }
 
     /// `signOut(options)`: the authorization part's, else rejects (no authorization in this
