@@ -35,7 +35,7 @@ pub(super) fn read_option(r: &mut Reader, options: &JsValue) -> Option<Authoriza
     if !options::present(options, "auth") {
         return None;
     }
-    let auth = Reflect::get(options, &"auth".into()).unwrap_or(JsValue::UNDEFINED);
+    let auth = options::get(options, "auth");
     let branded = auth.is_object()
         && Reflect::get(&auth, &js_sys::Symbol::for_(BRAND))
             .ok()

@@ -16,7 +16,8 @@ use web_sys::AbortSignal;
 /// Default per-request timeout.
 pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
 
-fn get(obj: &JsValue, key: &str) -> JsValue {
+/// `obj[key]`, or `undefined` when `obj` is not an object or reading it throws.
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
     if obj.is_object() {
         Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED)
     } else {

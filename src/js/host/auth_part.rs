@@ -9,10 +9,11 @@
 
 use crate::auth::seam::{Authorize, Credentials, Flow, Refusal, Ticket};
 use crate::js::boundary::error::from_js;
+use crate::js::boundary::options;
 use crate::protocol::error::McpError;
 use crate::util::secret::Secret;
 use futures::future::LocalBoxFuture;
-use js_sys::{Promise, Reflect};
+use js_sys::Promise;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -106,7 +107,7 @@ impl PartOperation {
     fn numbered(&mut self, part: &AuthorizationPart, answer: &JsValue) {
         self.id = answer
             .as_f64()
-            .or_else(|| field(answer, "op").as_f64())
+            .or_else(|| options::get(answer, "op").as_f64())
             .map_or(0, |n| n as u32);
         if self.id != 0 && self.part.is_none() {
             self.part = Some(part.clone());
@@ -125,11 +126,6 @@ impl Drop for PartOperation {
     fn drop(&mut self) {
         self.finish();
     }
-}
-
-/// A field of the part's answer.
-fn field(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// Awaits one of the part's promises; its rejection (an `McpError`) is the request's error.
@@ -151,10 +147,12 @@ impl Flow for PartFlow {
             op.numbered(&self.part, &v);
             Ok(Ticket {
                 credentials: Credentials {
-                    authorization: field(&v, "authorization").as_string().map(Secret::new),
-                    dpop: field(&v, "dpop").as_string(),
+                    authorization: options::get(&v, "authorization")
+                        .as_string()
+                        .map(Secret::new),
+                    dpop: options::get(&v, "dpop").as_string(),
                 },
-                generation: field(&v, "generation").as_f64().unwrap_or(0.0) as u64,
+                generation: options::get(&v, "generation").as_f64().unwrap_or(0.0) as u64,
             })
         })
     }
