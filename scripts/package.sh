@@ -133,16 +133,19 @@ grep -Eq "new URL\\([\"']${STEM}_bg\\.wasm[\"'], ?import\\.meta\\.url\\)" "$STAG
 # 2. the export names (the same in both glues) ---------------------------------------------------
 # ClientCore (the Rust client behind the exported Client, client.js's facade) is the glue's but
 # not the package's: no entry exports it, and it has no declaration (skip_typescript).
+web_export_names() { # web_export_names BUILD: the names the web glue of $STAGE/BUILD exports
+  node --input-type=module -e '
+    const m = await import(process.argv[1]);
+    console.log(Object.keys(m).filter((k) => k !== "default" && k !== "initSync" && !k.startsWith("__") && k !== "ClientCore").sort().join(" "));
+  ' "file://$STAGE/$1/$STEM.js"
+}
 export_names() { # export_names STAGE_PREFIX: the names both glues of one entry export
   local names_node names_web
   names_node="$(node -e '
     const m = require(process.argv[1]);
     console.log(Object.keys(m).filter((k) => !k.startsWith("__") && k !== "ClientCore").sort().join(" "));
   ' "$STAGE/${1}nodejs/$STEM.js")"
-  names_web="$(node --input-type=module -e '
-    const m = await import(process.argv[1]);
-    console.log(Object.keys(m).filter((k) => k !== "default" && k !== "initSync" && !k.startsWith("__") && k !== "ClientCore").sort().join(" "));
-  ' "file://$STAGE/${1}web/$STEM.js")"
+  names_web="$(web_export_names "${1}web")"
   [ "$names_node" = "$names_web" ] || die "export names differ: ${1}nodejs [$names_node] ${1}web [$names_web]"
   echo "$names_node"
 }
@@ -420,10 +423,7 @@ cp "$TEMPLATE/core/index.d.ts" "$TEMPLATE/core/index.d.cts" "$TEMPLATE/core/abse
 # esbuild, copies dist/*.wasm into one folder); lean/manual.js is pkg-template/manual.js over that
 # glue, with the real `auth` builders (index.js re-exports it). The core entry keeps its own
 # snippets: a process that loads both entries keeps their clients apart.
-LEAN_NAMES="$(public_names $(node --input-type=module -e '
-  const m = await import(process.argv[1]);
-  console.log(Object.keys(m).filter((k) => k !== "default" && k !== "initSync" && !k.startsWith("__") && k !== "ClientCore").sort().join(" "));
-' "file://$STAGE/lean-web/$STEM.js"))"
+LEAN_NAMES="$(public_names $(web_export_names lean-web))"
 [ "$LEAN_NAMES" = "${NAMES[*]}" ] \
   || die "the lean build exports [$LEAN_NAMES], the full one [${NAMES[*]}] (less the builders): the lean module must have every export"
 lean_snippets="$(basename "$(echo "$STAGE"/lean-web/snippets/*/)")"
