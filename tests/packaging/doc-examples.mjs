@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { launchChromium, start, waitAnswering } from "../e2e/lib.mjs";
 import { checks } from "./checks.mjs";
 import { placePackage, serveStatic } from "./serve.mjs";
-import { closeAll } from "./teardown.mjs";
+import { approveConsent, closeAll } from "./page-tests.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -66,11 +66,7 @@ async function signIn(context, file) {
   await tab.goto(`${base}/${file}`);
   const popup = context.waitForEvent("page", { timeout: 30_000 });
   await tab.click("#signInButton");
-  const consent = await popup;
-  await consent.waitForURL(/\/consent\?request_id=/, { timeout: 30_000 });
-  const closed = consent.waitForEvent("close", { timeout: 30_000 });
-  await consent.locator("#approve").click();
-  await closed;
+  await approveConsent(popup);
   return { tab, problems };
 }
 

@@ -24,6 +24,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { launchChromium, start, waitAnswering } from "../e2e/lib.mjs";
+import { approveConsent } from "./page-tests.mjs";
 import { placePackage, serveStatic } from "./serve.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -160,14 +161,10 @@ async function signIn(context, page) {
   await page.goto(`${base}/index.html?sign-in`);
   const popup = context.waitForEvent("page", { timeout: 30_000 });
   await page.locator("#sign-in").click();
-  const consent = await popup;
-  await consent.waitForURL(/\/consent\?request_id=/, { timeout: 30_000 }).catch(async (e) => {
+  await approveConsent(popup).catch(async (e) => {
     const done = await page.evaluate(() => window.done).catch(() => undefined);
-    throw new Error(`the sign-in popup did not show the consent page (${e.message.split("\n")[0]}); the page: ${JSON.stringify(done)}`);
+    throw new Error(`the sign-in popup's consent page was not approved (${e.message.split("\n")[0]}); the page: ${JSON.stringify(done)}`);
   });
-  const closed = consent.waitForEvent("close", { timeout: 30_000 });
-  await consent.locator("#approve").click();
-  await closed;
   await page.waitForFunction(() => window.done, null, { timeout: 60_000 });
   const done = await page.evaluate(() => window.done);
   if (done.error || !done.signedIn) throw new Error(`the first visit did not sign in: ${JSON.stringify(done)}`);

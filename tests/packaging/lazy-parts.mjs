@@ -33,7 +33,7 @@ import { fileURLToPath } from "node:url";
 import { launchChromium, start, waitAnswering } from "../e2e/lib.mjs";
 import { checks } from "./checks.mjs";
 import { placePackage, serveStatic } from "./serve.mjs";
-import { closeAll } from "./teardown.mjs";
+import { closeAll } from "./page-tests.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const given = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));

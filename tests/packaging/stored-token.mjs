@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { launchChromium, start, waitAnswering } from "../e2e/lib.mjs";
 import { checks } from "./checks.mjs";
 import { placePackage, serveStatic } from "./serve.mjs";
-import { closeAll } from "./teardown.mjs";
+import { approveConsent, closeAll } from "./page-tests.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const given = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));
@@ -118,11 +118,7 @@ async function signIn(when) {
   await page.goto(`${base}/index.html?mode=sign-in`);
   const popup = context.waitForEvent("page", { timeout: 30_000 });
   await page.locator("#sign-in").click();
-  const consent = await popup;
-  await consent.waitForURL(/\/consent\?request_id=/, { timeout: 30_000 });
-  const closed = consent.waitForEvent("close", { timeout: 30_000 });
-  await consent.locator("#approve").click();
-  await closed;
+  await approveConsent(popup);
   await page.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
   const r = await page.evaluate(() => window.__result);
   if (r.error || !r.after?.access_token) throw new Error(`${when}: the sign-in stored no tokens: ${JSON.stringify(r)}`);
@@ -156,12 +152,7 @@ try {
   missing = [];
   const shown = context.waitForEvent("page", { timeout: 30_000 });
   await page.goto(`${base}/index.html?mode=sign-in-again`);
-  const consentAgain = await shown;
-  await consentAgain.waitForURL(/\/consent\?request_id=/, { timeout: 30_000 });
-  await new Promise((resolve) => setTimeout(resolve, 4500));
-  const closedAgain = consentAgain.waitForEvent("close", { timeout: 30_000 });
-  await consentAgain.locator("#approve").click();
-  await closedAgain;
+  await approveConsent(shown, 4500);
   await page.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
   r = await page.evaluate(() => window.__result);
   report("both stored tokens dead: the full module signs in again in a popup mid-call, the call's 3 s timeout paused while the page is open (4.5 s)",
