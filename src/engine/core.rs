@@ -107,6 +107,11 @@ impl Engine {
         Rc::new(move |open| count_wait(&count, open))
     }
 
+    /// [`Engine::user_waits`] told once: a sign-in page opened (`true`) or closed.
+    pub fn user_wait(&self, open: bool) {
+        count_wait(&self.callbacks_pending, open);
+    }
+
     /// An unconnected engine over `transport`.
     pub fn new(
         cfg: ClientConfig,

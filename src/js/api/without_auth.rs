@@ -82,7 +82,7 @@ impl Client {
     /// closed; request timers pause while one is open (a person is signing in).
     #[wasm_bindgen(js_name = __userWait)]
     pub fn user_wait(&self, open: bool) {
-        (self.engine.user_waits())(open);
+        self.engine.user_wait(open);
     }
 
     /// `signOut(options)`: the authorization part's, else rejects (no authorization in this

@@ -9,7 +9,7 @@ use crate::auth::flow::{AssertionSource, AuthConfig, Authorizer, GrantConfig, St
 use crate::auth::jose::Alg;
 use crate::auth::registration::check_metadata_url;
 use crate::auth::scopes::StepUpPolicy;
-use crate::js::boundary::options::{self, Reader};
+use crate::js::boundary::options::Reader;
 use crate::json::Value;
 use crate::protocol::error::ErrorKind;
 use crate::protocol::error::McpError;
@@ -29,6 +29,10 @@ extern "C" {
 pub type JsAuthorizer = Authorizer<JsAuthHost>;
 
 const SCOPE: &str = "options.auth";
+
+fn field(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
 
 fn client_information(r: &mut Reader, auth: &JsValue) -> Option<ClientInformation> {
     let v = r.json_object(auth, "clientInformation")?;
@@ -64,7 +68,7 @@ fn storage(r: &mut Reader, auth: &JsValue) -> JsValue {
     if !r.ok() {
         return JsValue::UNDEFINED;
     }
-    let s = options::get(auth, "storage");
+    let s = field(auth, "storage");
     if s.is_null_or_undefined() {
         return memory();
     }
@@ -162,7 +166,7 @@ fn static_client(r: &mut Reader, g: &JsValue, out: &mut GrantOption) -> Option<S
     let secret = r.string(g, "clientSecret").filter(|s| !s.is_empty());
     let key = r.value(g, "privateKey");
     if let Some(k) = &key {
-        if !(k.is_string() || (k.is_object() && options::get(k, "algorithm").is_object())) {
+        if !(k.is_string() || (k.is_object() && field(k, "algorithm").is_object())) {
             r.fail_with("options.auth.grant.privateKey must be a CryptoKey or a PKCS#8 PEM string");
         }
     }
@@ -198,14 +202,10 @@ fn static_client(r: &mut Reader, g: &JsValue, out: &mut GrantOption) -> Option<S
 /// Where a `jwt_bearer` grant's assertion comes from: an `idJagAssertion(...)` exchange or the
 /// app's function (kept in `out`); `None` (the error in `r`) for anything else.
 fn assertion_source(r: &mut Reader, g: &JsValue, out: &mut GrantOption) -> Option<AssertionSource> {
-    let a = options::get(g, "assertion");
-    let id_jag = options::get(&a, "mcpWasmClientIdJag");
+    let a = field(g, "assertion");
+    let id_jag = field(&a, "mcpWasmClientIdJag");
     if id_jag.is_object() {
-        let text = |k: &str| {
-            options::get(&id_jag, k)
-                .as_string()
-                .filter(|s| !s.is_empty())
-        };
+        let text = |k: &str| field(&id_jag, k).as_string().filter(|s| !s.is_empty());
         let token_endpoint = text("idpTokenEndpoint").unwrap_or_default();
         // idJagAssertion (builders.js) checked it; an object made otherwise is checked here.
         if !crate::auth::url::is_acceptable_endpoint(&token_endpoint) {
@@ -242,7 +242,7 @@ pub fn read(
     in_browser: bool,
 ) -> Option<Rc<JsAuthorizer>> {
     let auth = if options.is_object() {
-        options::get(options, "auth")
+        field(options, "auth")
     } else {
         JsValue::UNDEFINED
     };
@@ -357,10 +357,10 @@ fn dpop(r: &mut Reader, auth: &JsValue) -> DpopOption {
             };
         }
     }
-    let pair = options::get(&dpop, "keyPair");
+    let pair = field(&dpop, "keyPair");
     let ok = pair.is_object()
-        && options::get(&pair, "privateKey").is_object()
-        && options::get(&pair, "publicKey").is_object();
+        && field(&pair, "privateKey").is_object()
+        && field(&pair, "publicKey").is_object();
     if !ok {
         r.fail_with("options.auth.dpop.keyPair must be a CryptoKeyPair (ECDSA P-256: { privateKey, publicKey })");
     }
@@ -394,7 +394,7 @@ fn authorize_function(r: &mut Reader, auth: &JsValue, in_page: bool) -> JsValue 
 /// A redirect sign-in leaves the page: its pending authorization must outlive it, so memory
 /// storage is refused with it.
 fn check_redirect_storage(r: &mut Reader, authorize: &JsValue, storage: &JsValue) {
-    let kind = |v: &JsValue| options::get(v, "mcpWasmClientKind").as_string();
+    let kind = |v: &JsValue| field(v, "mcpWasmClientKind").as_string();
     if r.ok()
         && kind(authorize).as_deref() == Some("redirect")
         && kind(storage).as_deref() == Some("memory")
