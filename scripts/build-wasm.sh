@@ -40,21 +40,49 @@ target="$1" out="$2" entry="${3:-full}"
 case "$entry" in
   full) features=() ;;
   core) features=(--no-default-features --features js-transport) ;;
-  lean) features=(--no-default-features) ;;
+  lean) features=(--no-default-features --features lazy-parts) ;;
   *) echo "build-wasm.sh: ENTRY must be full, core or lean, not '$entry'" >&2; exit 2 ;;
 esac
 [ -n "${4:-}" ] && features+=(--features "$4")
 cd "$ROOT"
+[ "$entry" != lean ] || [ "$target" = web ] \
+  || { echo "build-wasm.sh: the lean module is the default web entry's: TARGET web, not '$target'" >&2; exit 2; }
+cd "$ROOT"
 # wasm-pack overwrites the files it emits but leaves the others: a snippet a source change removed
-# would stay in the package (and in its measured size)
-rm -rf "$out/snippets"
+# would stay in the package (and in its measured size), and so would a part's module
+rm -rf "$out/snippets" "$out"/split_*.wasm "$out"/chunk_*.wasm "$out/__wasm_split.js"
+NIGHTLY_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zinline-mir=no -Zlocation-detail=none -Zcross-crate-inline-threshold=always"
 # wasm-pack's own wasm-opt step is off (--no-opt): it runs below, once per distinct module.
-if [ "${RELEASE_STABLE:-0}" = 1 ]; then
+if [ "$entry" = lean ]; then
+  # The lean module is split after linking: each part of src/parts (its getter a #[wasm_split]
+  # point, the `lazy-parts` feature) leaves the module for a .wasm of its own, fetched when the part
+  # is first used. rustc's module keeps its relocations (--emit-relocs, on this crate only: `cargo
+  # rustc`, so the dependencies and std the other entries built are reused); wasm-split-cli
+  # (scripts/setup.sh pins it) moves what only a part reaches into split_<part>.wasm (and what
+  # several parts, not the module, reach into a chunk_<n>.wasm each of them loads first) and writes
+  # __wasm_split.js, the loader the module imports; then wasm-bindgen makes the glue of what is
+  # left, keeping the exports the parts import (--keep-lld-exports: the function table). wasm-pack
+  # runs no step between cargo and wasm-bindgen, so this calls both itself.
+  [ "${RELEASE_STABLE:-0}" != 1 ] || { echo "build-wasm.sh: the lean build needs the release toolchain (no RELEASE_STABLE)" >&2; exit 2; }
+  CARGO_TARGET_DIR="$ROOT/target/release-nightly" RUSTUP_TOOLCHAIN="$RELEASE_TOOLCHAIN" RUSTFLAGS="$NIGHTLY_RUSTFLAGS" \
+    cargo rustc --lib --release --target wasm32-unknown-unknown \
+    -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size "${features[@]}" -- -Clink-arg=--emit-relocs
+  split_dir="$(mktemp -d)"
+  wasm-split-cli --target web --out-name mcp_wasm_client \
+    "$ROOT/target/release-nightly/wasm32-unknown-unknown/release/mcp_wasm_client.wasm" "$split_dir"
+  ls "$split_dir"/split_*.wasm >/dev/null 2>&1 \
+    || { echo "build-wasm.sh: wasm-split-cli split no part off the lean module (src/parts)" >&2; exit 1; }
+  mkdir -p "$out"
+  wasm-bindgen --target web --keep-lld-exports --out-dir "$out" --out-name mcp_wasm_client "$split_dir/mcp_wasm_client.wasm"
+  cp "$split_dir"/split_*.wasm "$split_dir/__wasm_split.js" "$out/"
+  if ls "$split_dir"/chunk_*.wasm >/dev/null 2>&1; then cp "$split_dir"/chunk_*.wasm "$out/"; fi
+  rm -rf "$split_dir"
+  node "$ROOT/scripts/split-loader.mjs" "$out"
+elif [ "${RELEASE_STABLE:-0}" = 1 ]; then
   wasm-pack build --mode no-install --release --no-opt --target "$target" --out-dir "$out" . -- "${features[@]}"
 else
   # A separate target dir: std built by build-std must not mix with the stable artifacts.
-  CARGO_TARGET_DIR="$ROOT/target/release-nightly" RUSTUP_TOOLCHAIN="$RELEASE_TOOLCHAIN" \
-    RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zinline-mir=no -Zlocation-detail=none -Zcross-crate-inline-threshold=always" \
+  CARGO_TARGET_DIR="$ROOT/target/release-nightly" RUSTUP_TOOLCHAIN="$RELEASE_TOOLCHAIN" RUSTFLAGS="$NIGHTLY_RUSTFLAGS" \
     wasm-pack build --mode no-install --release --no-opt --target "$target" --out-dir "$out" . -- \
     -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size "${features[@]}"
 fi
@@ -65,10 +93,10 @@ fi
 # the second target of an entry (nodejs after web: wasm-bindgen emits the same module for both)
 # takes it instead of optimizing the same bytes again (about a minute each on 2 cores). A test
 # build (FEATURES given: pkg/nodejs-panic) is not optimized: it never ships, and what it tests (a
-# panic trapping) does not depend on binaryen.
-wasm="$out/mcp_wasm_client_bg.wasm"
-optimize() { # wasm-opt on $wasm, or the cached result of the same module
-  local opt_flags opt_key opt_cache
+# panic trapping) does not depend on binaryen. The lean build's parts (split_*.wasm) are optimized
+# and their chunks (chunk_*.wasm) as the module is, each on its own.
+optimize() { # optimize WASM: wasm-opt on it, or the cached result of the same module
+  local wasm="$1" opt_flags opt_key opt_cache
   mapfile -t opt_flags < <(cargo metadata --no-deps --format-version 1 --manifest-path "$ROOT/Cargo.toml" | node -e '
     let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
       const p = JSON.parse(s).packages.find((p) => p.name === "mcp-wasm-client");
@@ -92,7 +120,9 @@ optimize() { # wasm-opt on $wasm, or the cached result of the same module
 if [ -n "${4:-}" ]; then
   echo "wasm-opt: skipped for a test build (features $4)"
 else
-  optimize
+  for module in "$out/mcp_wasm_client_bg.wasm" "$out"/split_*.wasm "$out"/chunk_*.wasm; do
+    [ -f "$module" ] && optimize "$module"
+  done
 fi
 
 # Short names for the glue's imports and the module's internal exports (see the script).

@@ -434,9 +434,35 @@ done
 # (only the import statements: the import object's keys are the wasm's import module names)
 sed -E -e "s#from ?([\"'])\./snippets/$lean_snippets/#from\1./snippets/$SNIPPETS_NAME/#g" \
   -e "s#new URL\(([\"'])${STEM}_bg\.wasm([\"']), ?import\.meta\.url\)#new URL(\1${STEM}_lean_bg.wasm\2,import.meta.url)#g" \
+  -e "s#from ?([\"'])\./__wasm_split\.js([\"'])#from\1./${STEM}_lean_parts.js\2#g" \
   "$STAGE/lean-web/$STEM.js" >"$OUT/dist/${STEM}_lean.js"
 grep -q "new URL(.${STEM}_lean_bg\.wasm" "$OUT/dist/${STEM}_lean.js" || die "dist/${STEM}_lean.js does not locate ${STEM}_lean_bg.wasm"
+! grep -qE "from ?[\"']\./__wasm_split\.js" "$OUT/dist/${STEM}_lean.js" || die "dist/${STEM}_lean.js still imports __wasm_split.js"
 cp "$STAGE/lean-web/${STEM}_bg.wasm" "$OUT/dist/${STEM}_lean_bg.wasm"
+# The lean module's parts (src/parts; scripts/build-wasm.sh splits them off): each split_PART.wasm
+# as dist/mcp_wasm_client_lean_PART.wasm (a chunk_N.wasm, what several parts share, as
+# dist/mcp_wasm_client_lean_chunk_N.wasm), and their loader (the module's __wasm_split.js) as
+# dist/mcp_wasm_client_lean_parts.js, importing the lean glue and locating each part as the glue
+# locates its .wasm (new URL(…, import.meta.url): a bundler's asset).
+[ -f "$STAGE/lean-web/__wasm_split.js" ] || die "the lean build has no part loader (__wasm_split.js)"
+ls "$STAGE"/lean-web/split_*.wasm >/dev/null 2>&1 || die "the lean build has no part (split_*.wasm)"
+lean_modules=()
+for f in "$STAGE"/lean-web/split_*.wasm "$STAGE"/lean-web/chunk_*.wasm; do
+  [ -f "$f" ] || continue
+  module="${f##*/}"; module="${module#split_}"; module="${module%.wasm}"
+  lean_modules+=("$module")
+  cp "$f" "$OUT/dist/${STEM}_lean_$module.wasm"
+done
+sed -E -e "s#from ?([\"'])\./${STEM}\.js([\"'])#from\1./${STEM}_lean.js\2#g" \
+  -e "s#new URL\(([\"'])\./(split_)?([a-z_0-9]+)\.wasm([\"'])#new URL(\1./${STEM}_lean_\3.wasm\4#g" \
+  "$STAGE/lean-web/__wasm_split.js" >"$OUT/dist/${STEM}_lean_parts.js"
+grep -qE "from ?[\"']\./${STEM}_lean\.js" "$OUT/dist/${STEM}_lean_parts.js" || die "dist/${STEM}_lean_parts.js does not import the lean glue"
+for module in "${lean_modules[@]}"; do
+  grep -q "new URL(.\./${STEM}_lean_$module\.wasm" "$OUT/dist/${STEM}_lean_parts.js" \
+    || die "dist/${STEM}_lean_parts.js does not locate ${STEM}_lean_$module.wasm"
+done
+[ "$(grep -o "new URL(" "$OUT/dist/${STEM}_lean_parts.js" | wc -l)" = "${#lean_modules[@]}" ] \
+  || die "dist/${STEM}_lean_parts.js locates other modules than the lean build's ${lean_modules[*]}"
 printf '%s\n' "// Written by scripts/package.sh: the lean module's .wasm (the lean build's), located as its glue does." \
   "export const wasmUrl = () => new URL('${STEM}_lean_bg.wasm', import.meta.url);" >"$OUT/dist/wasm-url-lean.js"
 mkdir -p "$OUT/lean"

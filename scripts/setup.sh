@@ -5,6 +5,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WASM_PACK_VERSION=0.15.1
 GECKODRIVER_VERSION=0.37.1
+# The splitter of the default web entry's lean module (scripts/build-wasm.sh, src/parts): pinned,
+# with the wasm_split_helpers version in Cargo.toml.
+WASM_SPLIT_VERSION=0.2.4
 WASM_BINDGEN_VERSION=$(grep -A1 '^name = "wasm-bindgen"$' "$ROOT/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')
 export PATH="$HOME/.cargo/bin:$PATH"
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
@@ -66,6 +69,11 @@ if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VER
   # Not --locked: the CLI's own lock names a crate version the registry no longer serves.
   say "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (~3 min)"
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "cargo install wasm_split_cli_support $WASM_SPLIT_VERSION (~3 min; wasm-split-cli, the lean module's splitter)"
+  cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --force
 fi
 
 if [[ "$(geckodriver --version 2>/dev/null | head -1)" != "geckodriver $GECKODRIVER_VERSION"* ]]; then

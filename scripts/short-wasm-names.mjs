@@ -6,6 +6,10 @@
 // (the public functions, `authorizeHeadless`…). A public name of the package changing fails the
 // build. What it saves: docs/SIZE.md.
 //
+// The lean build's parts (split_*.wasm and chunk_*.wasm beside the module, scripts/build-wasm.sh) import what they
+// share of the module (its function table, memory, globals) by its export names from
+// `__wasm_split`: those imports take the new names too.
+//
 // Usage: node scripts/short-wasm-names.mjs PKG_DIR   (after wasm-pack, before minifying the JS)
 import { readFileSync, writeFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -41,7 +45,7 @@ function shortName() {
   }
 }
 
-const bytes = readFileSync(join(dir, wasmFile));
+let bytes;
 let pos = 0;
 function leb() {
   let r = 0, shift = 0, b;
@@ -79,56 +83,78 @@ const rename = (name) => {
   return mapping.get(name);
 };
 
-const out = [bytes.subarray(0, 8)];
-pos = 8;
-while (pos < bytes.length) {
-  const id = bytes[pos++];
-  const size = leb();
-  const end = pos + size;
-  if (id === 2 || id === 7) {
-    const parts = [];
-    const count = leb();
-    parts.push(encLeb(count));
-    for (let i = 0; i < count; i++) {
-      if (id === 2) {
-        const module = readName();
-        let field = readName();
-        const start = pos;
-        const kind = bytes[pos++];
-        if (kind === 0) leb();
-        else if (kind === 1) {
+// `module`'s bytes with its import and export names passed through `importName(module, field)`
+// and `exportName(name)`.
+function withNames(module, importName, exportName) {
+  bytes = module;
+  const out = [bytes.subarray(0, 8)];
+  pos = 8;
+  while (pos < bytes.length) {
+    const id = bytes[pos++];
+    const size = leb();
+    const end = pos + size;
+    if (id === 2 || id === 7) {
+      const parts = [];
+      const count = leb();
+      parts.push(encLeb(count));
+      for (let i = 0; i < count; i++) {
+        if (id === 2) {
+          const module = readName();
+          const field = readName();
+          const start = pos;
+          const kind = bytes[pos++];
+          if (kind === 0) leb();
+          else if (kind === 1) {
+            pos++;
+            const flags = leb();
+            leb();
+            if (flags & 1) leb();
+          } else if (kind === 2) {
+            const flags = leb();
+            leb();
+            if (flags & 1) leb();
+          } else if (kind === 3) pos += 2;
+          else if (kind === 4) {
+            pos++;
+            leb();
+          } else throw new Error(`short-wasm-names: unknown import kind ${kind}`);
+          parts.push(encName(module), encName(importName(module, field)), bytes.subarray(start, pos));
+        } else {
+          const name = readName();
+          const start = pos;
           pos++;
-          const flags = leb();
           leb();
-          if (flags & 1) leb();
-        } else if (kind === 2) {
-          const flags = leb();
-          leb();
-          if (flags & 1) leb();
-        } else if (kind === 3) pos += 2;
-        else if (kind === 4) {
-          pos++;
-          leb();
-        } else throw new Error(`short-wasm-names: unknown import kind ${kind}`);
-        if (module === glueModule && /^__wb(g|indgen)_/.test(field)) field = rename(field);
-        parts.push(encName(module), encName(field), bytes.subarray(start, pos));
-      } else {
-        let name = readName();
-        const start = pos;
-        pos++;
-        leb();
-        if (name.includes("_")) name = rename(name);
-        parts.push(encName(name), bytes.subarray(start, pos));
+          parts.push(encName(exportName(name)), bytes.subarray(start, pos));
+        }
       }
+      if (pos !== end) throw new Error(`short-wasm-names: section ${id} not read to its end`);
+      const body = Buffer.concat(parts);
+      out.push(Buffer.from([id]), encLeb(body.length), body);
+    } else {
+      out.push(bytes.subarray(pos - 1 - encLeb(size).length, end));
     }
-    if (pos !== end) throw new Error(`short-wasm-names: section ${id} not read to its end`);
-    const body = Buffer.concat(parts);
-    out.push(Buffer.from([id]), encLeb(body.length), body);
-  } else {
-    out.push(bytes.subarray(pos - 1 - encLeb(size).length, end));
+    pos = end;
   }
-  pos = end;
+  return Buffer.concat(out);
 }
+
+const main = withNames(
+  readFileSync(join(dir, wasmFile)),
+  (module, field) => (module === glueModule && /^__wb(g|indgen)_/.test(field) ? rename(field) : field),
+  (name) => (name.includes("_") ? rename(name) : name),
+);
+const parts = new Map(
+  readdirSync(dir)
+    .filter((f) => /^(split|chunk)_.*\.wasm$/.test(f))
+    .map((f) => [
+      f,
+      withNames(
+        readFileSync(join(dir, f)),
+        (module, field) => (module === "__wasm_split" && mapping.has(field) ? mapping.get(field) : field),
+        (name) => name,
+      ),
+    ]),
+);
 
 // The package's public names (what its files export, other than the glue functions renamed
 // here) must not change.
@@ -148,4 +174,5 @@ for (const [p, t] of texts) {
   if (changed) throw new Error(`short-wasm-names: a public name of ${p} would change`);
   if (renamed !== t) writeFileSync(p, renamed);
 }
-writeFileSync(join(dir, wasmFile), Buffer.concat(out));
+writeFileSync(join(dir, wasmFile), main);
+for (const [f, part] of parts) writeFileSync(join(dir, f), part);

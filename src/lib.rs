@@ -27,6 +27,7 @@ pub mod auth {
 }
 pub mod engine;
 pub mod json;
+pub mod parts;
 pub mod protocol;
 pub mod session;
 pub mod transport;

@@ -104,6 +104,31 @@ impl Drop for CancelUnlessDone {
 }
 
 impl Engine {
+    /// What a final result teaches or must pass (`ToolRegistry::after_result`), its warnings
+    /// surfaced; a tool's output schema is checked by the output-schema part, loaded with the
+    /// first result that needs it.
+    pub(crate) async fn after_result(
+        &self,
+        method: &str,
+        params: &Value,
+        result: &mut Value,
+    ) -> Result<(), McpError> {
+        let schemas = if self.tools.borrow().checks_output(method, params) {
+            Some(crate::parts::output_schemas::get().await?)
+        } else {
+            None
+        };
+        let era = self.era().unwrap_or(Era::Legacy);
+        let warnings = self
+            .tools
+            .borrow_mut()
+            .after_result(era, method, params, result, schemas)?;
+        for warning in warnings {
+            self.surface_error(McpError::warning(warning));
+        }
+        Ok(())
+    }
+
     /// Sends a request in the negotiated era and returns its final result.
     pub async fn request(
         &self,
@@ -233,14 +258,7 @@ impl Engine {
                         continue;
                     }
                 };
-                let era = self.era().unwrap_or(Era::Legacy);
-                for warning in self
-                    .tools
-                    .borrow_mut()
-                    .after_result(era, method, &params, &mut result)?
-                {
-                    self.surface_error(McpError::warning(warning));
-                }
+                self.after_result(method, &params, &mut result).await?;
                 if !modern {
                     return Ok(result);
                 }

@@ -94,31 +94,44 @@ impl Engine {
                 .boxed_request("tools/call", params.clone(), opts)
                 .await
                 .map_err(tasks::missing_declaration)?;
-            let Some(created) = tasks::created(era, &first)? else {
+            if !tasks::is_task_stub(&first) {
                 return Ok(first);
-            };
-            if let Some(on_task) = &task.on_task {
-                if let Err(why) = on_task(&created.value) {
-                    self.surface_error(McpError::local(
-                        INTERNAL_ERROR,
-                        ErrorKind::Callback,
-                        ["onTask threw: ", &why].concat(),
-                        json!({ "taskId": created.id }),
-                    ));
-                }
             }
-            let mut result = self.timed_wait(created, opts).await?;
-            // The tool's outputSchema applies to the final result (never to the stub).
-            for warning in
-                self.tools
-                    .borrow_mut()
-                    .after_result(era, "tools/call", &params, &mut result)?
-            {
-                self.surface_error(McpError::warning(warning));
-            }
-            Ok(result)
+            crate::parts::tasks::get()
+                .await?
+                .finish_call(self, era, first, &params, task, opts)
+                .await
         };
         self.capped(opts, "tools/call", whole.boxed_local()).await
+    }
+
+    /// The rest of a `tools/call` whose first answer announced a task (the tasks part's
+    /// `finish_call`): `onTask` told, the task waited for, its final result checked.
+    pub(crate) async fn finish_task_call(
+        &self,
+        era: Era,
+        first: Value,
+        params: &Value,
+        task: &TaskCall,
+        opts: &RequestOptions,
+    ) -> Result<Value, McpError> {
+        let Some(created) = tasks::created(era, &first)? else {
+            return Ok(first);
+        };
+        if let Some(on_task) = &task.on_task {
+            if let Err(why) = on_task(&created.value) {
+                self.surface_error(McpError::local(
+                    INTERNAL_ERROR,
+                    ErrorKind::Callback,
+                    ["onTask threw: ", &why].concat(),
+                    json!({ "taskId": created.id }),
+                ));
+            }
+        }
+        let mut result = self.timed_wait(created, opts).await?;
+        // The tool's outputSchema applies to the final result (never to the stub).
+        self.after_result("tools/call", params, &mut result).await?;
+        Ok(result)
     }
 
     /// 2025-11-25: the server accepts task-augmented calls.

@@ -9,7 +9,7 @@ mod api;
 #[cfg(feature = "auth")]
 mod auth;
 mod boundary;
-mod host;
+pub(crate) mod host;
 mod http;
 mod transports;
 

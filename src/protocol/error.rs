@@ -109,6 +109,9 @@ pub enum ErrorKind {
     UnsupportedGrant,
     /// The server cancelled the task a call was waiting for (`"task_cancelled"`).
     TaskCancelled,
+    /// A part of the client loaded on first use could not be fetched or instantiated
+    /// (`"module_load"`, `data.part` naming it).
+    ModuleLoad,
     /// A skill file failed verification against its skill entry (`"skill_verification"`, with
     /// `data.reason`: `unlisted`, `size`, `digest` or `frontmatter`).
     SkillVerification,
@@ -153,6 +156,7 @@ impl ErrorKind {
             ErrorKind::AssertionError => "assertion_error",
             ErrorKind::UnsupportedGrant => "unsupported_grant",
             ErrorKind::TaskCancelled => "task_cancelled",
+            ErrorKind::ModuleLoad => "module_load",
             ErrorKind::SkillVerification => "skill_verification",
             ErrorKind::Unsupported => "unsupported",
             ErrorKind::CacheStore => "cache_store",

@@ -2,6 +2,7 @@
 //! `Mcp-Param-*` headers) and which tools a listing must drop (invalid `x-mcp-header`).
 
 use crate::json::Value;
+use crate::parts::output_schemas::OutputSchemas;
 use crate::protocol::error::McpError;
 use crate::protocol::model::list::items;
 use crate::protocol::model::tool::Tool;
@@ -10,7 +11,7 @@ use crate::protocol::tool_headers::{filter_tools, param_headers, validate_tool, 
 use crate::protocol::version::Era;
 use crate::session::results::{result_kind, ResultKind};
 use crate::util::small_map::SmallMap;
-use crate::validate::output_schema::{check_result, OutputValidator, PatternMatcher};
+use crate::validate::output_schema::{OutputValidator, PatternMatcher};
 
 /// What the client remembers of one listed tool.
 #[derive(Debug, Clone, Default)]
@@ -19,7 +20,7 @@ pub struct KnownTool {
     pub param_headers: Vec<ParamHeader>,
     /// Its `outputSchema`, if it declared one.
     pub output_schema: Option<Value>,
-    /// The compiled `outputSchema` (or why it could not be compiled).
+    /// The compiled `outputSchema` (or why it could not be compiled), once a result needed it.
     pub output: Option<Result<OutputValidator, String>>,
     /// 2025-11-25 `execution.taskSupport: "required"`: a call must ask for a task.
     pub task_required: bool,
@@ -46,13 +47,39 @@ impl ToolRegistry {
         }
     }
 
+    /// Whether a `method` call with `params` may have its result checked against an
+    /// `outputSchema` (a listing showed one for the tool), so needs the output-schema part.
+    pub fn checks_output(&self, method: &str, params: &Value) -> bool {
+        method == "tools/call"
+            && params
+                .get("name")
+                .and_then(Value::as_str)
+                .and_then(|name| self.tools.get(name))
+                .is_some_and(|t| t.output_schema.is_some())
+    }
+
     /// Checks a `tools/call` result against the tool's `outputSchema` when a listing showed
-    /// one. `Ok(Some(warning))` when the schema itself could not be compiled (not checked).
-    pub fn check_output(&self, name: &str, result: &Value) -> Result<Option<String>, McpError> {
-        match self.tools.get(name).and_then(|t| t.output.as_ref()) {
-            None => Ok(None),
-            Some(Ok(v)) => check_result(name, v, result),
-            Some(Err(why)) => Ok(Some(
+    /// one (compiled by `schemas` with the first result). `Ok(Some(warning))` when the schema
+    /// itself could not be compiled (not checked).
+    pub fn check_output(
+        &mut self,
+        schemas: &dyn OutputSchemas,
+        name: &str,
+        result: &Value,
+    ) -> Result<Option<String>, McpError> {
+        let pattern = self.pattern;
+        let Some(tool) = self.tools.get_mut(name) else {
+            return Ok(None);
+        };
+        let Some(schema) = &tool.output_schema else {
+            return Ok(None);
+        };
+        match tool
+            .output
+            .get_or_insert_with(|| schemas.compile(schema, pattern))
+        {
+            Ok(v) => schemas.check(name, v, result),
+            Err(why) => Ok(Some(
                 [
                     "tool ",
                     &crate::util::quote::quoted(name),
@@ -86,15 +113,12 @@ impl ToolRegistry {
                 Vec::new()
             };
             let output_schema = read.output_schema.into_ok().map(Value::Object);
-            let output = output_schema
-                .as_ref()
-                .map(|s| OutputValidator::compile_with(s, self.pattern));
             self.tools.insert(
                 name,
                 KnownTool {
                     param_headers,
                     output_schema,
-                    output,
+                    output: None,
                     task_required,
                 },
             );
@@ -130,14 +154,17 @@ impl ToolRegistry {
     }
 
     /// What a result teaches or must pass: a `tools/list` page is absorbed (2026: invalid
-    /// tools dropped), a final `tools/call` result is checked against its `outputSchema`.
-    /// Returns the warnings to surface; an output that fails its schema is the error.
+    /// tools dropped), a final `tools/call` result is checked against its `outputSchema` by
+    /// `schemas` (the output-schema part, which the caller loaded when
+    /// [`checks_output`](Self::checks_output) said so). Returns the warnings to surface; an
+    /// output that fails its schema is the error.
     pub fn after_result(
         &mut self,
         era: Era,
         method: &str,
         params: &Value,
         result: &mut Value,
+        schemas: Option<&dyn OutputSchemas>,
     ) -> Result<Vec<String>, McpError> {
         match method {
             "tools/list" => Ok(self.absorb(era, result)),
@@ -146,11 +173,17 @@ impl ToolRegistry {
                 if !matches!(result_kind(method, result), Ok(ResultKind::InputRequired))
                     && !super::tasks::is_task_stub(result) =>
             {
+                let Some(schemas) = schemas else {
+                    return Ok(Vec::new());
+                };
                 let name = params
                     .get("name")
                     .and_then(Value::as_str)
                     .unwrap_or_default();
-                Ok(self.check_output(name, result)?.into_iter().collect())
+                Ok(self
+                    .check_output(schemas, name, result)?
+                    .into_iter()
+                    .collect())
             }
             _ => Ok(Vec::new()),
         }
@@ -210,21 +243,28 @@ mod tests {
             {"name": "odd", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "unevaluatedProperties": false}}
         ]});
         reg.absorb(Era::Legacy, &mut result);
+        assert!(reg.checks_output("tools/call", &json!({"name": "add"})));
+        assert!(!reg.checks_output("tools/call", &json!({"name": "unlisted"})));
+        assert!(!reg.checks_output("prompts/get", &json!({"name": "add"})));
+        let part = crate::parts::output_schemas::linked();
         assert_eq!(
-            reg.check_output("add", &json!({"structuredContent": {"sum": 3}}))
+            reg.check_output(part, "add", &json!({"structuredContent": {"sum": 3}}))
                 .unwrap(),
             None
         );
         let e = reg
-            .check_output("add", &json!({"structuredContent": {"sum": "3"}}))
+            .check_output(part, "add", &json!({"structuredContent": {"sum": "3"}}))
             .unwrap_err();
         assert!(e.message.contains("/sum"), "{}", e.message);
         assert!(reg
-            .check_output("odd", &json!({}))
+            .check_output(part, "odd", &json!({}))
             .unwrap()
             .unwrap()
             .contains("not checked"));
-        assert_eq!(reg.check_output("unlisted", &json!({})).unwrap(), None);
+        assert_eq!(
+            reg.check_output(part, "unlisted", &json!({})).unwrap(),
+            None
+        );
     }
 
     #[test]

@@ -485,8 +485,9 @@ impl Client {
         settle(ready, move |op, opts| async move {
             // One exit for every error: each arm yields a JS value or an McpError.
             match op {
-                Op::Listen(filter) => engine
-                    .listen(&filter, &opts)
+                Op::Listen(filter) => crate::parts::listen::get()
+                    .await?
+                    .listen(&engine, &filter, &opts)
                     .await
                     .map(|sub| crate::js::api::listen::to_js(&engine, sub, opts)),
                 Op::Request(method, params, pages) => engine

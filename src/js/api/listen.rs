@@ -35,7 +35,9 @@ pub fn to_js(engine: &Rc<Engine>, subscription: Subscription, opts: RequestOptio
     let close = Closure::<dyn FnMut() -> Promise>::new(move || {
         let (engine, sub, opts) = (engine.clone(), subscription.clone(), opts.clone());
         promise(Box::pin(async move {
-            engine.unlisten(&sub, &opts).await;
+            // The part is loaded: listen() made this subscription through it.
+            let part = crate::parts::listen::get().await.map_err(jserr::to_js)?;
+            part.unlisten(&engine, &sub, &opts).await;
             Ok(JsValue::UNDEFINED)
         }))
     });

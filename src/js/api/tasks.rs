@@ -87,11 +87,12 @@ impl Tasks {
         });
         let engine = self.engine.clone();
         settle(ready, move |op, opts| async move {
+            let part = crate::parts::tasks::get().await?;
             let result = match op {
-                Op::Get(id) => engine.task_get(&id, &opts).await.map(Some),
-                Op::Result(id) => engine.task_result(&id, &opts).await.map(Some),
-                Op::Cancel(id) => engine.task_cancel(&id, &opts).await,
-                Op::List(cursor) => engine.task_list(cursor, &opts).await.map(Some),
+                Op::Get(id) => part.get(&engine, &id, &opts).await.map(Some),
+                Op::Result(id) => part.result(&engine, &id, &opts).await.map(Some),
+                Op::Cancel(id) => part.cancel(&engine, &id, &opts).await,
+                Op::List(cursor) => part.list(&engine, cursor, &opts).await.map(Some),
             };
             result.map(|v| v.map_or(JsValue::UNDEFINED, |v| interop::to_js(&v)))
         })

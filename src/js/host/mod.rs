@@ -5,6 +5,8 @@ pub mod abort;
 #[cfg(not(feature = "auth"))]
 pub mod auth_part;
 pub mod cache_store;
+#[cfg(feature = "lazy-parts")]
+pub mod parts;
 
 use crate::engine::{Cancel, Host};
 use crate::js::boundary::{error as jserr, interop};
