@@ -57,6 +57,11 @@ function importsOf(file) {
   return found;
 }
 
+// How a .wasm located by `locator` is fetched: a module's by its init; a part of the lean module
+// (located by the part loader, dist/*_parts.js: src/parts) when the part is first used.
+const wasmHow = (name, locator, otherwise) =>
+  /_parts\.js$/.test(locator) ? `${name}: on first use of its part (fetched by ${locator})` : otherwise;
+
 // Each entry's static closure loads on import; each import() in it adds what its own closure holds
 // beyond that, on first use. A .wasm is listed once per way it is reached.
 const loadedBy = new Map(); // package path → Set of "how" strings
@@ -64,10 +69,11 @@ const note = (file, how) => {
   if (!loadedBy.has(file)) loadedBy.set(file, new Set());
   loadedBy.get(file).add(how);
 };
-/** The files `start` loads statically, its .wasm files, and its import()s as [importer, target]. */
+/** The files `start` loads statically, its .wasm files (each → the file that locates it), and its
+ * import()s as [importer, target]. */
 function closure(start) {
   const files = new Set();
-  const wasm = new Set();
+  const wasm = new Map();
   const lazy = [];
   const queue = [start];
   while (queue.length) {
@@ -76,7 +82,7 @@ function closure(start) {
     files.add(file);
     const found = importsOf(file);
     queue.push(...found.static);
-    for (const w of found.wasm) wasm.add(w);
+    for (const w of found.wasm) if (!wasm.has(w)) wasm.set(w, file);
     for (const l of found.lazy) lazy.push([file, l]);
   }
   return { files, wasm, lazy };
@@ -85,8 +91,8 @@ for (const [entry, name] of Object.entries(ENTRIES)) {
   if (!existsSync(path.join(dir, entry))) continue;
   const first = closure(entry);
   for (const f of first.files) note(f, `${name}: on import`);
-  for (const w of first.wasm) note(w, `${name}: on import (fetched by its init: the first client, or init())`);
-  const seen = new Set([...first.files, ...first.wasm]);
+  for (const [w, locator] of first.wasm) note(w, wasmHow(name, locator, `${name}: on import (fetched by its init: the first client, or init())`));
+  const seen = new Set([...first.files, ...first.wasm.keys()]);
   const pending = [...first.lazy];
   const followed = new Set(); // each import() once: a lazy module may import its importer back (helpers.js, builders.js)
   while (pending.length) {
@@ -95,10 +101,15 @@ for (const [entry, name] of Object.entries(ENTRIES)) {
     followed.add(`${from} -> ${target}`);
     const more = closure(target);
     const how = `${name}: on first use (import() in ${from})`;
-    for (const f of [...more.files, ...more.wasm]) {
+    for (const f of more.files) {
       if (seen.has(f)) continue;
       seen.add(f);
       note(f, how);
+    }
+    for (const [w, locator] of more.wasm) {
+      if (seen.has(w)) continue;
+      seen.add(w);
+      note(w, wasmHow(name, locator, how));
     }
     pending.push(...more.lazy);
   }

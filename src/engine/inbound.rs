@@ -185,12 +185,13 @@ impl Engine {
         let related = params
             .as_ref()
             .and_then(crate::session::tasks::related_task);
-        let work = self.answer(
-            &method,
-            params.unwrap_or_else(|| json!({})),
-            &request_id,
-            &cancel,
-        );
+        let params = params.unwrap_or_else(|| json!({}));
+        let work = async {
+            let answers = crate::parts::answers::get().await?;
+            answers
+                .answer(self, &method, params, &request_id, &cancel)
+                .await
+        };
         let outcome = unless(work, cancel.fired()).await.ok();
         self.answering.borrow_mut().remove(&id);
         if let Some(previous) = after {

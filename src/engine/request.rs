@@ -284,14 +284,15 @@ impl Engine {
                 if rounds > self.limits.max_rounds {
                     return Err(mrtr::rounds_exceeded(method, self.limits.max_rounds));
                 }
-                let round = mrtr::parse(method, &result)?;
+                let answers = crate::parts::answers::get().await?;
+                let round = answers.parse_round(method, &result)?;
                 let responses = if round.requests.is_empty() {
                     self.host.sleep(mrtr::backoff_ms(state_only_streak)).await;
                     state_only_streak += 1;
                     None
                 } else {
                     state_only_streak = 0;
-                    let answering = Box::pin(self.answer_round(&round.requests, opts));
+                    let answering = answers.answer_round(self, &round.requests, opts);
                     let detail = json!({ "round": rounds });
                     Some(
                         self.step("input_required", method, &original, detail, answering)
@@ -321,7 +322,7 @@ impl Engine {
 
     /// Answers every entry of one `input_required` round concurrently; the first failure
     /// cancels the others (their signals fire) and fails the call, as does the caller's abort.
-    pub(super) async fn answer_round(
+    pub(crate) async fn answer_round(
         &self,
         requests: &[mrtr::InputRequest],
         opts: &RequestOptions,

@@ -242,7 +242,8 @@ impl Engine {
                     _ => Vec::new(),
                 };
                 if !open.is_empty() {
-                    let responses = Box::pin(self.answer_round(&open, opts)).await?;
+                    let answers = crate::parts::answers::get().await?;
+                    let responses = answers.answer_round(self, &open, opts).await?;
                     answered.extend(open.into_iter().map(|r| r.key));
                     let update = tasks::update_params(&id, responses);
                     self.tasks_request("tasks/update", update, opts).await?;

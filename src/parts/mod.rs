@@ -5,8 +5,10 @@
 //! scripts/build-wasm.sh) each part's getter is a `#[wasm_split]` point: its first call fetches
 //! the part's own `.wasm` (which shares the module's memory, table, std and serde) and later
 //! calls answer at once. Without the feature (every other build, and native tests) a part is the
-//! same code linked in, ready at once.
+//! same code linked in, ready at once. A part of the wasm layer alone is declared beside its code
+//! with the same macro (`js::http::http_sse::part`, the HTTP+SSE fallback).
 
+pub mod answers;
 pub mod listen;
 pub mod output_schemas;
 pub mod tasks;
@@ -89,7 +91,7 @@ macro_rules! part {
         }
     };
 }
-use part;
+pub(crate) use part;
 
 #[cfg(all(feature = "lazy-parts", target_arch = "wasm32"))]
 impl From<wasm_split_helpers::SplitLoaderError> for Missing {

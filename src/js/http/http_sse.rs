@@ -2,6 +2,8 @@
 //! notification and server request; messages are POSTed to the URL its `endpoint` event
 //! names (same origin only). Opened as the fallback of Streamable HTTP.
 
+pub mod part;
+
 use crate::engine::host::within;
 use crate::engine::{Exchange, Inbox, Sent, Transport};
 use crate::js::host::abort::new_controller;

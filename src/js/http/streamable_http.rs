@@ -8,7 +8,6 @@ use crate::engine::{Exchange, FirstReply, Inbox, Sent, Transport};
 use crate::js::host::abort::new_controller;
 use crate::js::host::abort::{sleep, AbortOnDrop, SignalLink};
 use crate::js::http::fetch::{read_text, status_error, Head, Http};
-use crate::js::http::http_sse::HttpSse;
 use crate::js::http::json_body::read_messages;
 use crate::js::http::sse_body::{is_too_large, read_sse_messages};
 use crate::json::json;
@@ -422,16 +421,17 @@ impl Transport for StreamableHttp {
         &self,
         inbox: Rc<dyn Inbox>,
     ) -> Option<LocalBoxFuture<'_, Result<Rc<dyn Transport>, McpError>>> {
-        let opening = HttpSse::open(
+        let (http, max, timeout) = (
             self.http.clone(),
             self.max_message_bytes,
             self.open_timeout_ms,
-            inbox,
         );
         Some(
-            opening
-                .map(|r| r.map(|t| Rc::new(t) as Rc<dyn Transport>))
-                .boxed_local(),
+            async move {
+                let part = crate::js::http::http_sse::part::get().await?;
+                part.open(http, max, timeout, inbox).await
+            }
+            .boxed_local(),
         )
     }
 
