@@ -14,12 +14,13 @@
 // when it is (its methods wait for that; its getters answer their not-connected values; an option
 // error, or a module that cannot be loaded, surfaces from connect()). The `auth` option's builders
 // (authorizeWithPopup, webStorage…) are plain JS, usable at once. Every other export is
-// lean/manual.js's: usable once `await init()` has resolved.
+// lean/manual.js's: usable once `await init()` has resolved (a client waits for the module alone:
+// __initModule; init() also loads the form helpers' part, which the lean module splits off).
 import * as glue from './dist/mcp_wasm_client_lean.js';
 import { adoptClient, makeClient } from '{{snippets}}/src/js/api/client.js';
 import { makeGroup } from '{{snippets}}/src/js/api/group.js';
 import { McpError as ErrorClass, moduleLoadError } from '{{snippets}}/src/js/boundary/error.js';
-import { init } from './lean/manual.js';
+import { __initModule as initModule } from './lean/manual.js';
 
 export * from './lean/manual.js';
 export { init as default } from './lean/manual.js';
@@ -74,12 +75,12 @@ async function loadFor(first, second) {
   } catch {
     return loadFull(); // a hostile options object: the full module's reader names what is wrong
   }
-  return part.makerFor(first, auth, { init, Core: glue.ClientCore, loadFull });
+  return part.makerFor(first, auth, { init: initModule, Core: glue.ClientCore, loadFull });
 }
 
 // The lean module starts loading with the first client that needs it (or init()): a page whose
 // clients all have `auth` fetches only the full module.
-adoptClient(glue.Client, glue.ClientCore.prototype, () => init(), { wants: wantsMore, load: loadFor, full: loadFull });
+adoptClient(glue.Client, glue.ClientCore.prototype, () => initModule(), { wants: wantsMore, load: loadFor, full: loadFull });
 
 /** The exported Client: `new Client(…)` works before and after the module is ready. */
 export const Client = new Proxy(glue.Client, { construct: (_, args) => makeClient(...args) });

@@ -41,10 +41,20 @@ function guard(target, name) {
 }
 
 /**
- * Initialises the module (once; concurrent and repeated calls share the first). Resolves to
- * nothing: the raw wasm exports the glue's init returns are not the package's API.
+ * Initialises the module (once; concurrent and repeated calls share the first) and loads the parts
+ * its synchronous exports need (the form helpers', which the default entry's lean module loads on
+ * first use: ClientCore.loadParts), so every export works once it resolves. Resolves to nothing:
+ * the raw wasm exports the glue's init returns are not the package's API.
  */
 export function init(input) {
+  return __initModule(input).then(() => glue.ClientCore.loadParts());
+}
+
+/**
+ * The module alone, its parts loaded when first used: what a client waits for (the default
+ * entry's index.js and auth-part.js). Not part of the API.
+ */
+export function __initModule(input) {
   if (ready) return pending;
   if (!pending) {
     const url = wasmUrl(input);
@@ -119,4 +129,4 @@ export default init;
 // {{builders}}
 // The custom elements (plain JS, outside the wasm), bound to this entry's guarded exports; in a
 // page this defines <mcp-app-frame> and <mcp-elicitation-form>.
-export const { AppFrame, ElicitationForm } = defineElements({ McpError, elicitationForm, validateElicitation });
+export const { AppFrame, ElicitationForm } = defineElements({ McpError, elicitationForm, validateElicitation, init });

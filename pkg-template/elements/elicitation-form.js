@@ -54,6 +54,21 @@ function modelOf(wasm, params) {
   return { mode, message: params.message ?? "", schema: params.requestedSchema, fields };
 }
 
+/** ElicitationForm.ask() of `cls` once the form helpers are there. */
+function askNow(cls, container, params, options) {
+  try {
+    modelOf(cls.wasm, params);
+    if (!(container instanceof Node) || typeof container.append !== "function") throw inputError(cls.wasm, "ElicitationForm.ask: container must be an element (a <dialog> or any element the form goes into)");
+    if (options === null || typeof options !== "object") throw inputError(cls.wasm, "ElicitationForm.ask: options must be an object ({ signal })");
+    if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw inputError(cls.wasm, "ElicitationForm.ask: options.signal must be an AbortSignal");
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  if (options.signal?.aborted) return Promise.resolve({ action: "cancel" });
+  if (view) return view.askIn(cls, container, params, options.signal);
+  return loadView(cls.wasm).then(() => (options.signal?.aborted ? { action: "cancel" } : view.askIn(cls, container, params, options.signal)));
+}
+
 /**
  * `<mcp-elicitation-form>`: set `params`, await `answer` (or listen for `mcp-elicitation-answer`).
  * Each entry gets its own subclass from elicitationFormClass(wasm), whose static `wasm` holds the
@@ -97,17 +112,9 @@ class ElicitationFormElement extends Base {
     if (!hasDom()) {
       return Promise.reject(new this.wasm.McpError(-32602, "ElicitationForm.ask needs a page (DOM): there is no document or customElements here (Node, Deno, a worker); answer elicitation/create in your own callback", { local: true, kind: "unsupported" }));
     }
-    try {
-      modelOf(this.wasm, params);
-      if (!(container instanceof Node) || typeof container.append !== "function") throw inputError(this.wasm, "ElicitationForm.ask: container must be an element (a <dialog> or any element the form goes into)");
-      if (options === null || typeof options !== "object") throw inputError(this.wasm, "ElicitationForm.ask: options must be an object ({ signal })");
-      if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw inputError(this.wasm, "ElicitationForm.ask: options.signal must be an AbortSignal");
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    if (options.signal?.aborted) return Promise.resolve({ action: "cancel" });
-    if (view) return view.askIn(this, container, params, options.signal);
-    return loadView(this.wasm).then(() => (options.signal?.aborted ? { action: "cancel" } : view.askIn(this, container, params, options.signal)));
+    // The entry's init() first: it loads the form helpers where they arrive on first use.
+    if (this.wasm.init) return this.wasm.init().then(() => askNow(this, container, params, options));
+    return askNow(this, container, params, options);
   }
 
   /** The elicitation/create params shown (setting them draws the form; bad params, or a form already answered, throw an McpError, kind input). */

@@ -160,6 +160,10 @@ impl Engine {
             return Err(not_supported(answerer));
         }
         check_request(answerer, &params, &self.cfg.registered)?;
+        if answerer == Answerer::Elicitation {
+            // The form helpers (elicitationForm, validateElicitation) work in the callback.
+            crate::parts::forms::load().await?;
+        }
         let _pending = CallbackPending::new(self);
         let result = self
             .host

@@ -5,9 +5,7 @@
 //! (`session::mrtr`, `Engine::answer_round`). Loaded with the first request or round; a session
 //! whose server never asks never needs it.
 
-use crate::engine::host::Cancel;
-use crate::engine::request::RequestOptions;
-use crate::engine::Engine;
+use crate::engine::{Cancel, Engine, RequestOptions};
 use crate::json::{Map, Value};
 use crate::protocol::error::McpError;
 use crate::session::mrtr::{self, InputRequest, InputRequired};

@@ -3,8 +3,7 @@
 //! with the first `listen()`.
 
 use crate::engine::listen::Subscription;
-use crate::engine::request::RequestOptions;
-use crate::engine::Engine;
+use crate::engine::{Engine, RequestOptions};
 use crate::json::Value;
 use crate::protocol::error::McpError;
 use futures::future::{FutureExt, LocalBoxFuture};

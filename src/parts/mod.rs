@@ -9,6 +9,7 @@
 //! with the same macro (`js::http::http_sse::part`, the HTTP+SSE fallback).
 
 pub mod answers;
+pub mod forms;
 pub mod listen;
 pub mod output_schemas;
 pub mod tasks;
@@ -83,7 +84,8 @@ macro_rules! part {
                 $crate::parts::load_error(
                     stringify!($name),
                     $what,
-                    $crate::js::host::parts::failure(stringify!($name)),
+                    $crate::js::host::parts::failure(stringify!($name))
+                        .map(|(url, cause)| $crate::parts::Failure { url, cause }),
                 )
             });
             #[cfg(not(all(feature = "lazy-parts", target_arch = "wasm32")))]

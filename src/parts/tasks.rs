@@ -3,8 +3,7 @@
 //! `session::tasks` it reaches. Loaded with the first task a call meets or the first
 //! `client.tasks` call; a call answered without a task never needs it.
 
-use crate::engine::request::RequestOptions;
-use crate::engine::{Engine, TaskCall};
+use crate::engine::{Engine, RequestOptions, TaskCall};
 use crate::json::Value;
 use crate::protocol::error::McpError;
 use crate::protocol::version::Era;

@@ -77,7 +77,7 @@ try {
 }
 out.done = true;`;
 
-const ELEMENTS = `import { AppFrame, Client, ElicitationForm, McpError } from "/pkg/index.js";
+const ELEMENTS = `import { AppFrame, Client, ElicitationForm, McpError, init } from "/pkg/index.js";
 const out = (window.__result = {});
 const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, message: String(e?.message ?? e) });
 const until = async (what) => {
@@ -89,8 +89,13 @@ try {
   const pre = document.getElementById("pre"); // in the markup, upgraded when the import defined the tag
   out.defined = customElements.get("mcp-elicitation-form") === ElicitationForm && customElements.get("mcp-app-frame") === AppFrame;
   out.upgraded = pre instanceof ElicitationForm && pre.answered === false;
-  const client = new Client("${PY}"); // the lean module: elicitationForm and validateElicitation
+  const client = new Client("${PY}"); // the lean module
   await client.connect();
+  // The form helpers (elicitationForm, validateElicitation: the lean module's forms part) arrive
+  // with init() or a server's first elicitation; a page that shows forms outside an
+  // elicitationCallback awaits init().
+  out.unloaded = (() => { try { pre.params = ASK; return "set"; } catch (e) { return seen(e); } })();
+  await init();
   out.bad = (() => { try { pre.params = { message: "x", requestedSchema: "nope" }; return "set"; } catch (e) { return seen(e); } })();
   pre.params = ASK;
   out.early = { drawn: pre.shadowRoot.childElementCount > 0, submit: pre.submit(), state: pre.dataset.state }; // the drawing is held back
@@ -272,6 +277,8 @@ try {
     await p.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
     const e = await p.evaluate(() => window.__result);
     const name = { action: "accept", content: { name: "Ada" } };
+    report("before init() loaded the form helpers (a client connected, no elicitation yet), setting a form's params throws an McpError (kind input) naming init()",
+      e.unloaded?.mcp === true && e.unloaded.kind === "input" && e.unloaded.message.includes("await init()"), e);
     report("an <mcp-elicitation-form> in the markup is upgraded when the import defines the tags (AppFrame, ElicitationForm), and bad params throw at once",
       e.defined === true && e.upgraded === true && e.bad?.mcp === true && e.bad.kind === "input", e);
     report("…its params set before its drawing module has arrived (held back until then): not drawn yet (submit() false, data-state pending), drawn and focused once it has; an empty required field is refused inline, then submit() accepts the typed content",

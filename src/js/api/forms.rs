@@ -1,10 +1,14 @@
 //! Elicitation form helpers for UIs: the form model of a `requestedSchema`, and checking (and
-//! coercing) what a person typed. The rules are `validate::elicitation`'s.
+//! coercing) what a person typed. The work is the forms part's (`parts::forms`), which `init()`
+//! loads (`ClientCore.loadParts`) and a client loads with a server's first elicitation.
 
+use crate::js::api::client::Client;
 use crate::js::boundary::{error as jserr, interop};
-use crate::json::{json, Value};
+use crate::js::promise;
+use crate::json::Value;
+use crate::parts::forms::{self, Forms};
 use crate::protocol::error::McpError;
-use crate::validate::elicitation::{coerce_form, form_model, validate};
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 fn schema_of(v: &JsValue) -> Result<Value, JsValue> {
@@ -14,6 +18,19 @@ fn schema_of(v: &JsValue) -> Result<Value, JsValue> {
         .ok_or_else(|| jserr::to_js(McpError::input("requestedSchema must be an object")))
 }
 
+/// The forms part, or the error of a helper called before `init()` loaded it.
+fn part(helper: &str) -> Result<&'static dyn Forms, JsValue> {
+    forms::ready().ok_or_else(|| {
+        jserr::to_js(McpError::input(
+            [
+                helper,
+                ": the form helpers are not loaded yet: `await init()` loads them (a client also does, with the server's first elicitation)",
+            ]
+            .concat(),
+        ))
+    })
+}
+
 /// `elicitationForm(requestedSchema)` → `{ fields: [{ name, title, description?, required, kind,
 /// constraints, options?, default? }] }`; unsupported constructs throw an `McpError`.
 #[wasm_bindgen(js_name = elicitationForm, unchecked_return_type = "{ fields: FormField[] }")]
@@ -21,7 +38,8 @@ pub fn elicitation_form(
     #[wasm_bindgen(unchecked_param_type = "RequestedSchema")] requested_schema: JsValue,
 ) -> Result<JsValue, JsValue> {
     let schema = schema_of(&requested_schema)?;
-    form_model(&schema)
+    part("elicitationForm")?
+        .form(&schema)
         .map(|m| interop::to_js(&m))
         .map_err(|e| jserr::to_js(McpError::input(format!("elicitationForm: {e}"))))
 }
@@ -43,12 +61,20 @@ pub fn validate_elicitation(
             )))
         }
     };
-    let coerced = coerce_form(&schema, &content);
-    let errors: Vec<Value> = validate(&schema, &coerced)
-        .into_iter()
-        .map(|e| json!({ "field": e.field, "message": e.message }))
-        .collect();
     Ok(interop::to_js(
-        &json!({ "content": coerced, "errors": errors }),
+        &part("validateElicitation")?.check(&schema, &content),
     ))
+}
+
+#[wasm_bindgen(js_class = ClientCore)]
+impl Client {
+    /// `ClientCore.loadParts()`: loads the parts the synchronous exports need (the form
+    /// helpers'); `init()` awaits it, so every export works once `init()` has resolved.
+    #[wasm_bindgen(js_name = loadParts)]
+    pub fn load_parts() -> Promise {
+        promise(Box::pin(async {
+            forms::load().await.map_err(jserr::to_js)?;
+            Ok(JsValue::UNDEFINED)
+        }))
+    }
 }

@@ -1,7 +1,6 @@
 //! What the lean module's part loader (`__wasm_split.js`, finished by scripts/split-loader.mjs)
 //! knows of a part that could not be loaded.
 
-use crate::parts::Failure;
 use js_sys::Reflect;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
@@ -12,8 +11,8 @@ extern "C" {
     fn part_failure(part: &str) -> JsValue;
 }
 
-/// The URL and reason of the last failed load of `part` (its `#[wasm_split]` name).
-pub fn failure(part: &str) -> Option<Failure> {
+/// The URL and the reason of the last failed load of `part` (its `#[wasm_split]` name).
+pub fn failure(part: &str) -> Option<(String, String)> {
     let record = part_failure(part);
     if record.is_undefined() {
         return None;
@@ -24,8 +23,5 @@ pub fn failure(part: &str) -> Option<Failure> {
             .and_then(|v| v.as_string())
             .unwrap_or_default()
     };
-    Some(Failure {
-        url: text("url"),
-        cause: text("cause"),
-    })
+    Some((text("url"), text("cause")))
 }
