@@ -47,8 +47,16 @@ function guard(target, name) {
  * the raw wasm exports the glue's init returns are not the package's API.
  */
 export function init(input) {
-  return __initModule(input).then(() => glue.ClientCore.loadParts());
+  // One promise for every call, as the module's own: dropped when it fails, so a later call tries again.
+  initialised ??= __initModule(input)
+    .then(() => glue.ClientCore.loadParts())
+    .catch((error) => {
+      initialised = null;
+      throw error;
+    });
+  return initialised;
 }
+let initialised = null;
 
 /**
  * The module alone, its parts loaded when first used: what a client waits for (the default

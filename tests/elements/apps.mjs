@@ -1,6 +1,6 @@
 // <mcp-app-frame> against real MCP Apps, in Debian's headless chromium (playwright-core).
 //
-//   flock /tmp/mcp-ports.lock node tests/elements/apps.mjs      (needs pkg/web; ELEMENTS_APPS_PORTS="a-b")
+//   flock /tmp/mcp-ports.lock node tests/elements/apps.mjs      (needs pkg/lean-web; ELEMENTS_APPS_PORTS="a-b")
 //
 // Peers: apps/server.mjs, a TypeScript SDK 2.4.0 server with the official ext-apps server helpers,
 // on two ports (servers "a" and "b"), serving apps/view.js (the official View SDK `App`, bundled

@@ -3,7 +3,7 @@
 // Escape / keyboard only, AbortSignal, URL mode, bad params, a strict-CSP page, and end to end a
 // real Client whose elicitationCallback is ElicitationForm.ask against the Python SDK peer.
 //
-//   flock /tmp/mcp-ports.lock timeout 600 node tests/elements/form.mjs     (needs pkg/web)
+//   flock /tmp/mcp-ports.lock timeout 600 node tests/elements/form.mjs     (needs pkg/lean-web)
 //
 // Serves the repository root twice from this process (plain, and with a strict CSP), starts
 // tests/peers/python_server.py; ports from ELEMENTS_FORM_PORTS (default 18930-18939), all on
