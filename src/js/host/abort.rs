@@ -125,7 +125,8 @@ impl AbortOnDrop {
         self.controller.signal()
     }
 
-    /// The request and its body are finished: nothing to abort (aborting costs a DOMException).
+    /// The request and its body are finished: nothing to abort (an abort is an event through
+    /// the fetch's signals).
     pub fn disarm(mut self) {
         self.armed = false;
     }
@@ -134,9 +135,22 @@ impl AbortOnDrop {
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         if self.armed {
-            self.controller.abort();
+            // With one reason made once: `abort()` makes a new DOMException (a stack capture)
+            // every time, and an SSE exchange ends here on every call. Nobody sees the reason:
+            // its owner (the exchange) is gone, and a fetch it cut short still rejects with an
+            // error named "AbortError".
+            ENDED.with(|reason| self.controller.abort_with_reason(reason));
         }
     }
+}
+
+thread_local! {
+    /// The reason [`AbortOnDrop`] aborts with: an `Error` named "AbortError", made once.
+    static ENDED: JsValue = {
+        let e = js_sys::Error::new("The exchange ended");
+        e.set_name("AbortError");
+        e.into()
+    };
 }
 
 /// A new `AbortController`, or the error saying the host has none.

@@ -27,6 +27,8 @@ const SAFELISTED: [&str; 3] = ["accept", "content-type", "content-language"];
 pub struct Http {
     /// The MCP endpoint URL.
     pub url: String,
+    /// `url` as a JS string, made once: each request's `fetch` takes it as it is.
+    url_js: JsValue,
     fetch: Function,
     extra_headers: Vec<(String, String)>,
     /// True in a browser page or worker (CORS applies).
@@ -151,6 +153,7 @@ impl Http {
             return None;
         };
         Some(Http {
+            url_js: JsValue::from_str(&url),
             url,
             fetch,
             extra_headers,
@@ -227,7 +230,7 @@ impl Http {
             return Err(status_error(self, &head, what, &out.headers).await);
         }
         if head.status == 202 {
-            // No body: nothing to abort (an abort costs a DOMException).
+            // No body: nothing to abort (an abort is an event through the fetch's signals).
             guard.disarm();
         }
         Ok(())
@@ -288,9 +291,16 @@ impl Http {
         let failed = |e: JsValue| self.network_error(&e, what, &sent_names(self, out, credentials));
         let mut hops = 0;
         loop {
+            let other;
+            let url_js = if url == self.url {
+                &self.url_js
+            } else {
+                other = JsValue::from_str(&url);
+                &other
+            };
             let promise = self
                 .fetch
-                .call2(&JsValue::UNDEFINED, &JsValue::from_str(&url), &init)
+                .call2(&JsValue::UNDEFINED, url_js, &init)
                 .map_err(failed)?;
             let value = JsFuture::from(js_sys::Promise::resolve(&promise))
                 .await
@@ -583,12 +593,18 @@ impl BodyReader {
 impl Drop for BodyReader {
     fn drop(&mut self) {
         if let Some(reader) = self.reader.as_ref().filter(|_| !self.done) {
-            let cancelled = wasm_bindgen_futures::JsFuture::from(reader.cancel());
-            crate::js::spawn(Box::pin(async move {
-                let _ = cancelled.await;
-            }));
+            // One call, its failure ignored in JS (no future to spawn): an SSE exchange ends
+            // here on every call, once its response is read.
+            cancel_quietly(reader);
         }
     }
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/js/boundary/held.js")]
+extern "C" {
+    /// `reader.cancel()`, its rejection (an errored stream) ignored.
+    #[wasm_bindgen(js_name = cancelQuietly)]
+    fn cancel_quietly(reader: &web_sys::ReadableStreamDefaultReader);
 }
 
 /// The error for a non-2xx response, with its body's detail; `headers` are the ones sent
