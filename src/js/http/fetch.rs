@@ -6,6 +6,7 @@
 use crate::auth::challenge::AuthHint;
 use crate::auth::seam::{Authorize, Credentials};
 use crate::engine::trace::{step_event, StepHook, StepPhase};
+use crate::js::boundary::awaited::awaited;
 use crate::js::boundary::error::error_text;
 use crate::js::boundary::options::Reader;
 use crate::js::host::abort::{new_controller, AbortOnDrop};
@@ -17,7 +18,6 @@ use gloo_net::http::Method;
 use js_sys::{Function, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 /// The headers a browser sends without a CORS preflight (plus what fetch adds itself).
@@ -302,9 +302,7 @@ impl Http {
                 .fetch
                 .call2(&JsValue::UNDEFINED, url_js, &init)
                 .map_err(failed)?;
-            let value = JsFuture::from(js_sys::Promise::resolve(&promise))
-                .await
-                .map_err(failed)?;
+            let value = awaited(&promise).await.map_err(failed)?;
             let head = Head::new(value.unchecked_into());
             // An opaque redirect has status 0 (its type is read only then).
             if head.status == 0 && is_opaque_redirect(&head.response) {
@@ -483,7 +481,7 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
         Some(_) => {
             let failed = |e: JsValue| body_failed(what, &error_text(&e));
             let text = head.response.text().map_err(failed)?;
-            let text = JsFuture::from(text).await.map_err(failed)?;
+            let text = awaited(&text).await.map_err(failed)?;
             return Ok(text.as_string().unwrap_or_default());
         }
         None => {}
@@ -559,7 +557,7 @@ impl BodyReader {
                 Value::Null,
             )
         };
-        match wasm_bindgen_futures::JsFuture::from(reader.read()).await {
+        match awaited(&reader.read()).await {
             Ok(step) => {
                 let field = |k: &str| Reflect::get(&step, &k.into()).unwrap_or_default();
                 if field("done").as_bool() != Some(false) {
