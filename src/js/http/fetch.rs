@@ -6,9 +6,7 @@
 use crate::auth::challenge::AuthHint;
 use crate::auth::seam::{Authorize, Credentials};
 use crate::engine::trace::{step_event, StepHook, StepPhase};
-use crate::js::boundary::awaited::awaited;
-use crate::js::boundary::error::error_text;
-use crate::js::boundary::options::Reader;
+use crate::js::boundary::{awaited::awaited, error::error_text, options::Reader};
 use crate::js::host::abort::{new_controller, AbortOnDrop};
 use crate::json::{json, Map, Value};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
@@ -291,13 +289,8 @@ impl Http {
         let failed = |e: JsValue| self.network_error(&e, what, &sent_names(self, out, credentials));
         let mut hops = 0;
         loop {
-            let other;
-            let url_js = if url == self.url {
-                &self.url_js
-            } else {
-                other = JsValue::from_str(&url);
-                &other
-            };
+            let other = (url != self.url).then(|| JsValue::from_str(&url));
+            let url_js = other.as_ref().unwrap_or(&self.url_js);
             let promise = self
                 .fetch
                 .call2(&JsValue::UNDEFINED, url_js, &init)
@@ -538,7 +531,8 @@ pub fn body_reader(head: &Head) -> BodyReader {
     }
 }
 
-/// A body's reader; cancels the body when dropped before its end.
+/// A body's reader; cancels the body when dropped before its end (one call into JS, no future
+/// spawned: every SSE exchange ends so).
 pub struct BodyReader {
     reader: Option<web_sys::ReadableStreamDefaultReader>,
     done: bool,
@@ -591,18 +585,9 @@ impl BodyReader {
 impl Drop for BodyReader {
     fn drop(&mut self) {
         if let Some(reader) = self.reader.as_ref().filter(|_| !self.done) {
-            // One call, its failure ignored in JS (no future to spawn): an SSE exchange ends
-            // here on every call, once its response is read.
-            cancel_quietly(reader);
+            crate::js::boundary::held::cancel_quietly(reader);
         }
     }
-}
-
-#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/js/boundary/held.js")]
-extern "C" {
-    /// `reader.cancel()`, its rejection (an errored stream) ignored.
-    #[wasm_bindgen(js_name = cancelQuietly)]
-    fn cancel_quietly(reader: &web_sys::ReadableStreamDefaultReader);
 }
 
 /// The error for a non-2xx response, with its body's detail; `headers` are the ones sent
