@@ -35,8 +35,7 @@ pub struct SseParser {
     line: Vec<u8>,
     after_cr: bool,
     at_stream_start: bool,
-    /// The `data:` lines so far, joined with `\n` (made text at dispatch).
-    data: Vec<u8>,
+    data: String,
     has_data: bool,
     event: String,
     last_event_id: Option<String>,
@@ -57,7 +56,7 @@ impl SseParser {
             line: Vec::new(),
             after_cr: false,
             at_stream_start: true,
-            data: Vec::new(),
+            data: String::new(),
             has_data: false,
             event: String::new(),
             last_event_id: None,
@@ -140,8 +139,7 @@ impl SseParser {
 
     /// One line's field. The line is read as bytes: its field name is ASCII, and the first `:`
     /// splits it as it would split the line's text (a replaced malformed sequence never holds a
-    /// `:`, and no sequence spans one), so each value is made text on its own; `data:` lines
-    /// are joined as bytes and made text once, when the event is dispatched.
+    /// `:`, and no sequence spans one), so each value is made text on its own.
     fn process_line(&mut self, raw: &[u8]) -> Result<Option<SseEvent>, SseError> {
         let mut raw = raw;
         if self.at_stream_start {
@@ -167,9 +165,14 @@ impl SseParser {
             b"event" => self.event = String::from_utf8_lossy(value).into_owned(),
             b"data" => {
                 if self.has_data {
-                    self.data.push(b'\n');
+                    self.data.push('\n');
                 }
-                self.data.extend_from_slice(value);
+                // Valid UTF-8 (the usual case) is checked a word at a time; `from_utf8_lossy`
+                // walks every byte of a 1 MiB line.
+                match std::str::from_utf8(value) {
+                    Ok(text) => self.data.push_str(text),
+                    Err(_) => self.data.push_str(&String::from_utf8_lossy(value)),
+                }
                 self.has_data = true;
                 if self.data.len() > self.max_event_bytes {
                     return Err(SseError::EventTooLarge {
@@ -200,16 +203,10 @@ impl SseParser {
             } else {
                 event
             },
-            data: text(std::mem::take(&mut self.data)),
+            data: std::mem::take(&mut self.data),
             id: self.last_event_id.clone(),
         })
     }
-}
-
-/// `bytes` as text, malformed sequences replaced by U+FFFD; valid UTF-8 (the usual case) is
-/// checked a word at a time and kept without a copy.
-fn text(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Where the first `\n` or `\r` of `bytes` is. Eight bytes at a time (a long `data:` line, such
