@@ -91,7 +91,16 @@ impl SseParser {
                     continue;
                 }
             }
-            match chunk.iter().position(|b| *b == b'\n' || *b == b'\r') {
+            match line_end(chunk) {
+                // A whole line inside the chunk: read where it is, not copied first.
+                Some(pos) if self.line.is_empty() => {
+                    self.check_size(pos)?;
+                    self.after_cr = chunk[pos] == b'\r';
+                    if let Some(ev) = self.process_line(&chunk[..pos])? {
+                        out.push(ev);
+                    }
+                    chunk = &chunk[pos + 1..];
+                }
                 Some(pos) => {
                     self.push_line_bytes(&chunk[..pos])?;
                     self.after_cr = chunk[pos] == b'\r';
@@ -112,16 +121,25 @@ impl SseParser {
         Ok(out)
     }
 
-    fn push_line_bytes(&mut self, bytes: &[u8]) -> Result<(), SseError> {
-        if self.line.len() + bytes.len() + self.data.len() > self.max_event_bytes {
+    /// Refuses a line of `more` bytes (after what is held) that would pass the cap.
+    fn check_size(&self, more: usize) -> Result<(), SseError> {
+        if self.line.len() + more + self.data.len() > self.max_event_bytes {
             return Err(SseError::EventTooLarge {
                 limit: self.max_event_bytes,
             });
         }
+        Ok(())
+    }
+
+    fn push_line_bytes(&mut self, bytes: &[u8]) -> Result<(), SseError> {
+        self.check_size(bytes.len())?;
         self.line.extend_from_slice(bytes);
         Ok(())
     }
 
+    /// One line's field. The line is read as bytes: its field name is ASCII, and the first `:`
+    /// splits it as it would split the line's text (a replaced malformed sequence never holds a
+    /// `:`, and no sequence spans one), so each value is made text on its own.
     fn process_line(&mut self, raw: &[u8]) -> Result<Option<SseEvent>, SseError> {
         let mut raw = raw;
         if self.at_stream_start {
@@ -136,21 +154,25 @@ impl SseParser {
         if raw[0] == b':' {
             return Ok(None);
         }
-        let line = String::from_utf8_lossy(raw);
-        let (field, value) = match line.find(':') {
+        let (field, value) = match raw.iter().position(|b| *b == b':') {
             Some(i) => {
-                let v = &line[i + 1..];
-                (&line[..i], v.strip_prefix(' ').unwrap_or(v))
+                let v = &raw[i + 1..];
+                (&raw[..i], v.strip_prefix(b" ").unwrap_or(v))
             }
-            None => (&line[..], ""),
+            None => (raw, &[][..]),
         };
         match field {
-            "event" => self.event = value.to_string(),
-            "data" => {
+            b"event" => self.event = String::from_utf8_lossy(value).into_owned(),
+            b"data" => {
                 if self.has_data {
                     self.data.push('\n');
                 }
-                self.data.push_str(value);
+                // Valid UTF-8 (the usual case) is checked a word at a time; `from_utf8_lossy`
+                // walks every byte of a 1 MiB line.
+                match std::str::from_utf8(value) {
+                    Ok(text) => self.data.push_str(text),
+                    Err(_) => self.data.push_str(&String::from_utf8_lossy(value)),
+                }
                 self.has_data = true;
                 if self.data.len() > self.max_event_bytes {
                     return Err(SseError::EventTooLarge {
@@ -158,9 +180,11 @@ impl SseParser {
                     });
                 }
             }
-            "id" if !value.contains('\0') => self.last_event_id = Some(value.to_string()),
-            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
-                self.retry_ms = value.parse().ok();
+            b"id" if !value.contains(&0) => {
+                self.last_event_id = Some(String::from_utf8_lossy(value).into_owned())
+            }
+            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                self.retry_ms = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok());
             }
             _ => {}
         }
@@ -183,6 +207,32 @@ impl SseParser {
             id: self.last_event_id.clone(),
         })
     }
+}
+
+/// Where the first `\n` or `\r` of `bytes` is. Eight bytes at a time (a long `data:` line, such
+/// as a 1 MiB tool result, is scanned here), then byte by byte from the word that holds one.
+fn line_end(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const LF: u64 = u64::from_ne_bytes([b'\n'; 8]);
+    const CR: u64 = u64::from_ne_bytes([b'\r'; 8]);
+    // Non-zero exactly when a byte of `v` is zero.
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let mut start = 0;
+    for word in bytes.chunks_exact(8) {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let w = u64::from_ne_bytes(word);
+        if has_zero(w ^ LF) | has_zero(w ^ CR) != 0 {
+            break;
+        }
+        start += 8;
+    }
+    bytes[start..]
+        .iter()
+        .position(|b| *b == b'\n' || *b == b'\r')
+        .map(|i| start + i)
 }
 
 #[cfg(test)]
@@ -313,6 +363,23 @@ mod tests {
         let mut q = SseParser::default();
         q.feed(b"data: x\n\n").unwrap();
         assert!(!q.has_partial_event());
+    }
+
+    #[test]
+    fn line_ends_are_found_in_every_position_of_a_word() {
+        for len in 0..40 {
+            for at in 0..len {
+                for end in [b'\n', b'\r'] {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[at] = end;
+                    if at + 1 < len {
+                        bytes[at + 1] = b'\n';
+                    }
+                    assert_eq!(line_end(&bytes), Some(at), "{len} bytes, at {at}");
+                }
+            }
+            assert_eq!(line_end(&vec![0x8a; len]), None, "{len} bytes without one");
+        }
     }
 
     #[test]

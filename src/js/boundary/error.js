@@ -256,6 +256,22 @@ export function trapped(e, op) {
 /** The McpError refusing `op` on a poisoned instance (at once, never entering the wasm); else undefined. */
 export const refusal = (op) => (poisoned ? unusable(callSite(), op) : undefined);
 
+/**
+ * Hands `promise`'s outcome to `settle(id, fulfilled, value)`, the one closure awaited.rs made,
+ * inside `guard` (a trap there poisons the instance as in a poll): one call per promise the
+ * wasm awaits on a call's path, where a wasm-bindgen JsFuture makes two closures.
+ */
+export function settleInto(promise, id, settle) {
+  Promise.resolve(promise).then(
+    (value) => {
+      guard(() => settle(id, true, value));
+    },
+    (error) => {
+      guard(() => settle(id, false, error));
+    },
+  );
+}
+
 /** A method's promise `p` (begun at `site`), rejected at once should the instance be poisoned. */
 export function track(p, site) {
   return new Promise((resolve, reject) => {

@@ -1,7 +1,8 @@
 // A JSON body's life in JS: read whole under its size cap (`readCappedText`: the chunks never
 // enter wasm memory, and a body over the cap is cancelled as soon as it passes it), and its long
-// content strings held in JS while the engine works on the rest of the message. (One module for
-// both: the wasm-bindgen-test runner's page stalls loading a seventh snippet module in parallel.)
+// content strings held in JS while the engine works on the rest of the message; and a body given
+// up before its end cancelled quietly (`cancelQuietly`). (One module for them all: the
+// wasm-bindgen-test runner's page stalls loading a seventh snippet module in parallel.)
 //
 // The engine acts on a response's envelope (id, error, resultType, structuredContent...), never
 // on the text or bytes of a result's content blocks: a 1 MiB text block need not be copied into
@@ -87,6 +88,11 @@ export function restoreHeld(value) {
     if (y !== x) o[k] = y;
   };
   return walk(value);
+}
+
+/** `reader.cancel()` with its rejection ignored (a body given up before its end, fetch.rs). */
+export function cancelQuietly(reader) {
+  reader.cancel().catch(() => {});
 }
 
 const decoder = new TextDecoder();

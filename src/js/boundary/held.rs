@@ -11,6 +11,10 @@ extern "C" {
     fn hold_content(text: &JsValue, min_length: u32) -> JsValue;
     #[wasm_bindgen(js_name = restoreHeld)]
     fn restore_held(value: JsValue) -> JsValue;
+    /// `reader.cancel()`, its rejection (an errored stream) ignored: a body given up before its
+    /// end (`js::http::fetch`'s reader).
+    #[wasm_bindgen(js_name = cancelQuietly)]
+    pub fn cancel_quietly(reader: &web_sys::ReadableStreamDefaultReader);
 }
 
 /// Where every mark starts (held.js builds them as this, a nonce, `:` and a counter).

@@ -6,24 +6,52 @@ use crate::engine::Cancel;
 use crate::js::boundary::error::error_text;
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
+use crate::util::oneshot::Sender;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{AbortController, AbortSignal};
 
 #[wasm_bindgen]
 extern "C" {
+    /// `setTimeout(handler, timeout, id)`: the handler is called with `id`.
     #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(handler: &js_sys::Function, timeout: i32) -> JsValue;
+    fn set_timeout(handler: &js_sys::Function, timeout: i32, id: u32) -> JsValue;
     #[wasm_bindgen(js_name = clearTimeout)]
     fn clear_timeout(handle: &JsValue);
 }
 
-/// A `setTimeout` handle, cleared when dropped.
-struct Timer(JsValue);
+thread_local! {
+    /// The timers running now, by id (a few: about one per call in flight).
+    static TIMERS: std::cell::RefCell<Vec<(u32, Sender<()>)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static NEXT_TIMER: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// Every timer's handler, made once (a closure per timer is a wasm allocation and an entry
+    /// in the glue's FinalizationRegistry, and every request runs one).
+    static FIRE: Closure<dyn Fn(u32)> = Closure::new(|id| {
+        if let Some(tx) = take_timer(id) {
+            let _ = tx.send(());
+        }
+    });
+}
+
+/// The sender of timer `id`, if it still runs.
+fn take_timer(id: u32) -> Option<Sender<()>> {
+    TIMERS.with(|t| {
+        let mut t = t.borrow_mut();
+        let at = t.iter().position(|(i, _)| *i == id)?;
+        Some(t.swap_remove(at).1)
+    })
+}
+
+/// A `setTimeout` handle, cleared (and forgotten) when dropped.
+struct Timer {
+    handle: JsValue,
+    id: u32,
+}
 
 impl Drop for Timer {
     fn drop(&mut self) {
-        clear_timeout(&self.0);
+        clear_timeout(&self.handle);
+        drop(take_timer(self.id));
     }
 }
 
@@ -31,14 +59,20 @@ impl Drop for Timer {
 /// crate's own oneshot channel: no gloo-timers, no futures channel.
 pub async fn sleep(ms: u64) {
     let (tx, rx) = crate::util::oneshot::channel::<()>();
-    let fire = Closure::once(move || {
-        let _ = tx.send(());
+    let id = NEXT_TIMER.with(|n| {
+        let id = n.get();
+        n.set(id.wrapping_add(1));
+        id
     });
-    // Declared after `fire`: dropped first, so the timer is cleared before its callback goes.
-    let _timer = Timer(set_timeout(
-        fire.as_ref().unchecked_ref(),
-        ms.min(u32::MAX as u64) as u32 as i32,
-    ));
+    TIMERS.with(|t| t.borrow_mut().push((id, tx)));
+    let handle = FIRE.with(|fire| {
+        set_timeout(
+            fire.as_ref().unchecked_ref(),
+            ms.min(u32::MAX as u64) as u32 as i32,
+            id,
+        )
+    });
+    let _timer = Timer { handle, id };
     let _ = rx.await;
 }
 
@@ -125,7 +159,8 @@ impl AbortOnDrop {
         self.controller.signal()
     }
 
-    /// The request and its body are finished: nothing to abort (aborting costs a DOMException).
+    /// The request and its body are finished: nothing to abort (an abort is an event through
+    /// the fetch's signals).
     pub fn disarm(mut self) {
         self.armed = false;
     }
@@ -134,9 +169,22 @@ impl AbortOnDrop {
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         if self.armed {
-            self.controller.abort();
+            // With one reason made once: `abort()` makes a new DOMException (a stack capture)
+            // every time, and an SSE exchange ends here on every call. Nobody sees the reason:
+            // its owner (the exchange) is gone, and a fetch it cut short still rejects with an
+            // error named "AbortError".
+            ENDED.with(|reason| self.controller.abort_with_reason(reason));
         }
     }
+}
+
+thread_local! {
+    /// The reason [`AbortOnDrop`] aborts with: an `Error` named "AbortError", made once.
+    static ENDED: JsValue = {
+        let e = js_sys::Error::new("The exchange ended");
+        e.set_name("AbortError");
+        e.into()
+    };
 }
 
 /// A new `AbortController`, or the error saying the host has none.

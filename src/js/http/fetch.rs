@@ -6,8 +6,7 @@
 use crate::auth::challenge::AuthHint;
 use crate::auth::seam::{Authorize, Credentials};
 use crate::engine::trace::{step_event, StepHook, StepPhase};
-use crate::js::boundary::error::error_text;
-use crate::js::boundary::options::Reader;
+use crate::js::boundary::{awaited::awaited, error::error_text, options::Reader};
 use crate::js::host::abort::{new_controller, AbortOnDrop};
 use crate::json::{json, Map, Value};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
@@ -17,7 +16,6 @@ use gloo_net::http::Method;
 use js_sys::{Function, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 /// The headers a browser sends without a CORS preflight (plus what fetch adds itself).
@@ -27,6 +25,8 @@ const SAFELISTED: [&str; 3] = ["accept", "content-type", "content-language"];
 pub struct Http {
     /// The MCP endpoint URL.
     pub url: String,
+    /// `url` as a JS string, made once: each request's `fetch` takes it as it is.
+    url_js: JsValue,
     fetch: Function,
     extra_headers: Vec<(String, String)>,
     /// True in a browser page or worker (CORS applies).
@@ -151,6 +151,7 @@ impl Http {
             return None;
         };
         Some(Http {
+            url_js: JsValue::from_str(&url),
             url,
             fetch,
             extra_headers,
@@ -227,7 +228,7 @@ impl Http {
             return Err(status_error(self, &head, what, &out.headers).await);
         }
         if head.status == 202 {
-            // No body: nothing to abort (an abort costs a DOMException).
+            // No body: nothing to abort (an abort is an event through the fetch's signals).
             guard.disarm();
         }
         Ok(())
@@ -288,13 +289,13 @@ impl Http {
         let failed = |e: JsValue| self.network_error(&e, what, &sent_names(self, out, credentials));
         let mut hops = 0;
         loop {
+            let other = (url != self.url).then(|| JsValue::from_str(&url));
+            let url_js = other.as_ref().unwrap_or(&self.url_js);
             let promise = self
                 .fetch
-                .call2(&JsValue::UNDEFINED, &JsValue::from_str(&url), &init)
+                .call2(&JsValue::UNDEFINED, url_js, &init)
                 .map_err(failed)?;
-            let value = JsFuture::from(js_sys::Promise::resolve(&promise))
-                .await
-                .map_err(failed)?;
+            let value = awaited(&promise).await.map_err(failed)?;
             let head = Head::new(value.unchecked_into());
             // An opaque redirect has status 0 (its type is read only then).
             if head.status == 0 && is_opaque_redirect(&head.response) {
@@ -473,7 +474,7 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
         Some(_) => {
             let failed = |e: JsValue| body_failed(what, &error_text(&e));
             let text = head.response.text().map_err(failed)?;
-            let text = JsFuture::from(text).await.map_err(failed)?;
+            let text = awaited(&text).await.map_err(failed)?;
             return Ok(text.as_string().unwrap_or_default());
         }
         None => {}
@@ -530,7 +531,8 @@ pub fn body_reader(head: &Head) -> BodyReader {
     }
 }
 
-/// A body's reader; cancels the body when dropped before its end.
+/// A body's reader; cancels the body when dropped before its end (one call into JS, no future
+/// spawned: every SSE exchange ends so).
 pub struct BodyReader {
     reader: Option<web_sys::ReadableStreamDefaultReader>,
     done: bool,
@@ -549,7 +551,7 @@ impl BodyReader {
                 Value::Null,
             )
         };
-        match wasm_bindgen_futures::JsFuture::from(reader.read()).await {
+        match awaited(&reader.read()).await {
             Ok(step) => {
                 let field = |k: &str| Reflect::get(&step, &k.into()).unwrap_or_default();
                 if field("done").as_bool() != Some(false) {
@@ -583,10 +585,7 @@ impl BodyReader {
 impl Drop for BodyReader {
     fn drop(&mut self) {
         if let Some(reader) = self.reader.as_ref().filter(|_| !self.done) {
-            let cancelled = wasm_bindgen_futures::JsFuture::from(reader.cancel());
-            crate::js::spawn(Box::pin(async move {
-                let _ = cancelled.await;
-            }));
+            crate::js::boundary::held::cancel_quietly(reader);
         }
     }
 }

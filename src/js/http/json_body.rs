@@ -4,6 +4,7 @@
 //! serde_json in Rust. The size cap holds while reading: a declared length over it is refused
 //! before the body is read, an undeclared one as soon as the bytes read pass it.
 
+use crate::js::boundary::awaited::awaited;
 use crate::js::boundary::error::error_text;
 use crate::js::boundary::held;
 use crate::js::http::fetch::{body_failed, declared_length, too_large, Head};
@@ -12,7 +13,6 @@ use crate::protocol::jsonrpc::{decode, Message};
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(module = "/src/js/boundary/held.js")]
 extern "C" {
@@ -45,9 +45,7 @@ fn failed(what: &str, e: &JsValue) -> McpError {
 /// string).
 async fn whole_text(head: &Head, what: &str) -> Result<JsString, McpError> {
     let promise = head.response.text().map_err(|e| failed(what, &e))?;
-    let text = JsFuture::from(promise)
-        .await
-        .map_err(|e| failed(what, &e))?;
+    let text = awaited(&promise).await.map_err(|e| failed(what, &e))?;
     text.dyn_into::<JsString>()
         .map_err(|_| failed(what, &"Response.text() gave no string".into()))
 }
@@ -56,7 +54,7 @@ async fn whole_text(head: &Head, what: &str) -> Result<JsString, McpError> {
 /// as soon as it passes `max_bytes`; malformed UTF-8 reads as U+FFFD.
 async fn capped_text(head: &Head, max_bytes: usize, what: &str) -> Result<JsString, McpError> {
     let read = read_capped_text(head.response.body(), max_bytes as f64);
-    let outcome = JsFuture::from(read).await.map_err(|e| failed(what, &e))?;
+    let outcome = awaited(&read).await.map_err(|e| failed(what, &e))?;
     let field = |k: &str| js_sys::Reflect::get(&outcome, &k.into()).unwrap_or_default();
     if field("tooLarge").is_truthy() {
         return Err(too_large(what, max_bytes));
