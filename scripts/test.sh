@@ -44,7 +44,8 @@
 #   elements     the custom elements in Chromium (tests/elements: apps.mjs, <mcp-app-frame> with apps
 #                built with the official View SDK, served by a TypeScript SDK server with the
 #                official ext-apps server helpers, on ELEMENTS_APPS_PORTS 18940-18959; form.mjs,
-#                <mcp-elicitation-form> against the Python peer, on ELEMENTS_FORM_PORTS 18930-18939) (pkg)
+#                <mcp-elicitation-form> against the Python peer, on ELEMENTS_FORM_PORTS 18930-18939;
+#                the pages load pkg/lean-web, the default entry's lean module split into its parts) (pkg)
 #   react        mcp-wasm-client/react with React 19 in Chromium against tests/react/peer.py (Python
 #                SDK) on REACT_PORTS 18960-18979 (tests/react/run.mjs), and the entry in Node without
 #                a DOM (tests/react/ssr.mjs)                                          (pkg)
