@@ -26,9 +26,10 @@ pub struct Failure {
     pub cause: String,
 }
 
-/// The error of a call that needed `part` (e.g. `"the output-schema part"`) when its `.wasm`
-/// could not be fetched or instantiated, as a JS module's is (`moduleLoadError`): kind
-/// `module_load`, `data.part` naming it, `data.url` and `data.cause` when the loader said them.
+/// The error of a call that needed the part `part` (its name, e.g. `"output_schemas"`, named in
+/// the message by `what`, e.g. `"the output-schema part"`) when its `.wasm` could not be fetched
+/// or instantiated, as a JS module's is (`moduleLoadError`): kind `module_load`, `data.part`,
+/// and `data.url` and `data.cause` when the loader said them.
 /// The client keeps working, and a later call that needs the part tries again.
 pub fn load_error(part: &str, what: &str, failure: Option<Failure>) -> McpError {
     match failure {
