@@ -209,30 +209,10 @@ impl SseParser {
     }
 }
 
-/// Where the first `\n` or `\r` of `bytes` is. Eight bytes at a time (a long `data:` line, such
-/// as a 1 MiB tool result, is scanned here), then byte by byte from the word that holds one.
+/// Where the first `\n` or `\r` of `bytes` is (memchr: a word at a time, so a long `data:` line,
+/// such as a 1 MiB tool result, is not scanned byte by byte).
 fn line_end(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    const LF: u64 = u64::from_ne_bytes([b'\n'; 8]);
-    const CR: u64 = u64::from_ne_bytes([b'\r'; 8]);
-    // Non-zero exactly when a byte of `v` is zero.
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-    let mut start = 0;
-    for word in bytes.chunks_exact(8) {
-        let Ok(word) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        let w = u64::from_ne_bytes(word);
-        if has_zero(w ^ LF) | has_zero(w ^ CR) != 0 {
-            break;
-        }
-        start += 8;
-    }
-    bytes[start..]
-        .iter()
-        .position(|b| *b == b'\n' || *b == b'\r')
-        .map(|i| start + i)
+    memchr::memchr2(b'\n', b'\r', bytes)
 }
 
 #[cfg(test)]

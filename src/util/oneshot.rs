@@ -1,7 +1,8 @@
 //! A single-threaded one-shot channel: one value from one sender to one receiver (no atomics,
-//! one allocation). The in-flight table's waiters and the JS timers use it.
+//! one allocation). The in-flight table's waiters and the JS timers use it; [`Waiting`] files
+//! channels by id for values delivered from outside by that id.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -100,5 +101,66 @@ impl<T> Future for Receiver<T> {
                 Poll::Pending
             }
         }
+    }
+}
+
+/// Channels filed by id, for values delivered from outside by that id: one JS callback made once
+/// is told the id (the JS timers, the promises a call awaits) instead of a closure per wait.
+#[derive(Debug)]
+pub struct Waiting<T> {
+    next: Cell<u32>,
+    senders: RefCell<Vec<(u32, Sender<T>)>>,
+}
+
+impl<T> Waiting<T> {
+    /// An empty table (`const`: it can be a `thread_local!`'s).
+    pub const fn new() -> Self {
+        Waiting {
+            next: Cell::new(0),
+            senders: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// A new channel filed under a fresh id: the id, and its receiver.
+    pub fn open(&self) -> (u32, Receiver<T>) {
+        let id = self.next.get();
+        self.next.set(id.wrapping_add(1));
+        let (tx, rx) = channel();
+        self.senders.borrow_mut().push((id, tx));
+        (id, rx)
+    }
+
+    /// The sender filed under `id`, taken out (to send; dropped, it cancels the receiver), or
+    /// `None` when it was taken already.
+    pub fn take(&self, id: u32) -> Option<Sender<T>> {
+        let mut senders = self.senders.borrow_mut();
+        let at = senders.iter().position(|(i, _)| *i == id)?;
+        Some(senders.swap_remove(at).1)
+    }
+}
+
+impl<T> Default for Waiting<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waiting_delivers_by_id_once_and_cancels_what_is_dropped() {
+        let waiting = Waiting::new();
+        let (a, mut rx_a) = waiting.open();
+        let (b, mut rx_b) = waiting.open();
+        assert_ne!(a, b);
+        assert!(waiting.take(b).unwrap().send("b").is_ok());
+        assert_eq!(rx_b.try_recv(), Ok(Some("b")));
+        assert!(waiting.take(b).is_none(), "delivered once");
+        assert_eq!(rx_a.try_recv(), Ok(None));
+        drop(waiting.take(a));
+        assert_eq!(rx_a.try_recv(), Err(Canceled));
+        assert!(waiting.take(99).is_none());
     }
 }

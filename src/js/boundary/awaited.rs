@@ -5,8 +5,7 @@
 //! FinalizationRegistry) and calls `then` itself. The outcome is delivered inside error.js's
 //! `guard`, as every poll of a method's future is.
 
-use crate::util::oneshot;
-use std::cell::{Cell, RefCell};
+use crate::util::oneshot::{self, Waiting};
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -24,33 +23,21 @@ type Outcome = Result<JsValue, JsValue>;
 
 thread_local! {
     /// The promises awaited now, by id (a few: one or two per call in flight).
-    static WAITING: RefCell<Vec<(u32, oneshot::Sender<Outcome>)>> = const { RefCell::new(Vec::new()) };
-    static NEXT_ID: Cell<u32> = const { Cell::new(0) };
+    static WAITING: Waiting<Outcome> = const { Waiting::new() };
     /// What `settleInto` calls with each outcome.
     static SETTLE: Closure<dyn Fn(u32, bool, JsValue)> = Closure::new(settle);
 }
 
 fn settle(id: u32, fulfilled: bool, value: JsValue) {
-    let waiting = WAITING.with(|w| {
-        let mut w = w.borrow_mut();
-        let at = w.iter().position(|(i, _)| *i == id)?;
-        Some(w.swap_remove(at).1)
-    });
     // None: its future was dropped first (the call ended another way).
-    if let Some(tx) = waiting {
+    if let Some(tx) = WAITING.with(|w| w.take(id)) {
         let _ = tx.send(if fulfilled { Ok(value) } else { Err(value) });
     }
 }
 
 /// `promise` as a future (a value that is not a promise resolves to itself, as `await` has it).
 pub fn awaited(promise: &JsValue) -> Awaited {
-    let id = NEXT_ID.with(|n| {
-        let id = n.get();
-        n.set(id.wrapping_add(1));
-        id
-    });
-    let (tx, rx) = oneshot::channel();
-    WAITING.with(|w| w.borrow_mut().push((id, tx)));
+    let (id, rx) = WAITING.with(Waiting::open);
     SETTLE.with(|settle| settle_into(promise, id, settle.as_ref().unchecked_ref()));
     Awaited { id, rx }
 }
@@ -77,12 +64,6 @@ impl Future for Awaited {
 
 impl Drop for Awaited {
     fn drop(&mut self) {
-        let id = self.id;
-        let sender = WAITING.with(|w| {
-            let mut w = w.borrow_mut();
-            let at = w.iter().position(|(i, _)| *i == id)?;
-            Some(w.swap_remove(at))
-        });
-        drop(sender);
+        drop(WAITING.with(|w| w.take(self.id)));
     }
 }

@@ -6,7 +6,7 @@ use crate::engine::Cancel;
 use crate::js::boundary::error::error_text;
 use crate::json::Value;
 use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
-use crate::util::oneshot::Sender;
+use crate::util::oneshot::Waiting;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{AbortController, AbortSignal};
@@ -22,24 +22,14 @@ extern "C" {
 
 thread_local! {
     /// The timers running now, by id (a few: about one per call in flight).
-    static TIMERS: std::cell::RefCell<Vec<(u32, Sender<()>)>> = const { std::cell::RefCell::new(Vec::new()) };
-    static NEXT_TIMER: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static TIMERS: Waiting<()> = const { Waiting::new() };
     /// Every timer's handler, made once (a closure per timer is a wasm allocation and an entry
     /// in the glue's FinalizationRegistry, and every request runs one).
     static FIRE: Closure<dyn Fn(u32)> = Closure::new(|id| {
-        if let Some(tx) = take_timer(id) {
+        if let Some(tx) = TIMERS.with(|t| t.take(id)) {
             let _ = tx.send(());
         }
     });
-}
-
-/// The sender of timer `id`, if it still runs.
-fn take_timer(id: u32) -> Option<Sender<()>> {
-    TIMERS.with(|t| {
-        let mut t = t.borrow_mut();
-        let at = t.iter().position(|(i, _)| *i == id)?;
-        Some(t.swap_remove(at).1)
-    })
 }
 
 /// A `setTimeout` handle, cleared (and forgotten) when dropped.
@@ -51,20 +41,14 @@ struct Timer {
 impl Drop for Timer {
     fn drop(&mut self) {
         clear_timeout(&self.handle);
-        drop(take_timer(self.id));
+        drop(TIMERS.with(|t| t.take(self.id)));
     }
 }
 
 /// Sleeps `ms` milliseconds on the JS event loop (cleared when dropped). The timer wakes the
 /// crate's own oneshot channel: no gloo-timers, no futures channel.
 pub async fn sleep(ms: u64) {
-    let (tx, rx) = crate::util::oneshot::channel::<()>();
-    let id = NEXT_TIMER.with(|n| {
-        let id = n.get();
-        n.set(id.wrapping_add(1));
-        id
-    });
-    TIMERS.with(|t| t.borrow_mut().push((id, tx)));
+    let (id, rx) = TIMERS.with(Waiting::open);
     let handle = FIRE.with(|fire| {
         set_timeout(
             fire.as_ref().unchecked_ref(),

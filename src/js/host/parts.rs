@@ -1,7 +1,7 @@
 //! What the lean module's part loader (`__wasm_split.js`, finished by scripts/split-loader.mjs)
 //! knows of a part that could not be loaded.
 
-use js_sys::Reflect;
+use crate::js::boundary::options;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
@@ -17,11 +17,6 @@ pub fn failure(part: &str) -> Option<(String, String)> {
     if record.is_undefined() {
         return None;
     }
-    let text = |key: &str| {
-        Reflect::get(&record, &JsValue::from_str(key))
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default()
-    };
+    let text = |key: &str| options::get(&record, key).as_string().unwrap_or_default();
     Some((text("url"), text("cause")))
 }
