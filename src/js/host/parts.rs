@@ -1,7 +1,7 @@
 //! What the lean module's part loader (`__wasm_split.js`, finished by scripts/split-loader.mjs)
 //! knows of a part that could not be loaded.
 
-use crate::js::boundary::options;
+use js_sys::Reflect;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
@@ -17,6 +17,13 @@ pub fn failure(part: &str) -> Option<(String, String)> {
     if record.is_undefined() {
         return None;
     }
-    let text = |key: &str| options::get(&record, key).as_string().unwrap_or_default();
+    // Read here, not through boundary::options::get: that module reaches the parts back (a
+    // cycle tests/layering.rs refuses).
+    let text = |key: &str| {
+        Reflect::get(&record, &JsValue::from_str(key))
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    };
     Some((text("url"), text("cause")))
 }
