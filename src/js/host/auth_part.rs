@@ -7,7 +7,7 @@
 //! then. Here the part is a [`Flow`] behind the same seam as the full module's, so HTTP sends
 //! requests the same way.
 
-use crate::auth::seam::{Authorize, Credentials, Flow, Refusal, Ticket};
+use crate::auth::seam::{Authorize, Credentials, Flow, Refusal, Request, Ticket};
 use crate::js::boundary::error::from_js;
 use crate::js::boundary::options;
 use crate::protocol::error::McpError;
@@ -82,9 +82,32 @@ extern "C" {
     pub fn sign_out(this: &AuthorizationPart, options: JsValue) -> Promise;
 }
 
-/// The part as the HTTP layer holds it: behind the authorization seam.
+/// The part as the HTTP layer holds it: behind the authorization seam, whose loop over it is the
+/// stored-token part's (below), loaded with the client's first request.
 pub fn for_http(part: AuthorizationPart) -> Rc<dyn Authorize> {
-    Rc::new(PartFlow { part })
+    Rc::new(SeamOnFirstUse(PartFlow { part }))
+}
+
+/// The part's flow, whose requests the stored-token part sends.
+struct SeamOnFirstUse(PartFlow);
+
+impl Authorize for SeamOnFirstUse {
+    fn send<'a>(
+        &'a self,
+        request: &'a mut dyn Request,
+        what: &'a str,
+    ) -> LocalBoxFuture<'a, Result<(), McpError>> {
+        Box::pin(async move {
+            stored_token::get()
+                .await?
+                .send(&self.0, request, what)
+                .await
+        })
+    }
+
+    fn credential(&self) -> Option<Secret> {
+        Flow::credential(&self.0)
+    }
 }
 
 /// The part as the seam's [`Flow`].
@@ -198,4 +221,41 @@ impl Flow for PartFlow {
     fn credential(&self) -> Option<Secret> {
         self.part.credential().map(Secret::new)
     }
+}
+
+/// The stored-token part (`crate::parts`): the seam's loop (`auth::seam::send`) over a lean
+/// client's authorization part, which sends a returning user's stored token; loaded with that
+/// client's first request. A page whose clients have no `auth` never loads it.
+mod stored_token {
+    use super::PartFlow;
+    use crate::auth::seam::Request;
+    use crate::protocol::error::McpError;
+    use futures::future::LocalBoxFuture;
+
+    /// What the part does.
+    pub trait StoredToken {
+        /// [`crate::auth::seam::send`]: `request` sent with the part's credentials until the
+        /// server takes it or the part's flow gives up.
+        fn send<'a>(
+            &self,
+            flow: &'a PartFlow,
+            request: &'a mut dyn Request,
+            what: &'a str,
+        ) -> LocalBoxFuture<'a, Result<(), McpError>>;
+    }
+
+    struct Part;
+
+    impl StoredToken for Part {
+        fn send<'a>(
+            &self,
+            flow: &'a PartFlow,
+            request: &'a mut dyn Request,
+            what: &'a str,
+        ) -> LocalBoxFuture<'a, Result<(), McpError>> {
+            Box::pin(crate::auth::seam::send(flow, request, what))
+        }
+    }
+
+    crate::parts::part!(stored_token, "the stored-token part", StoredToken, Part);
 }

@@ -5,6 +5,7 @@ pub mod abort;
 #[cfg(not(feature = "auth"))]
 pub mod auth_part;
 pub mod cache_store;
+pub mod challenges;
 #[cfg(feature = "lazy-parts")]
 pub mod parts;
 

@@ -3,11 +3,11 @@
 //! non-2xx statuses. Binds the global `fetch` (windows, workers, Node, Deno) or the `fetch`
 //! option.
 
-use crate::auth::challenge::AuthHint;
 use crate::auth::seam::{Authorize, Credentials};
 use crate::engine::trace::{step_event, StepHook, StepPhase};
 use crate::js::boundary::{awaited::awaited, error::error_text, options::Reader};
 use crate::js::host::abort::{new_controller, AbortOnDrop};
+use crate::js::host::challenges;
 use crate::json::{json, Map, Value};
 use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
 use crate::session::stamp::Outgoing;
@@ -605,7 +605,7 @@ pub async fn status_error(
     let has_session = sent("mcp-session-id");
     let legacy = !sent("mcp-method");
     if head.status == 401 {
-        return unauthorized(head, what, http.signs_in());
+        return unauthorized(head, what, http.signs_in()).await;
     }
     let status_text = head.status_text();
     let e = error_for_status(head.status, &status_text, &body, what, has_session);
@@ -616,9 +616,13 @@ pub async fn status_error(
 }
 
 /// The error for a 401 the flow did not (or could not) resolve: `unauthorized`, with the
-/// challenge's `resource_metadata` and `scope` for a UI to act on.
-pub fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
-    let hint = AuthHint::from_header(head.header("www-authenticate").as_deref());
+/// challenge's `resource_metadata` and `scope` for a UI to act on (read by the challenge part,
+/// loaded here when a client without `auth` meets its first 401).
+pub async fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
+    let hint = match challenges::get().await {
+        Ok(part) => part.hint(head.header("www-authenticate").as_deref()),
+        Err(e) => return e,
+    };
     let how = if has_auth {
         "authorization did not succeed"
     } else if cfg!(feature = "auth") {
