@@ -111,7 +111,10 @@ impl Declared {
         }
         if apps {
             if joined.contains_key(APPS_EXTENSION) {
-                return Err(format!("apps: true declares the extension {APPS_EXTENSION:?}, which extensions declares too; declare it once"));
+                return Err(format!(
+                    "apps: true declares the extension {}, which extensions declares too; declare it once",
+                    crate::util::quote::quoted(APPS_EXTENSION)
+                ));
             }
             joined.insert(
                 APPS_EXTENSION.into(),

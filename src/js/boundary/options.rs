@@ -8,6 +8,7 @@ use crate::js::host::call_handler;
 use crate::json::Value;
 use crate::protocol::error::McpError;
 use crate::session::cache_store::CacheMode;
+use crate::util::quote::{join, quoted};
 use js_sys::{Function, Object, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -171,8 +172,11 @@ impl Reader {
         let text = self.string(obj, key)?;
         let mode = CacheMode::parse(&text);
         if mode.is_none() {
-            let names = CacheMode::NAMES.map(|n| format!("{n:?}")).join(", ");
-            self.wrong(key, &format!(" must be one of {names}, got {text:?}"));
+            let names = join(&CacheMode::NAMES.map(quoted), ", ");
+            self.wrong(
+                key,
+                &format!(" must be one of {names}, got {}", quoted(&text)),
+            );
         }
         mode
     }
