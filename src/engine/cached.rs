@@ -98,11 +98,23 @@ impl Engine {
         if !mode.reads() {
             return None;
         }
-        let app = match &cache.place {
-            Place::Memory(memory) => {
-                return memory.borrow().get(method, key, self.host.now_ms());
-            }
-            Place::Store(app) => app,
+        match &cache.place {
+            Place::Memory(memory) => memory.borrow().get(method, key, self.host.now_ms()),
+            Place::Store(_) => match crate::parts::cache_store::get().await {
+                Ok(part) => part.cached(self, method, key).await,
+                Err(e) => {
+                    self.surface_error(e);
+                    None
+                }
+            },
+        }
+    }
+
+    /// [`Self::cached`] from the app's store (the cache-store part's).
+    pub(crate) async fn cached_in_store(&self, method: &str, key: Option<&str>) -> Option<Value> {
+        let cache = self.cache()?;
+        let Place::Store(app) = &cache.place else {
+            return None;
         };
         let store_key = self.store_scope(app).key(method, key);
         let got = self.store_op("get", app.store.get(&store_key)).await??;
@@ -131,36 +143,55 @@ impl Engine {
             return;
         }
         let now = self.host.now_ms();
-        let app = match &cache.place {
+        match &cache.place {
             Place::Memory(memory) => {
                 memory.borrow_mut().put(method, key, params, result, now);
-                return;
             }
-            Place::Store(app) => app,
+            Place::Store(_) => {
+                let Some(me) = self.me.upgrade() else { return };
+                let (method, key) = (method.to_string(), key.map(str::to_string));
+                let (params, result) = (params.clone(), result.clone());
+                self.host.spawn(Box::pin(async move {
+                    match crate::parts::cache_store::get().await {
+                        Ok(part) => {
+                            part.keep(&me, &method, key.as_deref(), &params, &result, now)
+                                .await
+                        }
+                        Err(e) => me.surface_error(e),
+                    }
+                }));
+            }
+        }
+    }
+
+    /// [`Self::keep_cached`] in the app's store (the cache-store part's): saved when the
+    /// rules allow and the credential is one the store recognises (or the result is public).
+    pub(crate) async fn keep_in_store(
+        &self,
+        method: &str,
+        key: Option<&str>,
+        params: &Value,
+        result: &Value,
+        now: f64,
+    ) {
+        let Some(cache) = self.cache() else { return };
+        let Place::Store(app) = &cache.place else {
+            return;
         };
         let Some((_, scope)) = storable(method, params, result) else {
             return;
         };
         let store_key = self.store_scope(app).key(method, key);
-        let (method, params, result) = (method.to_string(), params.clone(), result.clone());
-        let Some(me) = self.me.upgrade() else { return };
-        self.host.spawn(Box::pin(async move {
-            let Some(cache) = me.cache() else { return };
-            let Place::Store(app) = &cache.place else {
-                return;
-            };
-            let asker = me.asker(app).await;
-            let auth = match asker.recorded() {
-                Some(auth) => auth,
-                None if scope == CacheScope::Public => None,
-                None => return, // a private result of an unrecognised credential stays out
-            };
-            let made = cache_store::entry_for(&method, &params, &result, now, auth);
-            if let Some((entry, ttl)) = made {
-                me.store_op("set", app.store.set(&store_key, &entry, ttl))
-                    .await;
-            }
-        }));
+        let asker = self.asker(app).await;
+        let auth = match asker.recorded() {
+            Some(auth) => auth,
+            None if scope == CacheScope::Public => None,
+            None => return, // a private result of an unrecognised credential stays out
+        };
+        if let Some((entry, ttl)) = cache_store::entry_for(method, params, result, now, auth) {
+            self.store_op("set", app.store.set(&store_key, &entry, ttl))
+                .await;
+        }
     }
 
     /// Drops what `notification` makes stale.
@@ -173,13 +204,28 @@ impl Engine {
             Place::Memory(memory) => memory
                 .borrow_mut()
                 .invalidate_for_notification(notification, params),
-            Place::Store(app) => {
-                let scope = self.store_scope(app);
-                let (prefixes, keys) =
-                    cache_store::stale_for_notification(&scope, notification, params);
-                self.forget_in_store(prefixes, keys);
+            Place::Store(_) => {
+                let Some(me) = self.me.upgrade() else { return };
+                let (notification, params) = (notification.to_string(), params.clone());
+                self.host.spawn(Box::pin(async move {
+                    match crate::parts::cache_store::get().await {
+                        Ok(part) => part.invalidate(&me, &notification, &params).await,
+                        Err(e) => me.surface_error(e),
+                    }
+                }));
             }
         }
+    }
+
+    /// [`Self::invalidate_cached`] in the app's store (the cache-store part's).
+    pub(crate) async fn invalidate_in_store(&self, notification: &str, params: &Value) {
+        let Some(cache) = self.cache() else { return };
+        let Place::Store(app) = &cache.place else {
+            return;
+        };
+        let scope = self.store_scope(app);
+        let (prefixes, keys) = cache_store::stale_for_notification(&scope, notification, params);
+        self.forget_in_store(app, &prefixes, &keys).await;
     }
 
     /// Drops every cached page of `method`.
@@ -190,31 +236,37 @@ impl Engine {
         }
         match &cache.place {
             Place::Memory(memory) => memory.borrow_mut().drop_method(method),
-            Place::Store(app) => {
-                let prefix = self.store_scope(app).method_prefix(method);
-                self.forget_in_store(vec![prefix], vec![]);
+            Place::Store(_) => {
+                let Some(me) = self.me.upgrade() else { return };
+                let method = method.to_string();
+                self.host.spawn(Box::pin(async move {
+                    match crate::parts::cache_store::get().await {
+                        Ok(part) => part.drop_method(&me, &method).await,
+                        Err(e) => me.surface_error(e),
+                    }
+                }));
             }
         }
     }
 
-    /// Clears `prefixes` and deletes `keys` in the app's store, in the background.
-    fn forget_in_store(&self, prefixes: Vec<String>, keys: Vec<String>) {
-        if prefixes.is_empty() && keys.is_empty() {
+    /// [`Self::drop_cached`] in the app's store (the cache-store part's).
+    pub(crate) async fn drop_in_store(&self, method: &str) {
+        let Some(cache) = self.cache() else { return };
+        let Place::Store(app) = &cache.place else {
             return;
+        };
+        let prefix = self.store_scope(app).method_prefix(method);
+        self.forget_in_store(app, &[prefix], &[]).await;
+    }
+
+    /// Clears `prefixes` and deletes `keys` in the app's store.
+    async fn forget_in_store(&self, app: &AppCache, prefixes: &[String], keys: &[String]) {
+        for prefix in prefixes {
+            self.store_op("clear", app.store.clear(prefix)).await;
         }
-        let Some(me) = self.me.upgrade() else { return };
-        self.host.spawn(Box::pin(async move {
-            let Some(cache) = me.cache() else { return };
-            let Place::Store(app) = &cache.place else {
-                return;
-            };
-            for prefix in &prefixes {
-                me.store_op("clear", app.store.clear(prefix)).await;
-            }
-            for key in &keys {
-                me.store_op("delete", app.store.delete(key)).await;
-            }
-        }));
+        for key in keys {
+            self.store_op("delete", app.store.delete(key)).await;
+        }
     }
 
     /// Runs one store operation within [`STORE_TIMEOUT_MS`]; a failure or timeout goes to

@@ -9,6 +9,7 @@
 //! with the same macro (`js::http::http_sse::part`, the HTTP+SSE fallback).
 
 pub mod answers;
+pub mod cache_store;
 pub mod forms;
 pub mod listen;
 pub mod output_schemas;
