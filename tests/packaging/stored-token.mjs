@@ -15,7 +15,11 @@
 //   - both stored tokens dead: the full module signs in again in a popup in the middle of the call,
 //     whose 3 s timeout pauses while the person takes 4.5 s;
 //   - the refused token with full.js answering 404: the call rejects with an McpError of kind
-//     module_load naming the part ("authorization") and the URL.
+//     module_load naming the part ("authorization") and the URL;
+//   - a client without `auth`: connect() rejects with kind unauthorized, the challenge's
+//     resource_metadata read by the lean module's challenge part.
+// The lean module's stored-token part (the seam's loop over auth-part.js) arrives with a returning
+// user's first request; the challenge part only with a refusal a client without `auth` meets.
 // Usage: node tests/packaging/stored-token.mjs [PKG_DIR | TARBALL] (default pkg/npm); peer ports
 // STORED_TOKEN_PORT (default 18993) and the next one; prints a line per check and
 // `stored-token: N passed, M failed`.
@@ -34,7 +38,8 @@ const PORT = Number(process.env.STORED_TOKEN_PORT ?? 18993);
 const MCP = `http://127.0.0.1:${PORT}/mcp`;
 const FULL = ["full.js", "manual.js", "dist/mcp_wasm_client.js", "dist/mcp_wasm_client_bg.wasm"];
 
-// ?mode= sign-in (a Sign in button), as-stored, refused, expiring, sign-in-again, sign-out.
+// ?mode= sign-in (a Sign in button), as-stored, refused, expiring, sign-in-again, sign-out, and
+// no-auth (a client without `auth`, refused).
 const PAGE = `import { Client, McpError, webStorage } from "/pkg/index.js";
 const key = "mcp-wasm-client:auth:${MCP}";
 const mode = new URLSearchParams(location.search).get("mode");
@@ -46,7 +51,7 @@ if (mode === "refused") change((g) => (g.access_token = "refused-" + g.access_to
 if (mode === "expiring") change((g) => (g.expires_at = Date.now() + 30_000));
 if (mode === "sign-in-again") change((g) => ((g.access_token = "refused-" + g.access_token), (g.refresh_token = "dead-" + g.refresh_token)));
 out.before = stored()?.grant ?? null;
-const client = new Client("${MCP}", {
+const client = new Client("${MCP}", mode === "no-auth" ? { timeoutMs: 3000 } : {
   timeoutMs: 3000,
   auth: {
     clientMetadata: { client_name: "stored token", redirect_uris: [new URL("callback.html", location.href).href] },
@@ -54,6 +59,7 @@ const client = new Client("${MCP}", {
   },
 });
 const run = async () => {
+  if (mode === "no-auth") out.data = await client.connect().then(() => "connected", (e) => e?.data);
   if (client.state !== "connected") await client.connect();
   out.authorization = client.authorization;
   const { tools } = await client.listTools();
@@ -132,6 +138,10 @@ try {
   report("a stored token: connect, list and call with no popup, on the lean module; the full module is never fetched",
     !r.error && r.tools > 0 && /./.test(r.text ?? "") && opened === 0 && files.includes("dist/mcp_wasm_client_lean_bg.wasm")
       && files.includes("auth-part.js") && fullFetched(files).length === 0, { r, files });
+  const STORED_TOKEN_PART = "dist/mcp_wasm_client_lean_stored_token.wasm";
+  const CHALLENGES_PART = "dist/mcp_wasm_client_lean_challenges.wasm";
+  report("…its requests go through the stored-token part, fetched once with the first; the 401 challenge part is not fetched",
+    files.filter((f) => f === STORED_TOKEN_PART).length === 1 && !files.includes(CHALLENGES_PART), { files });
   report("client.authorization is the stored grant's issuer, scope and expiry (never a token)",
     r.authorization?.issuer === r.before?.issuer && r.authorization.scope === r.before.scope
       && r.authorization.expiresAt === r.before.expires_at && !JSON.stringify(r.authorization).includes(r.before.access_token), r.authorization);
@@ -169,6 +179,11 @@ try {
   ({ r } = await load("refused", ["full.js"]));
   report("the refused token with full.js answering 404: the call rejects with module_load, part \"authorization\", the URL",
     r.error?.mcp === true && r.error.kind === "module_load" && r.error.part === "authorization" && r.error.url === `${base}/pkg/full.js`, r);
+
+  ({ r, files } = await load("no-auth"));
+  report("a client without auth refused (401): connect() rejects with kind unauthorized and the challenge's resourceMetadata, read by the challenge part (fetched once); no stored-token part, no full module",
+    r.data?.kind === "unauthorized" && /^http:\/\/127\.0\.0\.1:/.test(r.data.resourceMetadata ?? "") && files.filter((f) => f === CHALLENGES_PART).length === 1
+      && !files.includes(STORED_TOKEN_PART) && fullFetched(files).length === 0, { r, files });
 } catch (e) {
   report(`the run: ${e.message}`, false, e.stack);
 } finally {

@@ -9,7 +9,11 @@
 //   - listen({ toolsListChanged }) brings the listen part (honoured, then closed);
 //   - a client of the Python SDK's HTTP+SSE peer falls back to that transport: the HTTP+SSE part;
 //   - a call that becomes a task (our 2026 tasks-extension peer) and tasks.get(): the tasks part;
-// each part fetched once. A second page finds the tasks part answering 404: the call that needs it
+//   - a client whose `cache` option names the app's store (the peer's tools/list cacheable 60 s):
+//     its first call brings the cache-store part, the result is saved, and a second client on the
+//     same store is answered from it without a tools/list on the wire;
+// each part fetched once (a returning user's stored-token part and the 401 challenge part:
+// stored-token.mjs). A second page finds the tasks part answering 404: the call that needs it
 // rejects with an McpError (kind module_load) naming the part, the URL and the reason, a plain
 // call on the same client still works, and once the file is back a later call loads it and works.
 // Usage: node tests/packaging/wasm-parts.mjs [PKG_DIR | TARBALL] (default pkg/npm); ports
@@ -34,7 +38,7 @@ const SSE = `http://127.0.0.1:${SSE_PORT}/sse`;
 const TASKS = `http://127.0.0.1:${TASKS_PORT}/mcp`;
 /** A part's files: its .wasm (the chunks several parts share are counted apart). */
 const PART = (name) => `dist/mcp_wasm_client_lean_${name}.wasm`;
-const PARTS = ["output_schemas", "answers", "forms", "listen", "http_sse", "tasks"];
+const PARTS = ["output_schemas", "answers", "forms", "listen", "http_sse", "tasks", "cache_store"];
 const isPart = (file) => /^dist\/mcp_wasm_client_lean_(?!bg\.wasm)[a-z_0-9]+\.wasm$/.test(file) && !/_chunk_\d+\.wasm$/.test(file);
 
 const PAGE = `import { Client, McpError, elicitationForm } from "/pkg/index.js";
@@ -72,6 +76,30 @@ try {
   out.taskStatus = (await tasks.tasks.get(taskId)).status;
   await tasks.close();
   await window.__step("tasks");
+  const entries = new Map();
+  const storeCalls = [];
+  const store = {
+    get: async (key) => (storeCalls.push("get"), entries.get(key) ?? null),
+    set: async (key, entry) => void (storeCalls.push("set"), entries.set(key, entry)),
+    delete: async (key) => void (storeCalls.push("delete"), entries.delete(key)),
+    clear: async () => void storeCalls.push("clear"),
+  };
+  let listed = 0;
+  const counting = (input, init) => {
+    if (String(init?.body ?? "").includes('"tools/list"')) listed += 1;
+    return fetch(input, init);
+  };
+  const first = new Client("${PY}", { fetch: counting, cache: { store } });
+  await first.connect();
+  const names = (await first.listTools()).tools.map((t) => t.name);
+  for (let i = 0; i < 100 && !storeCalls.includes("set"); i++) await new Promise((r) => setTimeout(r, 20));
+  const second = new Client("${PY}", { fetch: counting, cache: { store } });
+  await second.connect();
+  const again = (await second.listTools()).tools.map((t) => t.name);
+  out.store = { same: JSON.stringify(names) === JSON.stringify(again) && names.length > 0, listed, calls: storeCalls };
+  await first.close();
+  await second.close();
+  await window.__step("stored");
   await client.close();
 } catch (e) {
   out.error = seen(e);
@@ -127,7 +155,11 @@ async function openPage(browser, name, missing = []) {
   return { page, fetched, problems, url: `${ORIGIN}/${name}.html` };
 }
 
+// tools/list cacheable for 60 s (the cache-store step; a client caching in its memory, the default,
+// fetches no part for it)
+process.env.MCP_TOOLS_TTL_MS = "60000";
 const python = start("the Python peer", "python3", ["tests/peers/python_server.py", String(PY_PORT)]);
+delete process.env.MCP_TOOLS_TTL_MS;
 const sse = start("the Python HTTP+SSE peer", "python3", ["tests/peers/python_sse_server.py", String(SSE_PORT)]);
 const tasksPeer = start("the tasks peer", "node", ["tests/peers/tasks_server.mjs", String(TASKS_PORT)]);
 const browser = await launchChromium();
@@ -153,7 +185,10 @@ try {
   report("a server that only speaks HTTP+SSE: the fallback fetches the HTTP+SSE part and calls over it",
     typeof r.sse?.version === "string" && !r.sse.version.startsWith("2026") && r.sse.echo === "sse" && only(at["fell back"], ["output_schemas", "answers", "forms", "listen", "http_sse"]), { sse: r.sse, at: at["fell back"] });
   report("a call that becomes a task, and tasks.get(): the tasks part",
-    r.task === "done: t" && r.taskStatus === "completed" && only(at.tasks, PARTS), { task: r.task, status: r.taskStatus, at: at.tasks });
+    r.task === "done: t" && r.taskStatus === "completed" && only(at.tasks, PARTS.slice(0, 6)), { task: r.task, status: r.taskStatus, at: at.tasks });
+  report("a client with the app's cache store: the cache-store part; the result saved once, and a second client answered from the store",
+    r.store?.same === true && r.store.listed === 1 && r.store.calls.filter((c) => c === "set").length === 1 && r.store.calls.filter((c) => c === "get").length === 2
+      && only(at.stored, PARTS), { store: r.store, at: at.stored });
   const count = (f) => fetched.filter((x) => x === f).length;
   report("each part's .wasm was fetched once, and the page reported no error",
     PARTS.every((p) => count(PART(p)) === 1) && !problems.length && !r.error, { fetched: fetched.filter((f) => f.endsWith(".wasm")), problems, error: r.error });
