@@ -9,7 +9,7 @@ use crate::js::boundary::{awaited::awaited, error::error_text, options::Reader};
 use crate::js::host::abort::{new_controller, AbortOnDrop};
 use crate::js::host::challenges;
 use crate::json::{json, Map, Value};
-use crate::protocol::error::{ErrorKind, McpError, CONNECTION_CLOSED};
+use crate::protocol::error::{McpError, CONNECTION_CLOSED};
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{error_for_status, redirect_policy, Redirect, ACCEPT_POST};
 use gloo_net::http::Method;
@@ -605,7 +605,8 @@ pub async fn status_error(
     let has_session = sent("mcp-session-id");
     let legacy = !sent("mcp-method");
     if head.status == 401 {
-        return unauthorized(head, what, http.signs_in()).await;
+        let challenge = head.header("www-authenticate");
+        return challenges::unauthorized(challenge, what, http.signs_in()).await;
     }
     let status_text = head.status_text();
     let e = error_for_status(head.status, &status_text, &body, what, has_session);
@@ -613,33 +614,6 @@ pub async fn status_error(
         return e.with_suffix(" — no Mcp-Session-Id was readable after initialize: a cross-origin server must list Mcp-Session-Id in Access-Control-Expose-Headers");
     }
     e
-}
-
-/// The error for a 401 the flow did not (or could not) resolve: `unauthorized`, with the
-/// challenge's `resource_metadata` and `scope` for a UI to act on (read by the challenge part,
-/// loaded here when a client without `auth` meets its first 401).
-pub async fn unauthorized(head: &Head, what: &str, has_auth: bool) -> McpError {
-    let hint = match challenges::get().await {
-        Ok(part) => part.hint(head.header("www-authenticate").as_deref()),
-        Err(e) => return e,
-    };
-    let how = if has_auth {
-        "authorization did not succeed"
-    } else if cfg!(feature = "auth") {
-        "pass the auth option to sign in"
-    } else {
-        "this build, mcp-wasm-client/core, cannot sign in: import mcp-wasm-client and pass the auth option"
-    };
-    McpError::local(
-        crate::protocol::error::AUTHORIZATION_FAILED,
-        ErrorKind::Unauthorized,
-        format!("Unauthorized: HTTP 401 for {what}; the server requires authorization ({how})"),
-        json!({
-            "status": 401,
-            "resourceMetadata": hint.resource_metadata,
-            "scope": hint.scope,
-        }),
-    )
 }
 
 /// Whether `response` is a manual redirect a browser hides (`type` "opaqueredirect"). Read as a

@@ -257,9 +257,9 @@ impl StreamableHttp {
         if status == 401 {
             // Never a handshake answer: the server wants authorization (and `auth` is absent,
             // or the flow would have handled it). The same `unauthorized` error as any request.
-            return Err(
-                crate::js::http::fetch::unauthorized(&head, what, self.http.signs_in()).await,
-            );
+            let challenge = head.header("www-authenticate");
+            let signs_in = self.http.signs_in();
+            return Err(crate::js::host::challenges::unauthorized(challenge, what, signs_in).await);
         }
         let is_sse = (200..300).contains(&status)
             && body_kind(head.content_type.as_deref()) == BodyKind::Sse;
