@@ -14,7 +14,8 @@
 // when it is (its methods wait for that; its getters answer their not-connected values; an option
 // error, or a module that cannot be loaded, surfaces from connect()). The `auth` option's builders
 // (authorizeWithPopup, webStorage…) are plain JS, usable at once. Every other export is
-// lean/manual.js's: usable once `await init()` has resolved (a client waits for the module alone:
+// './lean/manual.js''s (pkg-template/manual.js over the lean glue, which scripts/package.sh bundles
+// into this file): usable once `await init()` has resolved (a client waits for the module alone:
 // __initModule; init() also loads the form helpers' part, which the lean module splits off).
 import * as glue from './dist/mcp_wasm_client_lean.js';
 import { adoptClient, makeClient } from '{{snippets}}/src/js/api/client.js';

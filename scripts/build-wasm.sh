@@ -129,10 +129,11 @@ fi
 node "$ROOT/scripts/short-wasm-names.mjs" "$out"
 
 # Snippets our JS imports only when used (client.js: `import("./tracing.js")` for a client with a
-# tracer): src/js/api/lazy.rs names them, so wasm-bindgen itself writes them beside their importer
+# tracer; group.js: `import("./group-calls.js")` when the first ClientGroup is made):
+# src/js/api/lazy.rs and group.rs name them, so wasm-bindgen itself writes them beside their importer
 # (in a plain `wasm-pack build` too) and its glue imports nothing of them. Checked here: a lazy
 # snippet missing from wasm-bindgen's output would fail only the clients that use it.
-LAZY_SNIPPETS=(src/js/api/tracing.js)
+LAZY_SNIPPETS=(src/js/api/tracing.js src/js/api/group-calls.js)
 snippet_dirs=("$out"/snippets/*/)
 [ "${#snippet_dirs[@]}" = 1 ] && [ -d "${snippet_dirs[0]}" ] \
   || { echo "build-wasm.sh: expected one snippets directory in $out" >&2; exit 1; }

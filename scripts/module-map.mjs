@@ -6,13 +6,14 @@
 //   node scripts/module-map.mjs [PACKAGE_DIR | TARBALL.tgz] [--budgets FILE]
 //
 // PACKAGE_DIR defaults to pkg/npm (scripts/package.sh). With --budgets (a JSON object: package path
-// → gzip bytes), exits 1 when a listed module is over its budget or missing, and prints
+// → gzip bytes; `{{snippets}}/src/js/…` for a snippet of the full build), exits 1 when a listed
+// module is over its budget or missing, and prints
 // `module-budgets: N passed, M failed`. The import graph is read from the shipped files with
 // regular expressions over `import … from "…"`, `export … from "…"`, `import("…")` and
 // `new URL("…", import.meta.url)` (the files are esbuild's output: one form each); a specifier
 // that is not a relative path (a package name: "react", "ai") is not followed.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -127,8 +128,11 @@ let failed = 0;
 if (budgetsFile) {
   const budgets = JSON.parse(readFileSync(budgetsFile, "utf8"));
   let passed = 0;
-  for (const [file, budget] of Object.entries(budgets)) {
-    if (file.startsWith("//")) continue;
+  // `{{snippets}}/…` names a snippet of the full build (its folder's name has a hash)
+  const snippets = existsSync(path.join(dir, "dist/snippets")) ? readdirSync(path.join(dir, "dist/snippets"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
+  for (const [key, budget] of Object.entries(budgets)) {
+    if (key.startsWith("//")) continue;
+    const file = key.replace("{{snippets}}", `dist/snippets/${snippets.length === 1 ? snippets[0] : "(not one snippets folder)"}`);
     const ok = existsSync(path.join(dir, file)) && size(file) <= budget;
     ok ? passed++ : failed++;
     const got = existsSync(path.join(dir, file)) ? `${size(file)} B` : "missing";

@@ -39,12 +39,11 @@ class AppFrameElement extends Base {
     return new this.constructor.McpError(code, message, { local: true, kind, ...extra });
   }
 
-  #client;
-  #sandbox;
-  #hostContext = {};
-  #view; // the mounted view's state (ViewSession)
-  #stream; // while show(tool) without args mounts: the partial input for the view ({ partial, text })
-  #streaming; // that show()'s promise (a callTool waits for it before reusing its view)
+  // The frame's state, which view-session.js's mount() reads and sets: `client`, `sandbox`,
+  // `hostContext`, `view` (the mounted view's ViewSession), `stream` (while show(tool) without args
+  // mounts: the partial input for the view, { partial, text }), `streaming` (that show()'s promise:
+  // a callTool waits for it before reusing its view).
+  #s = { hostContext: {} };
   /** `{ name, version }` the app sees as the host (default: mcp-wasm-client). */
   hostInfo = { name: 'mcp-wasm-client', version: '0.1.0' };
   /** Called with (params, { server, frame }) for each `notifications/message` the app sends. */
@@ -61,25 +60,25 @@ class AppFrameElement extends Base {
   }
 
   /** The `Client` or `ClientGroup` the frame reads resources and calls tools through. */
-  get client() { return this.#client; }
-  set client(value) { this.#client = value; }
+  get client() { return this.#s.client; }
+  set client(value) { this.#s.client = value; }
 
   /** The proxy page's URL (mcp-app-sandbox.html on another origin than the page). */
-  get sandbox() { return this.#sandbox; }
-  set sandbox(value) { this.#sandbox = value == null ? undefined : String(value); }
+  get sandbox() { return this.#s.sandbox; }
+  set sandbox(value) { this.#s.sandbox = value == null ? undefined : String(value); }
 
   /** The host context the app sees; setting it after init sends only the changed fields. */
-  get hostContext() { return { ...this.#hostContext }; }
+  get hostContext() { return { ...this.#s.hostContext }; }
   set hostContext(value) {
-    this.#hostContext = value && typeof value === 'object' ? { ...value } : {};
-    this.#view?.contextChanged();
+    this.#s.hostContext = value && typeof value === 'object' ? { ...value } : {};
+    this.#s.view?.contextChanged();
   }
 
   /** The tool whose app is shown (`{ name, server? }`), or undefined. */
-  get tool() { return this.#view?.tool; }
+  get tool() { return this.#s.view?.tool; }
 
   /** The tools the shown app registered, `[]` without one (`mcp-app-tools` tells a change). */
-  get appTools() { return [...(this.#view?.appTools ?? [])]; }
+  get appTools() { return [...(this.#s.view?.appTools ?? [])]; }
 
   /**
    * Mounts the tool's app (or continues its shown view whose input streams), sends it the input,
@@ -105,16 +104,17 @@ class AppFrameElement extends Base {
    * without `args` its input is still to come (partial input, then callTool or show with them).
    */
   show(tool, args, result = undefined, options = {}) {
+    const s = this.#s;
     const stream = args === undefined ? { partial: undefined, text: '' } : undefined;
-    if (stream) this.#stream = stream;
+    if (stream) s.stream = stream;
     const shown = this.#mount(tool, args, options?.signal, stream).then((session) => {
       if (result !== undefined) session.notify('ui/notifications/tool-result', result);
     });
     if (!stream) return shown;
-    this.#streaming = shown.finally(() => {
-      if (this.#stream === stream) this.#stream = undefined;
+    s.streaming = shown.finally(() => {
+      if (s.stream === stream) s.stream = undefined;
     });
-    return this.#streaming;
+    return s.streaming;
   }
 
   /** Sends the app partial arguments (tool-input-partial) while its input streams; false when dropped (after the input, or nothing streams). */
@@ -133,13 +133,13 @@ class AppFrameElement extends Base {
 
   /** Partial input: kept for the mount under way, else to the shown view while its input streams. */
   #toView(kind, value) {
-    const stream = this.#stream;
+    const stream = this.#s.stream;
     if (stream) {
       if (kind === 'partial') stream.partial = value;
       else stream.text += value;
       return true;
     }
-    const view = this.#view;
+    const view = this.#s.view;
     if (!view || view.inputSent) return false;
     return kind === 'partial' ? view.partial(value) : view.feed(value);
   }
@@ -147,20 +147,20 @@ class AppFrameElement extends Base {
   /** Calls a tool the shown app registered (tools/call to the app), `options` `{ signal, timeoutMs }`; resolves with its CallToolResult. */
   async callAppTool(name, args = {}, options = {}) {
     const m = await this.#viewModule();
-    return m.callAppTool(this.#view, name, args, options, (...a) => this.#err(...a), this.constructor.McpError);
+    return m.callAppTool(this.#s.view, name, args, options, (...a) => this.#err(...a), this.constructor.McpError);
   }
 
   /** Sends the app what it was held, then `ui/resource-teardown` `{ reason }` (waits up to 3 s), then removes the iframes. */
   async teardown(options = {}) {
-    const view = this.#view;
-    this.#view = undefined;
+    const view = this.#s.view;
+    this.#s.view = undefined;
     if (view) await view.teardown(options?.reason ?? 'host closed the view');
   }
 
   /** Removing the element stops the dialogue (its iframes are already gone: call teardown() first to let the app clean up). */
   disconnectedCallback() {
-    const view = this.#view;
-    this.#view = undefined;
+    const view = this.#s.view;
+    this.#s.view = undefined;
     view?.dispose();
   }
 
@@ -169,7 +169,7 @@ class AppFrameElement extends Base {
     if (!globalThis.document || !this.shadowRoot) {
       throw this.#err(-32602, 'mcp-app-frame needs a page (DOM): it cannot render an MCP App in Node, Deno or a worker', 'unsupported');
     }
-    const c = this.#client;
+    const c = this.#s.client;
     if (!c || typeof c.callTool !== 'function' || typeof c.listTools !== 'function') {
       throw this.#err(-32602, 'mcp-app-frame: set frame.client to a connected Client or ClientGroup first', 'input');
     }
@@ -185,32 +185,11 @@ class AppFrameElement extends Base {
     }
   }
 
-  /** Mounts the tool's app in a new view (tearing down the previous one; `stream`: show()'s partial input), or gives `args` to its shown view whose input streams. */
+  /** Mounts the tool's app in a new view, or gives `args` to its shown view whose input streams (view-session.js's mount). */
   async #mount(tool, args, signal, stream) {
     this.#check();
     const m = await this.#viewModule();
-    const mkErr = (...a) => this.#err(...a);
-    const sandboxUrl = m.sandboxUrl(this.#sandbox, mkErr);
-    const target = await m.appTarget(this.#client, tool, signal, mkErr);
-    if (args !== undefined) {
-      await this.#streaming?.catch(() => {});
-      const shown = this.#view;
-      if (shown && !shown.inputSent && shown.client === target.client && shown.toolName === target.toolName) {
-        shown.input(args);
-        return shown;
-      }
-    }
-    const { uri, resource } = await m.appResource(target, signal, mkErr);
-    await this.teardown({ reason: 'replaced by another tool call' });
-    const view = new m.ViewSession(this, { ...target, uri, resource, sandboxUrl, args });
-    this.#view = view;
-    view.mount();
-    if (stream && this.#stream === stream) {
-      this.#stream = undefined; // from now on partial input goes to the view itself
-      if (stream.partial) view.partial(stream.partial);
-      if (stream.text) view.feed(stream.text);
-    }
-    return view;
+    return m.mount(this, this.#s, tool, args, signal, stream, (...a) => this.#err(...a));
   }
 }
 

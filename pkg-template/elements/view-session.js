@@ -12,9 +12,39 @@
 // window message is checked for its source window and origin.
 import { allowAttribute, grantCsp, grantPermissions, readAppResource, toolResourceUri, visibleTo } from './app-resource.js';
 import { MAX_PARTIAL_JSON, parsePartialJson } from './partial-json.js';
+import { appResource, appTarget, sandboxUrl } from './app-target.js';
 
 export { readAppResource, toolResourceUri, visibleTo };
 export { appResource, appTarget, callAppTool, sandboxUrl } from './app-target.js';
+
+/**
+ * <mcp-app-frame>'s mount (app-frame.js: `frame`, its state `s`, its error maker `mkErr`): the
+ * tool's app in a new view (tearing down the previous one; `stream`: show()'s partial input), or
+ * `args` given to its shown view whose input streams. Resolves with the view.
+ */
+export async function mount(frame, s, tool, args, signal, stream, mkErr) {
+  const proxy = sandboxUrl(s.sandbox, mkErr);
+  const target = await appTarget(s.client, tool, signal, mkErr);
+  if (args !== undefined) {
+    await s.streaming?.catch(() => {});
+    const shown = s.view;
+    if (shown && !shown.inputSent && shown.client === target.client && shown.toolName === target.toolName) {
+      shown.input(args);
+      return shown;
+    }
+  }
+  const { uri, resource } = await appResource(target, signal, mkErr);
+  await frame.teardown({ reason: 'replaced by another tool call' });
+  const view = new ViewSession(frame, { ...target, uri, resource, sandboxUrl: proxy, args });
+  s.view = view;
+  view.mount();
+  if (stream && s.stream === stream) {
+    s.stream = undefined; // from now on partial input goes to the view itself
+    if (stream.partial) view.partial(stream.partial);
+    if (stream.text) view.feed(stream.text);
+  }
+  return view;
+}
 
 const APPS_VERSION = '2026-01-26';
 const TEARDOWN_WAIT_MS = 3000;

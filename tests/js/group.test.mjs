@@ -10,7 +10,7 @@ import { pkg, PY, TS, EVERYTHING, rejection, text, sleep, eventually } from "./p
 import { buildServer } from "../peers/ts_transport_server.mjs";
 import { ResourceTemplate } from "../peers/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js";
 import { z } from "../peers/node_modules/zod/index.js";
-import { nameTools } from "../../src/js/api/group.js";
+import { nameTools } from "../../src/js/api/group-calls.js";
 
 const { ClientGroup, McpError, inMemoryPair } = pkg;
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -18,6 +18,10 @@
 //     the part, the URL and the reason, while a client without `auth` keeps working;
 //   - helpers.js (the full module's authorization JS): not fetched by that page, though it calls the
 //     builders; an IndexedDB store from indexedDbStorage() fetches it on its first use, then works;
+//   - ClientGroup's lists and routed calls (group-calls.js): not fetched by a page that makes no
+//     group; a page that makes one fetches it once: its status changes at once on connect(), it
+//     lists and calls a tool on the Python peer; when it cannot be fetched, the group still connects
+//     and closes, and a list call rejects with an McpError naming it (module_load, part "group");
 //   - the elements' drawing (elements/elicitation-view.js) and an app's dialogue
 //     (elements/view-session.js): not fetched by a page that shows no form; on a page with an
 //     <mcp-elicitation-form> in its markup (upgraded when the import defines the tag), that form
@@ -26,7 +30,7 @@
 //     cannot be fetched, ask() rejects naming it (module_load) and a form set by hand answers cancel.
 // Usage: node tests/packaging/lazy-parts.mjs [PKG_DIR | TARBALL] (default pkg/npm); prints one line
 // per check and `lazy-parts: N passed, M failed`; exits non-zero on a failure.
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,7 +46,8 @@ const SKILLS_PORT = PY_PORT + 1;
 const PY = `http://127.0.0.1:${PY_PORT}/mcp`;
 const FULL = ["full.js", "manual.js", "dist/mcp_wasm_client.js", "dist/mcp_wasm_client_bg.wasm"];
 /** What a page fetches only when it uses it: the elements' drawing and dialogue, the full module's authorization JS. */
-const ON_USE = ["elements/elicitation-view.js", "elements/view-session.js", /\/src\/js\/auth\/helpers\.js$/];
+const ON_USE = ["elements/elicitation-view.js", "elements/view-session.js", /\/src\/js\/auth\/helpers\.js$/, /\/src\/js\/api\/group-calls\.js$/];
+const isGroupCalls = (file) => /\/src\/js\/api\/group-calls\.js$/.test(file);
 const isOnUse = (file) => ON_USE.some((p) => (typeof p === "string" ? file === p : p.test(file)));
 
 const PAGE = `import { Client, McpError, authorizeWithPopup, indexedDbStorage, webStorage, memoryStorage } from "/pkg/index.js";
@@ -168,6 +173,33 @@ try {
 }
 out.done = true;`;
 
+// A ClientGroup: its synchronous half (group.js) comes with the import, its lists and calls
+// (group-calls.js) when the first group is made.
+const GROUP = `import { ClientGroup, McpError } from "/pkg/index.js";
+const out = (window.__result = {});
+const seen = (e) => ({ mcp: e instanceof McpError, kind: e?.data?.kind, part: e?.data?.part, url: e?.data?.url, message: String(e?.message ?? e) });
+try {
+  const group = new ClientGroup({ servers: { py: { url: "${PY}" } } });
+  out.instance = group instanceof ClientGroup;
+  out.made = group.status.py;
+  const connecting = group.connect();
+  out.connecting = group.status.py; // at once, as before the split
+  await connecting;
+  out.connected = group.status.py;
+  try {
+    const { tools } = await group.listTools();
+    out.listed = tools.some((t) => t.name === "py__echo" && t.server === "py");
+    out.echo = (await group.callTool("py__echo", { text: "grouped" })).content?.[0]?.text;
+  } catch (e) {
+    out.list = seen(e);
+  }
+  await group.close();
+  out.closed = group.status.py;
+} catch (e) {
+  out.error = seen(e);
+}
+out.done = true;`;
+
 // A returning user of an MCP server (the skills peer, which takes any request): a token stored for
 // it, then a client with \`auth\` connects on the lean module and lists skills through the full
 // module's companion, every request carrying the stored token.
@@ -203,8 +235,11 @@ await writeFile(path.join(site, "failing.js"), FAILING);
 await writeFile(path.join(site, "elements.js"), ELEMENTS);
 await writeFile(path.join(site, "noview.js"), NO_VIEW);
 await writeFile(path.join(site, "returning.js"), RETURNING);
+await writeFile(path.join(site, "group.js"), GROUP);
+const [snippets] = await readdir(path.join(site, "pkg/dist/snippets"));
+const GROUP_CALLS = `dist/snippets/${snippets}/src/js/api/group-calls.js`;
 const MARKUP = { elements: '<mcp-elicitation-form id="pre"></mcp-elicitation-form><dialog id="dialog"></dialog>' };
-for (const name of ["page", "failing", "elements", "noview", "returning"])
+for (const name of ["page", "failing", "elements", "noview", "returning", "group"])
   await writeFile(path.join(site, `${name}.html`), `<!doctype html><meta charset="utf-8">${MARKUP[name] ?? ""}<script type="module" src="/${name}.js"></script>`);
 const { server, base: ORIGIN } = await serveStatic(site);
 
@@ -264,7 +299,7 @@ try {
     !r.error && r.supported === true && r.skills?.length > 0 && r.verified === true && r.echoAfter === "still lean", r);
   const count = (f) => fetched.filter((x) => x === f).length;
   report("the full module's files were fetched once each, after the first use", FULL.every((f) => count(f) === 1) && !problems.length, { fetched, problems });
-  report("a page that calls the auth builders and shows no form fetches neither helpers.js nor the elements' drawing (elicitation-view.js, view-session.js)",
+  report("a page that calls the auth builders, makes no group and shows no form fetches neither helpers.js, ClientGroup's group-calls.js nor the elements' drawing (elicitation-view.js, view-session.js)",
     Array.isArray(atPlain) && atPlain.length > 0 && !atPlain.some(isOnUse) && !fetched.some((f) => f.startsWith("elements/") && isOnUse(f)), { atPlain, fetched });
   const added = atStore?.slice(atPlain?.length ?? 0) ?? [];
   report("an IndexedDB store from indexedDbStorage() fetches helpers.js (alone: not the full module) on its first use, and keeps what it is given",
@@ -290,6 +325,31 @@ try {
       e.frame === true && !e.error && !errs.length, { e, errs });
     report("the drawing module (elements/elicitation-view.js) is fetched once, and helpers.js and view-session.js not at all",
       got.filter((f) => f === "elements/elicitation-view.js").length === 1 && !got.some((f) => f !== "elements/elicitation-view.js" && isOnUse(f)), got);
+    await p.close();
+  }
+
+  {
+    const { page: p, fetched: got, problems: errs, url: at } = await openPage(browser, "group");
+    await p.goto(at, { waitUntil: "load", timeout: 30_000 });
+    await p.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+    const g = await p.evaluate(() => window.__result);
+    report("a ClientGroup: its status changes at once on connect(), it lists and calls a tool on the Python peer, and closes",
+      !g.error && !g.list && g.instance === true && g.made === "closed" && g.connecting === "connecting" && g.connected === "connected"
+        && g.listed === true && g.echo === "grouped" && g.closed === "closed" && !errs.length, { g, errs });
+    report("…its lists and calls (group-calls.js) were fetched once, the group's synchronous half (group.js) with the import",
+      got.filter(isGroupCalls).length === 1 && got.some((f) => f.endsWith("/src/js/api/group.js")), got);
+    await p.close();
+  }
+
+  {
+    const { page: p, url: at } = await openPage(browser, "group", [GROUP_CALLS]);
+    await p.goto(at, { waitUntil: "load", timeout: 30_000 });
+    await p.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+    const g = await p.evaluate(() => window.__result);
+    const url = `${ORIGIN}/pkg/${GROUP_CALLS}`;
+    report("group-calls.js answers 404: the group still connects and closes; listTools() rejects with an McpError of kind module_load, part \"group\", naming its URL",
+      !g.error && g.connecting === "connecting" && g.connected === "connected" && g.closed === "closed" && g.list?.mcp === true
+        && g.list.kind === "module_load" && g.list.part === "group" && g.list.url === url && g.list.message.includes(url), g);
     await p.close();
   }
 
