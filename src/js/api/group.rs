@@ -19,10 +19,11 @@ extern "C" {
     ) -> Result<JsValue, JsValue>;
 }
 
-// group-calls.js, the group's asynchronous half (connecting, the merged lists, the routed calls),
-// which group.js imports when the first group is made: named here as `api::lazy` names tracing.js,
-// so that wasm-bindgen writes it beside group.js in every build while the glue imports nothing of it
-// (a page that makes no group never fetches it; scripts/build-wasm.sh checks both).
+// group-calls.js, the group's asynchronous half (the merged lists, the routed calls, the 2026
+// list_changed subscription), which group.js imports when the first group is made: named here as
+// `api::lazy` names tracing.js, so that wasm-bindgen writes it beside group.js in every build while
+// the glue imports nothing of it (a page that makes no group never fetches it; scripts/build-wasm.sh
+// checks both).
 #[wasm_bindgen(module = "/src/js/api/group-calls.js")]
 extern "C" {
     /// group-calls.js's `nameTools` (never called from Rust: naming it is what writes the file).
