@@ -71,11 +71,20 @@ impl Refusal {
         www_authenticate: Option<String>,
         dpop_nonce: Option<String>,
     ) -> Option<Refusal> {
-        let recoverable = match status {
-            401 => true,
-            403 => AuthHint::from_header(www_authenticate.as_deref()).is_insufficient_scope(),
-            _ => false,
-        };
+        let insufficient_scope = status == 403
+            && AuthHint::from_header(www_authenticate.as_deref()).is_insufficient_scope();
+        Refusal::when(status, insufficient_scope, www_authenticate, dpop_nonce)
+    }
+
+    /// [`Refusal::of`] with the challenge already read: `insufficient_scope` tells whether a
+    /// 403's `WWW-Authenticate` says `error="insufficient_scope"`.
+    pub fn when(
+        status: u16,
+        insufficient_scope: bool,
+        www_authenticate: Option<String>,
+        dpop_nonce: Option<String>,
+    ) -> Option<Refusal> {
+        let recoverable = status == 401 || (status == 403 && insufficient_scope);
         recoverable.then_some(Refusal {
             status,
             www_authenticate,
@@ -136,6 +145,21 @@ pub trait Flow {
 
     /// The operation is over, whatever its outcome (the flow's bookkeeping may end with it).
     fn finished(&self, _op: &mut Self::Operation) {}
+
+    /// The refusal in a response of `status` with these headers, if the flow recovers from it:
+    /// [`Refusal::of`]. (A flow whose challenge reader loads on first use reads a 403's there.)
+    fn refusal<'a>(
+        &'a self,
+        status: u16,
+        www_authenticate: Option<String>,
+        dpop_nonce: Option<String>,
+    ) -> LocalBoxFuture<'a, Result<Option<Refusal>, McpError>> {
+        Box::pin(std::future::ready(Ok(Refusal::of(
+            status,
+            www_authenticate,
+            dpop_nonce,
+        ))))
+    }
 
     /// The `Authorization` value requests go with now, if any (what the response cache keys
     /// private results by, as a fingerprint).
@@ -205,8 +229,8 @@ async fn attempts<F: Flow>(
             return Ok(());
         }
         let www_authenticate = request.header("www-authenticate");
-        let Some(refusal) = Refusal::of(status, www_authenticate, request.header("dpop-nonce"))
-        else {
+        let nonce = request.header("dpop-nonce");
+        let Some(refusal) = flow.refusal(status, www_authenticate, nonce).await? else {
             return Ok(());
         };
         request.release();
@@ -214,5 +238,28 @@ async fn attempts<F: Flow>(
         let recovered = flow.recover(&ticket, &refusal, request.url(), op).await;
         request.recovering(recovered.as_ref().err(), true);
         recovered.map_err(|e| e.with_context(what))?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Refusal;
+
+    #[test]
+    fn a_401_is_recovered_from_and_a_403_only_for_insufficient_scope() {
+        let scope = Some(r#"Bearer error="insufficient_scope", scope="files:write""#.to_string());
+        let of = |status, header: &Option<String>| Refusal::of(status, header.clone(), None);
+        assert!(of(401, &None).is_some());
+        assert!(of(403, &scope).is_some());
+        assert!(of(403, &Some(r#"Bearer error="invalid_token""#.into())).is_none());
+        assert!(of(403, &None).is_none());
+        assert!(of(500, &scope).is_none());
+        // `when`: the same rule with the challenge read by the caller
+        assert!(Refusal::when(401, false, None, None).is_some());
+        assert!(Refusal::when(403, true, scope.clone(), None).is_some());
+        assert!(Refusal::when(403, false, scope.clone(), None).is_none());
+        assert!(Refusal::when(404, true, scope, None).is_none());
+        let kept = Refusal::when(401, false, Some("Bearer".into()), Some("n1".into()));
+        assert_eq!(kept.and_then(|r| r.dpop_nonce).as_deref(), Some("n1"));
     }
 }

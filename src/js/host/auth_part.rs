@@ -10,6 +10,7 @@
 use crate::auth::seam::{Authorize, Credentials, Flow, Refusal, Request, Ticket};
 use crate::js::boundary::error::from_js;
 use crate::js::boundary::options;
+use crate::js::host::challenges;
 use crate::protocol::error::McpError;
 use crate::util::secret::Secret;
 use futures::future::LocalBoxFuture;
@@ -216,6 +217,29 @@ impl Flow for PartFlow {
 
     fn finished(&self, op: &mut PartOperation) {
         op.finish();
+    }
+
+    /// [`Refusal::of`], a 403's challenge read by the challenge part (loaded then): the
+    /// stored-token part does not carry the challenge reader.
+    fn refusal<'a>(
+        &'a self,
+        status: u16,
+        www_authenticate: Option<String>,
+        dpop_nonce: Option<String>,
+    ) -> LocalBoxFuture<'a, Result<Option<Refusal>, McpError>> {
+        Box::pin(async move {
+            let insufficient_scope = status == 403
+                && challenges::get()
+                    .await?
+                    .hint(www_authenticate.as_deref())
+                    .is_insufficient_scope();
+            Ok(Refusal::when(
+                status,
+                insufficient_scope,
+                www_authenticate,
+                dpop_nonce,
+            ))
+        })
     }
 
     fn credential(&self) -> Option<Secret> {
