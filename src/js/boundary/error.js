@@ -97,7 +97,8 @@ let presetSite;
  * facade takes it in the method the caller called, before anything else: a capture costs per
  * frame above the caller's, and most for optimized frames with much inlined (V8 decodes each
  * one's deoptimization data), so the capture from inside the facade's call path (five frames
- * deep) cost 8–20 µs a call more than from the method itself (client-cost, Node 20).
+ * deep) cost 7–8 µs more of a call's synchronous part, 12–19 µs more of the whole call, than
+ * from the method itself (docs/benchmarks.md, Node 20).
  */
 export function atCallSite(site, f) {
   const outer = presetSite;
