@@ -6,8 +6,8 @@
 //! value.
 
 pub use serde_json::{
-    from_slice, from_str, from_value, json, to_string, to_string_pretty, to_value, Error, Map,
-    Number, Value,
+    from_slice, from_str, from_value, json, to_string, to_string_pretty, to_value, to_writer,
+    Error, Map, Number, Value,
 };
 
 #[cfg(test)]

@@ -127,9 +127,34 @@ impl Message {
         Value::Object(m)
     }
 
-    /// The message serialized as compact JSON text.
+    /// The message serialized as compact JSON text: the text of [`Message::to_value`]. A request
+    /// or a notification (every message a call sends) is written from its parts as they are:
+    /// no copy of its params into a new object first.
     pub fn to_json(&self) -> String {
-        self.to_value().to_string()
+        let (id, method, params) = match self {
+            Message::Request { id, method, params } => (Some(id), method, params),
+            Message::Notification { method, params } => (None, method, params),
+            _ => return self.to_value().to_string(),
+        };
+        let mut out = Vec::with_capacity(64);
+        out.extend_from_slice(br#"{"jsonrpc":"2.0""#);
+        // Writing to a Vec fails only for a value serde_json cannot write, which a Value is not.
+        if let Some(id) = id {
+            out.extend_from_slice(br#","id":"#);
+            let _ = match id {
+                RequestId::Num(n) => crate::json::to_writer(&mut out, n),
+                RequestId::Str(s) => crate::json::to_writer(&mut out, s),
+            };
+        }
+        out.extend_from_slice(br#","method":"#);
+        let _ = crate::json::to_writer(&mut out, method);
+        if let Some(p) = params {
+            out.extend_from_slice(br#","params":"#);
+            let _ = crate::json::to_writer(&mut out, p);
+        }
+        out.push(b'}');
+        // serde_json writes UTF-8
+        String::from_utf8(out).unwrap_or_default()
     }
 
     /// The id of a response (result or error), if it has one.
@@ -306,6 +331,28 @@ mod tests {
             .unwrap();
         assert_eq!(m.len(), 2);
         assert!(decode("[]").is_err());
+    }
+
+    #[test]
+    fn to_json_is_the_text_of_to_value() {
+        let params = json!({"name": "é\u{1F600}\"\\\n\u{7}", "arguments": {"z": [1, 2.5, null, true], "a": {}}, "_meta": {"progressToken": -3}});
+        for m in [
+            Message::request(RequestId::Num(0), "tools/call", Some(params.clone())),
+            Message::request(RequestId::Num(i64::MIN), "a", None),
+            Message::request(
+                RequestId::Str("id \"q\" \u{1}é".into()),
+                "m\u{7f}/é",
+                Some(json!([])),
+            ),
+            Message::notification("notifications/cancelled", Some(params)),
+            Message::notification("n", None),
+            Message::Result {
+                id: RequestId::Num(7),
+                result: json!({"b": 1, "a": 2}),
+            },
+        ] {
+            assert_eq!(m.to_json(), m.to_value().to_string(), "{m:?}");
+        }
     }
 
     #[test]

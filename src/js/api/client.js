@@ -5,7 +5,7 @@
 // facade made before the wasm is initialised (the default entry's index.js) makes its core once
 // the module is ready: methods wait for it, getters answer their not-connected values.
 
-import { atCallSite, makeError, moduleLoadError, refusal, trapped } from "../boundary/error.js";
+import { atCallSite, callSite, makeError, moduleLoadError, refusal, trapped } from "../boundary/error.js";
 
 /** The list events: which state getter each refreshes, and the listen() filter key (2026). */
 const LIST_EVENTS = {
@@ -182,7 +182,9 @@ class ClientFacade extends EventTarget {
         const name = typeof key === "symbol" ? `[${key.description}]` : key;
         const method = {
           [name](...args) {
-            return ClientFacade.#call(this, key, args, name);
+            // the call site taken here, first: the fewer and the less optimized the frames above
+            // the caller's, the cheaper V8's capture (error.js callSite)
+            return ClientFacade.#call(this, key, args, name, callSite());
           },
         }[name];
         Object.defineProperty(proto, key, { value: method, writable: true, configurable: true });
@@ -239,16 +241,17 @@ class ClientFacade extends EventTarget {
   }
 
   // Every method returns a promise: a trap in its synchronous part, or a poisoned instance,
-  // rejects it with the McpError naming `op` (a thrown McpError passes unchanged).
-  static #call(self, key, args, op) {
+  // rejects it with the McpError naming `op` (a thrown McpError passes unchanged). `site` is
+  // the method's call site (error.js callSite), which its rejection's stack shows.
+  static #call(self, key, args, op, site) {
     const c = ClientFacade.#of(self);
     if (c.#args && c.#auth == null && NEEDS_AUTH.has(key) && !refusal(op)) return Promise.reject(needsAuth(op));
     const run = (core, a = args) => {
       const refused = refusal(op);
       if (refused) return Promise.reject(refused);
       try {
-        // the call site taken here, before the wasm (error.js atCallSite: a cheaper capture)
-        return atCallSite(() => core[key](...a));
+        // the wasm takes the call site from here (error.js atCallSite: no capture in the wasm)
+        return atCallSite(site, () => core[key](...a));
       } catch (e) {
         const err = trapped(e, op);
         if (err === e) throw e;

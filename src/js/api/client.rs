@@ -474,6 +474,10 @@ impl Client {
     fn run(&self, op: Result<Op, McpError>, options: &JsValue) -> Promise {
         // The options are read only for a valid call.
         self.run_with(op.and_then(|op| {
+            if options.is_undefined() {
+                // none given (the usual call): the defaults, without a read of each option
+                return Ok((op, options::default_call(self.engine.limits.timeout_ms)));
+            }
             let call = options::call_options(options, self.engine.limits.timeout_ms)?;
             Ok((with_meta(op, options::call_meta(options)?), call))
         }))

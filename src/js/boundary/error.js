@@ -90,14 +90,19 @@ export function callSite() {
 let presetSite;
 
 /**
- * Runs `f` (a synchronous call into the wasm) with its call site taken here, in JS: a capture
- * that holds wasm frames costs far more (V8 maps each wasm frame's code position back to a byte
- * offset as it captures it: ~15 µs of a ~60 µs callTool in Node), so a facade takes the site
- * before it enters the wasm, and `callSite()` in there answers it.
+ * Runs `f` (a synchronous call into the wasm) with `site`, a call site the facade took in JS
+ * (`callSite()`): a capture that holds wasm frames costs far more (V8 maps each wasm frame's code
+ * position back to a byte offset as it captures it: ~15 µs of a ~60 µs callTool in Node), so a
+ * facade takes the site before it enters the wasm, and `callSite()` in there answers it. The
+ * facade takes it in the method the caller called, before anything else: a capture costs per
+ * frame above the caller's, and most for optimized frames with much inlined (V8 decodes each
+ * one's deoptimization data), so the capture from inside the facade's call path (five frames
+ * deep) cost 7–8 µs more of a call's synchronous part, 12–19 µs more of the whole call, than
+ * from the method itself (docs/benchmarks.md, Node 20).
  */
-export function atCallSite(f) {
+export function atCallSite(site, f) {
   const outer = presetSite;
-  presetSite = callSite();
+  presetSite = site;
   try {
     return f();
   } finally {

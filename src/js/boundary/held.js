@@ -1,7 +1,8 @@
 // A JSON body's life in JS: read whole under its size cap (`readCappedText`: the chunks never
 // enter wasm memory, and a body over the cap is cancelled as soon as it passes it), and its long
 // content strings held in JS while the engine works on the rest of the message; and a body given
-// up before its end cancelled quietly (`cancelQuietly`). (One module for them all: the
+// up before its end cancelled quietly (`cancelQuietly`); and the init of a request's `fetch`
+// (`fetchInit`). (One module for them all: the
 // wasm-bindgen-test runner's page stalls loading a seventh snippet module in parallel.)
 //
 // The engine acts on a response's envelope (id, error, resultType, structuredContent...), never
@@ -91,6 +92,19 @@ export function restoreHeld(value) {
 }
 
 /** `reader.cancel()` with its rejection ignored (a body given up before its end, fetch.rs). */
+/**
+ * A request's `fetch` init: `head`'s method and redirect mode, a copy of its headers (a `fetch`
+ * option may change the init it is given: the next request's stays as made), the body when
+ * given, and the signal. `head` is parsed once for every request sending the same headers
+ * (js::http::fetch).
+ */
+export function fetchInit(head, body, signal) {
+  const init = { method: head.method, headers: { ...head.headers }, redirect: head.redirect };
+  if (body !== undefined) init.body = body;
+  init.signal = signal;
+  return init;
+}
+
 export function cancelQuietly(reader) {
   reader.cancel().catch(() => {});
 }

@@ -1,7 +1,8 @@
 //! Long strings of tool results held in JS (`held.js`): a large JSON body is parsed by the host,
 //! its long `result.content[*].text` / `.blob` strings stay there under a mark, and only the
 //! rest of the message enters wasm memory. The engine never reads those strings; the JS value
-//! built for the caller gets them back ([`restore`]).
+//! built for the caller gets them back ([`restore`]). The same module makes a request's `fetch`
+//! init ([`fetch_init`]).
 
 use wasm_bindgen::prelude::*;
 
@@ -15,6 +16,11 @@ extern "C" {
     /// end (`js::http::fetch`'s reader).
     #[wasm_bindgen(js_name = cancelQuietly)]
     pub fn cancel_quietly(reader: &web_sys::ReadableStreamDefaultReader);
+    /// A `fetch` init from `head` (method, headers, redirect: a copy of its headers), the body
+    /// when given and the signal (`js::http::fetch`).
+    #[wasm_bindgen(js_name = fetchInit)]
+    pub fn fetch_init(head: &JsValue, body: Option<&str>, signal: &web_sys::AbortSignal)
+        -> JsValue;
 }
 
 /// Where every mark starts (held.js builds them as this, a nonce, `:` and a counter).

@@ -84,9 +84,24 @@ pub fn json_text_to_js(text: &str) -> JsValue {
 }
 
 /// JSON text the client wrote itself (a `fetch` init: no held strings in it) as a plain JS value,
-/// in one native parse.
-pub fn own_json_to_js(text: &str) -> JsValue {
-    json_parse(text)
+/// in one native parse, made once while the text stays the same: the last text and its value
+/// (every request of a session sends the same headers).
+#[derive(Default)]
+pub struct ParsedOnce(std::cell::RefCell<Option<(String, JsValue)>>);
+
+impl ParsedOnce {
+    /// `text` as a JS value: the last one's when it is the same text, else parsed now.
+    pub fn get(&self, text: String) -> JsValue {
+        let mut last = self.0.borrow_mut();
+        match &*last {
+            Some((made_from, value)) if *made_from == text => value.clone(),
+            _ => {
+                let value = json_parse(&text);
+                *last = Some((text, value.clone()));
+                value
+            }
+        }
+    }
 }
 
 /// Whether `v` holds a string of [`LONG_STRING`] bytes or more.

@@ -334,6 +334,20 @@ pub fn call_meta(obj: &JsValue) -> Result<Option<Value>, McpError> {
     r.check().map(|()| meta)
 }
 
+/// What [`call_options`] reads from `undefined`: every option's default (each read of an option
+/// is a call into the host; a call without options makes none).
+pub fn default_call(default_timeout_ms: u64) -> (RequestOptions, Option<SignalLink>) {
+    let opts = RequestOptions {
+        timeout_ms: default_timeout_ms,
+        cancel: None,
+        on_progress: None,
+        reset_timeout_on_progress: true,
+        max_total_timeout_ms: None,
+        cache_mode: None,
+    };
+    (opts, None)
+}
+
 /// Reads per-call options `{ signal, timeoutMs, onProgress, resetTimeoutOnProgress,
 /// maxTotalTimeoutMs }`; the link keeps `signal` wired to the call's cancel token while alive.
 pub fn call_options(
@@ -352,13 +366,16 @@ pub fn call_options(
         Rc::new(move |params: &Value| call_handler(&f, &interop::to_js(params)))
             as Rc<dyn Fn(&Value)>
     });
+    let (defaults, _) = default_call(default_timeout_ms);
     let opts = RequestOptions {
         timeout_ms: r
             .positive_number(obj, "timeoutMs")
-            .unwrap_or(default_timeout_ms),
+            .unwrap_or(defaults.timeout_ms),
         cancel: link.as_ref().map(|(c, _)| c.clone()),
         on_progress,
-        reset_timeout_on_progress: r.boolean(obj, "resetTimeoutOnProgress").unwrap_or(true),
+        reset_timeout_on_progress: r
+            .boolean(obj, "resetTimeoutOnProgress")
+            .unwrap_or(defaults.reset_timeout_on_progress),
         max_total_timeout_ms: r.positive_number(obj, "maxTotalTimeoutMs"),
         cache_mode: r.cache_mode(obj, "cacheMode"),
     };

@@ -33,6 +33,8 @@ pub struct Http {
     pub in_browser: bool,
     /// Deprecated HTTP+SSE transport: where POSTs go (from the `endpoint` event).
     endpoint: std::cell::RefCell<Option<String>>,
+    /// The last request's method, headers and redirect mode, parsed once while they stay the same.
+    init_head: crate::js::boundary::interop::ParsedOnce,
     /// The authorization flow (the `auth` option) behind the seam: credentials on every
     /// request, 401/403 handled.
     pub auth: Option<Rc<dyn Authorize>>,
@@ -157,6 +159,7 @@ impl Http {
             extra_headers,
             in_browser: detect_browser(),
             endpoint: Default::default(),
+            init_head: Default::default(),
             auth: None,
             steps: None,
         })
@@ -315,7 +318,8 @@ impl Http {
     /// The `fetch(url, init)` init of a request, a plain object (cheaper than building a
     /// `Request`: Node's undici makes a transferable body stream for every Request object).
     /// Its method, headers and redirect mode cross as one JSON text (one `JSON.parse` instead of
-    /// a call into the host per header); the body and the signal are set on it.
+    /// a call into the host per header), parsed once while they stay the same (`init_head`);
+    /// `held.js` fetchInit makes the init from them, the body and the signal.
     fn request_init(
         &self,
         out: &Outbound<'_>,
@@ -333,14 +337,10 @@ impl Http {
         for (name, value) in credentials.headers() {
             header_map.insert(name.into(), value.into());
         }
-        let init =
+        let head =
             json!({ "method": out.method.as_ref(), "headers": header_map, "redirect": redirect });
-        let init = crate::js::boundary::interop::own_json_to_js(&init.to_string());
-        if let Some(text) = out.body {
-            let _ = Reflect::set(&init, &"body".into(), &JsValue::from_str(text));
-        }
-        let _ = Reflect::set(&init, &"signal".into(), out.signal);
-        init
+        let head = self.init_head.get(head.to_string());
+        crate::js::boundary::held::fetch_init(&head, out.body, out.signal)
     }
 
     fn network_error(&self, e: &JsValue, what: &str, sent: &[String]) -> McpError {
