@@ -14,6 +14,8 @@
 //   - signOut(): the full module signs out, the stored grant is gone, client.authorization is null;
 //   - both stored tokens dead: the full module signs in again in a popup in the middle of the call,
 //     whose 3 s timeout pauses while the person takes 4.5 s;
+//   - a call of write_note, which needs mcp:write (403 insufficient_scope): the lean module's
+//     challenge part reads the refusal, the full module steps up in a popup, the call succeeds;
 //   - the refused token with full.js answering 404: the call rejects with an McpError of kind
 //     module_load naming the part ("authorization") and the URL;
 //   - a client without `auth`: connect() rejects with kind unauthorized, the challenge's
@@ -38,7 +40,7 @@ const PORT = Number(process.env.STORED_TOKEN_PORT ?? 18993);
 const MCP = `http://127.0.0.1:${PORT}/mcp`;
 const FULL = ["full.js", "manual.js", "dist/mcp_wasm_client.js", "dist/mcp_wasm_client_bg.wasm"];
 
-// ?mode= sign-in (a Sign in button), as-stored, refused, expiring, sign-in-again, sign-out, and
+// ?mode= sign-in (a Sign in button), as-stored, refused, expiring, sign-in-again, step-up, sign-out, and
 // no-auth (a client without `auth`, refused).
 const PAGE = `import { Client, McpError, webStorage } from "/pkg/index.js";
 const key = "mcp-wasm-client:auth:${MCP}";
@@ -65,6 +67,7 @@ const run = async () => {
   const { tools } = await client.listTools();
   out.tools = tools.length;
   out.text = (await client.callTool("whoami", {})).content?.[0]?.text;
+  if (mode === "step-up") out.note = (await client.callTool("write_note", { text: "step" })).content?.[0]?.text;
   if (mode === "sign-out") {
     await client.signOut();
     out.signedOut = { authorization: client.authorization, grant: stored()?.grant ?? null };
@@ -168,6 +171,19 @@ try {
   report("both stored tokens dead: the full module signs in again in a popup mid-call, the call's 3 s timeout paused while the page is open (4.5 s)",
     !r.error && /./.test(r.text ?? "") && fullFetched(fetched).length === FULL.length && r.after?.access_token
       && !r.after.access_token.startsWith("refused-"), { r, fetched });
+
+  // A call that needs more scope (write_note: 403 insufficient_scope): the challenge part reads the
+  // refusal, the full module steps up in a popup, and the call succeeds with the wider grant.
+  fetched = [];
+  missing = [];
+  const stepUp = context.waitForEvent("page", { timeout: 30_000 });
+  await page.goto(`${base}/index.html?mode=step-up`);
+  await approveConsent(stepUp);
+  await page.waitForFunction(() => window.__result?.done === true, null, { timeout: 60_000 });
+  r = await page.evaluate(() => window.__result);
+  report("a call needing more scope (403 insufficient_scope): the challenge part reads the refusal (fetched once), the full module steps up in a popup, the call succeeds",
+    !r.error && /./.test(r.note ?? "") && fetched.filter((f) => f === CHALLENGES_PART).length === 1 && fullFetched(fetched).length === FULL.length
+      && /mcp:write/.test(r.after?.scope ?? ""), { r, fetched });
 
   ({ r, files } = await load("sign-out"));
   report("signOut() on such a client: the full module signs out, the stored grant is gone, client.authorization is null",
