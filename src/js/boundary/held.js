@@ -91,7 +91,6 @@ export function restoreHeld(value) {
   return walk(value);
 }
 
-/** `reader.cancel()` with its rejection ignored (a body given up before its end, fetch.rs). */
 /**
  * A request's `fetch` init: `head`'s method and redirect mode, a copy of its headers (a `fetch`
  * option may change the init it is given: the next request's stays as made), the body when
@@ -105,6 +104,7 @@ export function fetchInit(head, body, signal) {
   return init;
 }
 
+/** `reader.cancel()` with its rejection ignored (a body given up before its end, fetch.rs). */
 export function cancelQuietly(reader) {
   reader.cancel().catch(() => {});
 }
