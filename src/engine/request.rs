@@ -52,7 +52,8 @@ impl std::fmt::Debug for RequestOptions {
 }
 
 impl RequestOptions {
-    /// Only a timeout (internal requests).
+    /// Only a timeout, every other option at its default (internal requests, and a call made
+    /// without options).
     pub fn with_timeout(timeout_ms: u64) -> Self {
         RequestOptions {
             timeout_ms,

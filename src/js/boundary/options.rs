@@ -337,15 +337,7 @@ pub fn call_meta(obj: &JsValue) -> Result<Option<Value>, McpError> {
 /// What [`call_options`] reads from `undefined`: every option's default (each read of an option
 /// is a call into the host; a call without options makes none).
 pub fn default_call(default_timeout_ms: u64) -> (RequestOptions, Option<SignalLink>) {
-    let opts = RequestOptions {
-        timeout_ms: default_timeout_ms,
-        cancel: None,
-        on_progress: None,
-        reset_timeout_on_progress: true,
-        max_total_timeout_ms: None,
-        cache_mode: None,
-    };
-    (opts, None)
+    (RequestOptions::with_timeout(default_timeout_ms), None)
 }
 
 /// Reads per-call options `{ signal, timeoutMs, onProgress, resetTimeoutOnProgress,
@@ -366,7 +358,7 @@ pub fn call_options(
         Rc::new(move |params: &Value| call_handler(&f, &interop::to_js(params)))
             as Rc<dyn Fn(&Value)>
     });
-    let (defaults, _) = default_call(default_timeout_ms);
+    let defaults = RequestOptions::with_timeout(default_timeout_ms);
     let opts = RequestOptions {
         timeout_ms: r
             .positive_number(obj, "timeoutMs")
