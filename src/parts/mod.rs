@@ -6,7 +6,8 @@
 //! the part's own `.wasm` (which shares the module's memory, table, std and serde) and later
 //! calls answer at once. Without the feature (every other build, and native tests) a part is the
 //! same code linked in, ready at once. A part of the wasm layer alone is declared beside its code
-//! with the same macro (`js::http::http_sse::part`, the HTTP+SSE fallback).
+//! with the same macro: `js::http::http_sse::part` (the HTTP+SSE fallback), `js::host::challenges`
+//! (the 401 challenge reader) and `js::host::auth_part`'s `stored_token` (a returning user's seam).
 
 pub mod answers;
 pub mod cache_store;
