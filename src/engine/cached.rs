@@ -9,13 +9,11 @@ use super::cache::{AppCache, Cache, Place};
 use super::core::Engine;
 use super::host::within;
 use crate::json::{json, Value};
-use crate::parts::cache_store::CacheStorePart;
 use crate::protocol::error::{ErrorKind, McpError, INTERNAL_ERROR};
 use crate::protocol::version::Era;
 use crate::session::cache::{storable, CacheScope};
 use crate::session::cache_store::{self, Asker, CacheMode, StoreScope};
 use futures::future::LocalBoxFuture;
-use std::future::Future;
 use std::rc::Rc;
 
 /// How long a store operation may take before the call goes on without it.
@@ -150,12 +148,18 @@ impl Engine {
                 memory.borrow_mut().put(method, key, params, result, now);
             }
             Place::Store(_) => {
+                let Some(me) = self.me.upgrade() else { return };
                 let (method, key) = (method.to_string(), key.map(str::to_string));
                 let (params, result) = (params.clone(), result.clone());
-                self.in_store(move |part, me| async move {
-                    part.keep(&me, &method, key.as_deref(), &params, &result, now)
-                        .await
-                });
+                self.host.spawn(Box::pin(async move {
+                    match crate::parts::cache_store::get().await {
+                        Ok(part) => {
+                            part.keep(&me, &method, key.as_deref(), &params, &result, now)
+                                .await
+                        }
+                        Err(e) => me.surface_error(e),
+                    }
+                }));
             }
         }
     }
@@ -201,10 +205,14 @@ impl Engine {
                 .borrow_mut()
                 .invalidate_for_notification(notification, params),
             Place::Store(_) => {
+                let Some(me) = self.me.upgrade() else { return };
                 let (notification, params) = (notification.to_string(), params.clone());
-                self.in_store(move |part, me| async move {
-                    part.invalidate(&me, &notification, &params).await
-                });
+                self.host.spawn(Box::pin(async move {
+                    match crate::parts::cache_store::get().await {
+                        Ok(part) => part.invalidate(&me, &notification, &params).await,
+                        Err(e) => me.surface_error(e),
+                    }
+                }));
             }
         }
     }
@@ -229,8 +237,14 @@ impl Engine {
         match &cache.place {
             Place::Memory(memory) => memory.borrow_mut().drop_method(method),
             Place::Store(_) => {
+                let Some(me) = self.me.upgrade() else { return };
                 let method = method.to_string();
-                self.in_store(move |part, me| async move { part.drop_method(&me, &method).await });
+                self.host.spawn(Box::pin(async move {
+                    match crate::parts::cache_store::get().await {
+                        Ok(part) => part.drop_method(&me, &method).await,
+                        Err(e) => me.surface_error(e),
+                    }
+                }));
             }
         }
     }
@@ -243,23 +257,6 @@ impl Engine {
         };
         let prefix = self.store_scope(app).method_prefix(method);
         self.forget_in_store(app, &[prefix], &[]).await;
-    }
-
-    /// Runs `work` in the background with the cache-store part (loaded first) and this engine:
-    /// the app's store is written to and cleared there. A part that cannot be loaded reaches
-    /// `surface_error`, as a failing store does.
-    fn in_store<W, F>(&self, work: W)
-    where
-        W: FnOnce(&'static dyn CacheStorePart, Rc<Engine>) -> F + 'static,
-        F: Future<Output = ()> + 'static,
-    {
-        let Some(me) = self.me.upgrade() else { return };
-        self.host.spawn(Box::pin(async move {
-            match crate::parts::cache_store::get().await {
-                Ok(part) => work(part, me).await,
-                Err(e) => me.surface_error(e),
-            }
-        }));
     }
 
     /// Clears `prefixes` and deletes `keys` in the app's store.
