@@ -58,6 +58,16 @@ pub fn load_error(part: &str, what: &str, failure: Option<Failure>) -> McpError 
     }
 }
 
+/// The error of a call that needed the split-off part `part` when its `.wasm` could not be
+/// loaded: [`load_error`] with what the loader recorded (one function every part's `get()` calls,
+/// not a copy in each).
+#[cfg(all(feature = "lazy-parts", target_arch = "wasm32"))]
+#[inline(never)]
+pub fn not_loaded(part: &str, what: &str) -> McpError {
+    let failure = crate::js::host::parts::failure(part).map(|(url, cause)| Failure { url, cause });
+    load_error(part, what, failure)
+}
+
 /// A part's `.wasm` could not be loaded (the `lazy-parts` build's loader said so).
 #[derive(Debug)]
 pub struct Missing;
@@ -83,14 +93,9 @@ macro_rules! part {
         /// The part, loaded on first use where it is split off.
         pub async fn get() -> Result<&'static dyn $trait, $crate::protocol::error::McpError> {
             #[cfg(all(feature = "lazy-parts", target_arch = "wasm32"))]
-            return $name().await.map_err(|_| {
-                $crate::parts::load_error(
-                    stringify!($name),
-                    $what,
-                    $crate::js::host::parts::failure(stringify!($name))
-                        .map(|(url, cause)| $crate::parts::Failure { url, cause }),
-                )
-            });
+            return $name()
+                .await
+                .map_err(|_| $crate::parts::not_loaded(stringify!($name), $what));
             #[cfg(not(all(feature = "lazy-parts", target_arch = "wasm32")))]
             Ok(linked())
         }
