@@ -19,6 +19,6 @@ pub mod transport;
 
 pub use self::core::{Engine, Limits};
 pub use host::{Cancel, Host, ProgressReceiver};
-pub use request::RequestOptions;
+pub use request::{RequestOptions, Round};
 pub use tasks::{OnTask, TaskCall};
 pub use transport::{Exchange, FirstReply, Inbox, Sent, Transport};

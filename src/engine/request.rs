@@ -21,6 +21,19 @@ use std::future::Future;
 use std::rc::Rc;
 use std::task::Poll;
 
+/// An `input_required` result of a request, as its next round reads it.
+#[derive(Debug)]
+pub struct Round<'a> {
+    /// The request's method.
+    pub method: &'a str,
+    /// The request's params as the caller gave them (each retry starts from these).
+    pub original: &'a Value,
+    /// The `input_required` result.
+    pub result: &'a Value,
+    /// The round's number, from 1.
+    pub number: u32,
+}
+
 /// How one call may run: its timeout, the caller's cancellation, progress.
 #[derive(Clone)]
 pub struct RequestOptions {
@@ -285,25 +298,57 @@ impl Engine {
                 if rounds > self.limits.max_rounds {
                     return Err(mrtr::rounds_exceeded(method, self.limits.max_rounds));
                 }
+                // The round itself is the answers part's (a session whose server never asks
+                // never loads it).
                 let answers = crate::parts::answers::get().await?;
-                let round = answers.parse_round(method, &result)?;
-                let responses = if round.requests.is_empty() {
-                    self.host.sleep(mrtr::backoff_ms(state_only_streak)).await;
-                    state_only_streak += 1;
-                    None
-                } else {
-                    state_only_streak = 0;
-                    let answering = answers.answer_round(self, &round.requests, opts);
-                    let detail = json!({ "round": rounds });
-                    Some(
-                        self.step("input_required", method, &original, detail, answering)
-                            .await?,
-                    )
+                let round = Round {
+                    method,
+                    original: &original,
+                    result: &result,
+                    number: rounds,
                 };
-                params = mrtr::retry_params(&original, responses, round.request_state.as_deref());
+                params = answers
+                    .next_round(self, round, opts, &mut state_only_streak)
+                    .await?;
             }
         }
         .boxed_local()
+    }
+
+    /// One `input_required` round of a request: read, its requests answered concurrently (a
+    /// traced `input_required` step), or, when it asks nothing, waited out with a backoff that
+    /// grows with `state_only_streak`; the params of the retry that carries the answers.
+    pub(crate) async fn next_round(
+        &self,
+        round: Round<'_>,
+        opts: &RequestOptions,
+        state_only_streak: &mut usize,
+    ) -> Result<Value, McpError> {
+        let Round {
+            method,
+            original,
+            result,
+            number,
+        } = round;
+        let parsed = mrtr::parse(method, result)?;
+        let responses = if parsed.requests.is_empty() {
+            self.host.sleep(mrtr::backoff_ms(*state_only_streak)).await;
+            *state_only_streak += 1;
+            None
+        } else {
+            *state_only_streak = 0;
+            let answering = self.answer_round(&parsed.requests, opts);
+            let detail = json!({ "round": number });
+            Some(
+                self.step("input_required", method, original, detail, answering)
+                    .await?,
+            )
+        };
+        Ok(mrtr::retry_params(
+            original,
+            responses,
+            parsed.request_state.as_deref(),
+        ))
     }
 
     /// Re-reads every page of `tools/list` (the registry absorbs them), bypassing the cache.

@@ -2,13 +2,13 @@
 //! request (`elicitation/create`, `sampling/createMessage`, `roots/list`) answered by the user's
 //! callback and checked (`Engine::answer`, `session::server_requests`, the form rules of
 //! `validate::elicitation`), and a 2026 `input_required` round read and answered
-//! (`session::mrtr`, `Engine::answer_round`). Loaded with the first request or round; a session
+//! (`session::mrtr`, `Engine::next_round`). Loaded with the first request or round; a session
 //! whose server never asks never needs it.
 
-use crate::engine::{Cancel, Engine, RequestOptions};
+use crate::engine::{Cancel, Engine, RequestOptions, Round};
 use crate::json::{Map, Value};
 use crate::protocol::error::McpError;
-use crate::session::mrtr::{self, InputRequest, InputRequired};
+use crate::session::mrtr::InputRequest;
 use futures::future::{FutureExt, LocalBoxFuture};
 
 /// What the part does.
@@ -22,8 +22,15 @@ pub trait Answers {
         request_id: &'a Value,
         cancel: &'a Cancel,
     ) -> LocalBoxFuture<'a, Result<Value, McpError>>;
-    /// [`mrtr::parse`]: an `input_required` result of `method` read.
-    fn parse_round(&self, method: &str, result: &Value) -> Result<InputRequired, McpError>;
+    /// [`Engine::next_round`]: one `input_required` round read and answered, the retry's
+    /// params returned.
+    fn next_round<'a>(
+        &self,
+        engine: &'a Engine,
+        round: Round<'a>,
+        opts: &'a RequestOptions,
+        state_only_streak: &'a mut usize,
+    ) -> LocalBoxFuture<'a, Result<Value, McpError>>;
     /// [`Engine::answer_round`]: every request of one round answered concurrently.
     fn answer_round<'a>(
         &self,
@@ -49,8 +56,16 @@ impl Answers for Part {
             .boxed_local()
     }
 
-    fn parse_round(&self, method: &str, result: &Value) -> Result<InputRequired, McpError> {
-        mrtr::parse(method, result)
+    fn next_round<'a>(
+        &self,
+        engine: &'a Engine,
+        round: Round<'a>,
+        opts: &'a RequestOptions,
+        state_only_streak: &'a mut usize,
+    ) -> LocalBoxFuture<'a, Result<Value, McpError>> {
+        engine
+            .next_round(round, opts, state_only_streak)
+            .boxed_local()
     }
 
     fn answer_round<'a>(
