@@ -62,7 +62,7 @@ impl Engine {
                 st.server_capabilities = Some(json!({}));
                 Ok(())
             }
-            Mode::Legacy => self.initialize(meta.as_ref()).await,
+            Mode::Legacy => self.initialize_legacy(meta.as_ref()).await,
             Mode::Auto => self.negotiate_auto(meta.as_ref()).await,
         };
         self.connecting.set(false);
@@ -106,7 +106,7 @@ impl Engine {
                     version = v;
                     reprobed = true;
                 }
-                ProbeVerdict::Legacy(_) => return self.initialize(meta).await,
+                ProbeVerdict::Legacy(_) => return self.initialize_legacy(meta).await,
                 ProbeVerdict::Fail(e) => return Err(e),
             }
         }
@@ -184,10 +184,28 @@ impl Engine {
         })
     }
 
+    /// The legacy handshake, through the legacy-era part (loaded now: a session of the 2026 era
+    /// never needs it).
+    async fn initialize_legacy(&self, meta: Option<&Value>) -> Result<(), McpError> {
+        let legacy = crate::parts::legacy::get().await?;
+        legacy.initialize(self, meta).await
+    }
+
+    /// A new legacy session after the server answered 404 for `expired`, through the legacy-era
+    /// part (loaded by the handshake that made the session).
+    pub(super) async fn renew_legacy(
+        &self,
+        expired: Option<String>,
+        why: &McpError,
+    ) -> Result<(), McpError> {
+        let legacy = crate::parts::legacy::get().await?;
+        legacy.reinitialize(self, expired, why).await
+    }
+
     /// `initialize` (`meta` in its `params._meta`), then `notifications/initialized`; once over
     /// the older transport when the server refused it the way an HTTP+SSE server does (there
     /// responses arrive on its stream).
-    async fn initialize(&self, meta: Option<&Value>) -> Result<(), McpError> {
+    pub(crate) async fn initialize(&self, meta: Option<&Value>) -> Result<(), McpError> {
         let mut fell_back = false;
         let reply = loop {
             let id = self.state.borrow_mut().next_id();
@@ -239,7 +257,7 @@ impl Engine {
 
     /// Starts a new legacy session after the server answered 404 for `expired` (unless a
     /// concurrent call already did), and tells `messageHandler`.
-    pub(super) async fn reinitialize(
+    pub(crate) async fn reinitialize(
         &self,
         expired: Option<String>,
         why: &McpError,

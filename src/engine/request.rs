@@ -262,7 +262,7 @@ impl Engine {
                             match &verdict {
                                 Retry::RelistTools => Box::pin(self.relist_tools(opts)).await,
                                 Retry::Reinitialize => {
-                                    Box::pin(self.reinitialize(session_used, &e)).await
+                                    Box::pin(self.renew_legacy(session_used, &e)).await
                                 }
                                 Retry::Reprobe => Box::pin(self.reprobe(&e)).await,
                                 Retry::Reissue | Retry::Fail => Ok(()),

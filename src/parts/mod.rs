@@ -12,6 +12,7 @@
 pub mod answers;
 pub mod cache_store;
 pub mod forms;
+pub mod legacy;
 pub mod listen;
 pub mod output_schemas;
 pub mod tasks;

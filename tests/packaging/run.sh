@@ -51,7 +51,7 @@ node "$HERE/no-tla.mjs" "$tarball" 2>&1 | tee -a "$out" || status=$?
 # skills peer on 18991-18992): not fetched before, working after, a missing one named.
 node "$HERE/lazy-parts.mjs" "$tarball" 2>&1 | tee -a "$out" || status=$?
 # The lean module's parts split off its .wasm (wasm-parts.mjs, Chromium, the Python peer, its
-# HTTP+SSE peer and the tasks peer on 18997-18999): each fetched once, on its first use, then
+# HTTP+SSE peer, the tasks peer and the TS SDK 1.x peer on 18997-19000): each fetched once, on its first use, then
 # working; a part that cannot be fetched named by the call that needed it.
 node "$HERE/wasm-parts.mjs" "$tarball" 2>&1 | tee -a "$out" || status=$?
 # A returning user's stored token sent from the lean module, the full module loaded when it is not

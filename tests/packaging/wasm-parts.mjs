@@ -7,6 +7,8 @@
 //   - `issue_card` asks for a form (a 2026 input_required round): the answers part and the form
 //     helpers' part arrive, elicitationForm works inside the callback, the card is issued;
 //   - listen({ toolsListChanged }) brings the listen part (honoured, then closed);
+//   - a client of a legacy-only server (the TypeScript SDK 1.x peer) connects with `initialize`
+//     and calls `echo`: the legacy-era part (none of the steps above, all 2026 sessions, needs it);
 //   - a client of the Python SDK's HTTP+SSE peer falls back to that transport: the HTTP+SSE part;
 //   - a call that becomes a task (our 2026 tasks-extension peer) and tasks.get(): the tasks part;
 //   - a client whose `cache` option names the app's store (the peer's tools/list cacheable 60 s):
@@ -17,7 +19,7 @@
 // rejects with an McpError (kind module_load) naming the part, the URL and the reason, a plain
 // call on the same client still works, and once the file is back a later call loads it and works.
 // Usage: node tests/packaging/wasm-parts.mjs [PKG_DIR | TARBALL] (default pkg/npm); ports
-// WASM_PARTS_PORT (default 18997) .. +2; prints one line per check and `wasm-parts: N passed, M
+// WASM_PARTS_PORT (default 18997) .. +3; prints one line per check and `wasm-parts: N passed, M
 // failed`; exits non-zero on a failure.
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -33,12 +35,14 @@ const given = path.resolve(process.argv[2] ?? path.join(here, "../../pkg/npm"));
 const PY_PORT = Number(process.env.WASM_PARTS_PORT ?? 18997);
 const SSE_PORT = PY_PORT + 1;
 const TASKS_PORT = PY_PORT + 2;
+const TS_PORT = PY_PORT + 3;
 const PY = `http://127.0.0.1:${PY_PORT}/mcp`;
 const SSE = `http://127.0.0.1:${SSE_PORT}/sse`;
 const TASKS = `http://127.0.0.1:${TASKS_PORT}/mcp`;
+const TS = `http://127.0.0.1:${TS_PORT}/mcp`;
 /** A part's files: its .wasm (the chunks several parts share are counted apart). */
 const PART = (name) => `dist/mcp_wasm_client_lean_${name}.wasm`;
-const PARTS = ["output_schemas", "answers", "forms", "listen", "http_sse", "tasks", "cache_store"];
+const PARTS = ["output_schemas", "answers", "forms", "listen", "legacy", "http_sse", "tasks", "cache_store"];
 const isPart = (file) => /^dist\/mcp_wasm_client_lean_(?!bg\.wasm)[a-z_0-9]+\.wasm$/.test(file) && !/_chunk_\d+\.wasm$/.test(file);
 
 const PAGE = `import { Client, McpError, elicitationForm } from "/pkg/index.js";
@@ -64,6 +68,11 @@ try {
   out.honoured = sub.honoured;
   await sub.close();
   await window.__step("listened");
+  const old = new Client("${TS}");
+  await old.connect();
+  out.old = { era: old.era, version: old.protocolVersion, echo: (await old.callTool("echo", { text: "old" })).content?.[0]?.text };
+  await old.close();
+  await window.__step("legacy");
   const legacy = new Client("${SSE}");
   await legacy.connect();
   out.sse = { version: legacy.protocolVersion, echo: (await legacy.callTool("echo", { text: "sse" })).content?.[0]?.text };
@@ -162,10 +171,12 @@ const python = start("the Python peer", "python3", ["tests/peers/python_server.p
 delete process.env.MCP_TOOLS_TTL_MS;
 const sse = start("the Python HTTP+SSE peer", "python3", ["tests/peers/python_sse_server.py", String(SSE_PORT)]);
 const tasksPeer = start("the tasks peer", "node", ["tests/peers/tasks_server.mjs", String(TASKS_PORT)]);
+const tsPeer = start("the TypeScript SDK 1.x peer", "node", ["tests/peers/ts_server.mjs", String(TS_PORT)]);
 const browser = await launchChromium();
 try {
   await waitAnswering(PY, python);
   await waitAnswering(TASKS, tasksPeer);
+  await waitAnswering(TS, tsPeer);
   await waitAnswering(`http://127.0.0.1:${SSE_PORT}/messages/`, sse);
 
   const { page, fetched, problems, url } = await openPage(browser, "page");
@@ -182,10 +193,12 @@ try {
     r.card === "Card issued to Ada." && JSON.stringify(r.fields) === '["name"]' && only(at.answered, ["output_schemas", "answers", "forms"]), { r, at: at.answered });
   report("listen() fetches the listen part; the subscription is honoured and closes",
     r.honoured?.toolsListChanged === true && only(at.listened, ["output_schemas", "answers", "forms", "listen"]), { honoured: r.honoured, at: at.listened });
+  report("a legacy-only server: its initialize handshake fetches the legacy-era part, and the call works",
+    r.old?.era === "legacy" && r.old.version === "2025-11-25" && r.old.echo === "old" && only(at.legacy, ["output_schemas", "answers", "forms", "listen", "legacy"]), { old: r.old, at: at.legacy });
   report("a server that only speaks HTTP+SSE: the fallback fetches the HTTP+SSE part and calls over it",
-    typeof r.sse?.version === "string" && !r.sse.version.startsWith("2026") && r.sse.echo === "sse" && only(at["fell back"], ["output_schemas", "answers", "forms", "listen", "http_sse"]), { sse: r.sse, at: at["fell back"] });
+    typeof r.sse?.version === "string" && !r.sse.version.startsWith("2026") && r.sse.echo === "sse" && only(at["fell back"], ["output_schemas", "answers", "forms", "listen", "legacy", "http_sse"]), { sse: r.sse, at: at["fell back"] });
   report("a call that becomes a task, and tasks.get(): the tasks part",
-    r.task === "done: t" && r.taskStatus === "completed" && only(at.tasks, PARTS.slice(0, 6)), { task: r.task, status: r.taskStatus, at: at.tasks });
+    r.task === "done: t" && r.taskStatus === "completed" && only(at.tasks, PARTS.slice(0, 7)), { task: r.task, status: r.taskStatus, at: at.tasks });
   report("a client with the app's cache store: the cache-store part; the result saved once, and a second client answered from the store",
     r.store?.same === true && r.store.listed === 1 && r.store.calls.filter((c) => c === "set").length === 1 && r.store.calls.filter((c) => c === "get").length === 2
       && only(at.stored, PARTS), { store: r.store, at: at.stored });
