@@ -1,6 +1,7 @@
 //! Connecting: the era probe (`server/discover`), `initialize` with the fallback to an older
-//! transport, and renewing an expired legacy session. The verdicts are
-//! `session::negotiate`'s (its module doc is the era-negotiation policy).
+//! transport, and renewing an expired legacy session (these two reached through the legacy-era
+//! part, `parts::legacy`). The verdicts are `session::negotiate`'s (its module doc is the
+//! era-negotiation policy).
 
 use super::core::Engine;
 use super::request::RequestOptions;
