@@ -24,7 +24,5 @@ pub mod test_panic;
 pub mod types;
 #[cfg(not(feature = "auth"))]
 pub mod without_auth;
-// The lean module (`lazy-parts`) has neither: its facade answers `client.skills` through a
-// companion client in the full module (client.js `CompanionSkills`).
-#[cfg(not(any(feature = "skills", feature = "lazy-parts")))]
+#[cfg(not(feature = "skills"))]
 pub mod without_skills;

@@ -1,10 +1,9 @@
 //! `client.skills` in a build without the `skills` feature (the core entry): the same names,
-//! each call refusing with an `input` error naming the full entry, the getters `false`.
+//! each call refusing with an `input` error naming the full entry, the getters `false`. The
+//! default entry's lean module (`lazy-parts`) keeps only the exported name: a lean client's
+//! `client.skills` is its facade's, made through a companion in the full module (client.js
+//! `CompanionSkills`), so the refusing methods would never be reached there.
 
-use super::client::Client;
-use crate::js::boundary::error as jserr;
-use crate::protocol::error::McpError;
-use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 /// `client.skills` without the skills extension compiled in.
@@ -12,53 +11,64 @@ use wasm_bindgen::prelude::*;
 #[derive(Debug)]
 pub struct Skills;
 
-#[wasm_bindgen(js_class = ClientCore)]
-impl Client {
-    /// `client.skills`: refuses every call in this build.
-    #[wasm_bindgen(getter)]
-    pub fn skills(&self) -> Skills {
-        Skills
-    }
-}
+/// The core entry's `client.skills` and its refusing methods.
+#[cfg(not(feature = "lazy-parts"))]
+mod refusing {
+    use super::Skills;
+    use crate::js::api::client::Client;
+    use crate::js::boundary::error as jserr;
+    use crate::protocol::error::McpError;
+    use js_sys::Promise;
+    use wasm_bindgen::prelude::*;
 
-fn refuse(what: &str) -> Promise {
-    Promise::reject(&jserr::to_js(McpError::input(format!(
-        "skills.{what} needs the skills extension, which mcp-wasm-client/core leaves out: import from mcp-wasm-client (the full entry) instead"
-    ))))
-}
-
-#[wasm_bindgen]
-impl Skills {
-    /// Always `false` here.
-    #[wasm_bindgen(getter)]
-    pub fn supported(&self) -> bool {
-        false
+    #[wasm_bindgen(js_class = ClientCore)]
+    impl Client {
+        /// `client.skills`: refuses every call in this build.
+        #[wasm_bindgen(getter)]
+        pub fn skills(&self) -> Skills {
+            Skills
+        }
     }
 
-    /// Always `false` here.
-    #[wasm_bindgen(getter, js_name = directoryRead)]
-    pub fn directory_read(&self) -> bool {
-        false
+    fn refuse(what: &str) -> Promise {
+        Promise::reject(&jserr::to_js(McpError::input(format!(
+            "skills.{what} needs the skills extension, which mcp-wasm-client/core leaves out: import from mcp-wasm-client (the full entry) instead"
+        ))))
     }
 
-    /// Refuses: not in this build.
-    pub fn list(&self, _options: JsValue) -> Promise {
-        refuse("list")
-    }
+    #[wasm_bindgen]
+    impl Skills {
+        /// Always `false` here.
+        #[wasm_bindgen(getter)]
+        pub fn supported(&self) -> bool {
+            false
+        }
 
-    /// Refuses: not in this build.
-    pub fn get(&self, _uri: JsValue, _options: JsValue) -> Promise {
-        refuse("get")
-    }
+        /// Always `false` here.
+        #[wasm_bindgen(getter, js_name = directoryRead)]
+        pub fn directory_read(&self) -> bool {
+            false
+        }
 
-    /// Refuses: not in this build.
-    pub fn read(&self, _skill: JsValue, _reference: JsValue, _options: JsValue) -> Promise {
-        refuse("read")
-    }
+        /// Refuses: not in this build.
+        pub fn list(&self, _options: JsValue) -> Promise {
+            refuse("list")
+        }
 
-    /// Refuses: not in this build.
-    #[wasm_bindgen(js_name = readDirectory)]
-    pub fn read_directory(&self, _uri: JsValue, _options: JsValue) -> Promise {
-        refuse("readDirectory")
+        /// Refuses: not in this build.
+        pub fn get(&self, _uri: JsValue, _options: JsValue) -> Promise {
+            refuse("get")
+        }
+
+        /// Refuses: not in this build.
+        pub fn read(&self, _skill: JsValue, _reference: JsValue, _options: JsValue) -> Promise {
+            refuse("read")
+        }
+
+        /// Refuses: not in this build.
+        #[wasm_bindgen(js_name = readDirectory)]
+        pub fn read_directory(&self, _uri: JsValue, _options: JsValue) -> Promise {
+            refuse("readDirectory")
+        }
     }
 }
