@@ -267,6 +267,12 @@ class ClientFacade extends EventTarget {
     return c.#ready.then(run);
   }
 
+  /** `client.skills`: the core's (forwarded like every getter), or a lean client's CompanionSkills
+   *  (declared here: the default entry's lean core has no `skills` of its own to forward). */
+  get skills() {
+    return ClientFacade.#read(this, "skills", "skills");
+  }
+
   /** The `samplingCallback` option, or undefined: where `<mcp-app-frame>` sends its app's sampling requests. */
   get samplingCallback() {
     return ClientFacade.#of(this).#sampling;

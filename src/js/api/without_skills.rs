@@ -1,8 +1,8 @@
 //! `client.skills` in a build without the `skills` feature (the core entry): the same names,
 //! each call refusing with an `input` error naming the full entry, the getters `false`. The
 //! default entry's lean module (`lazy-parts`) keeps only the exported name: a lean client's
-//! `client.skills` is its facade's, made through a companion in the full module (client.js
-//! `CompanionSkills`), so the refusing methods would never be reached there.
+//! `client.skills` is its facade's (client.js declares the getter), made through a companion in
+//! the full module (`CompanionSkills`), so the refusing getter and methods would never be reached.
 
 use wasm_bindgen::prelude::*;
 

@@ -5,6 +5,7 @@
 pub mod fetch;
 pub mod http_sse;
 pub mod json_body;
+pub mod resumable;
 pub mod seam;
 pub mod sse_body;
 pub mod streamable_http;

@@ -1,20 +1,19 @@
 //! The Streamable HTTP transport over fetch: every message is a POST whose body (JSON or SSE)
 //! carries the response; legacy sessions add the standalone GET stream, resumption with
-//! `Last-Event-ID`, and DELETE on close. Falls back to the deprecated HTTP+SSE transport.
+//! `Last-Event-ID` (both read by `resumable`, a part of the lean module), and DELETE on close.
+//! Falls back to the deprecated HTTP+SSE transport.
 
-use crate::engine::host::{unless, within};
-use crate::engine::trace::StepPhase;
+use crate::engine::host::within;
 use crate::engine::{Exchange, FirstReply, Inbox, Sent, Transport};
 use crate::js::host::abort::new_controller;
-use crate::js::host::abort::{sleep, AbortOnDrop, SignalLink};
-use crate::js::http::fetch::{read_text, status_error, Head, Http};
+use crate::js::host::abort::{sleep, AbortOnDrop};
+use crate::js::http::fetch::{read_text, status_error, Http};
 use crate::js::http::json_body::read_messages;
-use crate::js::http::sse_body::{is_too_large, read_sse_messages};
-use crate::json::json;
-use crate::protocol::error::{ErrorKind, McpError, INVALID_REQUEST};
+use crate::js::http::resumable::{self, Resumable, Resuming};
+use crate::js::http::sse_body::read_sse_messages;
+use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::{decode, Message};
-use crate::session::reconnect::{self, Backoff, Reconnect};
-use crate::session::retry::{resume_listen_stream, resume_request_stream, Resume};
+use crate::session::reconnect::Backoff;
 use crate::session::stamp::Outgoing;
 use crate::transport::http::{accepted_for_request, body_kind, unexpected_content_type, BodyKind};
 use crate::transport::sse::SseParser;
@@ -23,7 +22,7 @@ use futures::FutureExt;
 use gloo_net::http::Method;
 use std::cell::RefCell;
 use std::rc::Rc;
-use web_sys::{AbortController, AbortSignal};
+use web_sys::AbortController;
 
 /// How long a session DELETE on close may take.
 const DELETE_TIMEOUT_MS: u64 = 5_000;
@@ -39,194 +38,6 @@ pub struct StreamableHttp {
     open_timeout_ms: u64,
     /// The standalone GET stream, while one runs.
     listening: RefCell<Option<AbortController>>,
-}
-
-/// How a resumable stream carries on after it ends or breaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Resuming {
-    /// A legacy request's stream: resumed from its newest event id, a bounded number of
-    /// times in a row; anything else is the request's error.
-    Request,
-    /// The standalone GET stream: reconnected (from the newest event id, if any) until
-    /// stopped; 404/405/406 mean the server offers none.
-    Listen,
-}
-
-/// Reads an SSE stream (`first`, or a GET opened here) and keeps it going across breaks with
-/// GET + `Last-Event-ID` on the schedule of `session::reconnect`; the one loop behind request
-/// resumption and the GET stream.
-struct Resumable<'a> {
-    http: &'a Http,
-    max_message_bytes: usize,
-    backoff: Backoff,
-    what: &'a str,
-    /// The session headers every reconnect sends.
-    headers: &'a [(String, String)],
-    mode: Resuming,
-    signal: &'a AbortSignal,
-    inbox: &'a dyn Inbox,
-    /// The request's span (request resumption), for the tracer's `reconnect` steps.
-    traceparent: Option<&'a str>,
-}
-
-impl Resumable<'_> {
-    async fn read(
-        &self,
-        first: Option<Head>,
-        deliver: &mut dyn FnMut(Message) -> bool,
-    ) -> Result<(), McpError> {
-        let Resumable {
-            http,
-            max_message_bytes,
-            backoff,
-            what,
-            headers,
-            mode,
-            signal,
-            inbox,
-            traceparent,
-        } = *self;
-        let mut opening = first.is_none();
-        let mut first = first;
-        let limit = (mode == Resuming::Request).then_some(reconnect::RESUME_ATTEMPTS);
-        let mut schedule = Reconnect::with_backoff(limit, backoff);
-        let mut last_id: Option<String> = None;
-        let mut retry: Option<u64> = None;
-        let mut failure: Option<McpError> = None;
-        loop {
-            if let Some(head) = first.take() {
-                let mut parser = SseParser::new(max_message_bytes);
-                let opened = js_sys::Date::now();
-                let read = read_sse_messages(&head, what, &mut parser, deliver).await;
-                retry = parser.retry_ms().or(retry);
-                let newer = parser.last_event_id().map(str::to_string);
-                let Err(e) = read else { return Ok(()) };
-                if mode == Resuming::Listen {
-                    // A message over maxMessageBytes is told (once); the stream then reopens.
-                    if is_too_large(&e) {
-                        inbox.surface_error(e);
-                    }
-                    if js_sys::Date::now() - opened >= reconnect::HEALTHY_STREAM_MS {
-                        schedule.reset();
-                    }
-                    last_id = newer.or(last_id);
-                } else {
-                    if newer.is_some() && newer != last_id {
-                        last_id = newer;
-                        schedule.reset();
-                    }
-                    if let Resume::Fail(e) = resume_request_stream(e.clone(), last_id.as_deref()) {
-                        return Err(e);
-                    }
-                    failure = Some(e);
-                }
-            }
-            if signal.aborted() {
-                return Ok(());
-            }
-            // The first GET of the standalone stream goes out at once; reconnects wait.
-            let reconnecting = !std::mem::take(&mut opening);
-            let delay = if reconnecting {
-                schedule.next_delay(retry)
-            } else {
-                Some(0)
-            };
-            let Some(delay) = delay else {
-                let e = failure.unwrap_or_else(|| McpError::protocol(INVALID_REQUEST, what));
-                return Err(e.with_suffix(format!(
-                    " (gave up after {} attempts to resume from event {})",
-                    schedule.attempts(),
-                    last_id
-                        .as_deref()
-                        .map_or_else(|| "(none)".into(), crate::util::quote::quoted)
-                )));
-            };
-            if delay > 0 {
-                let (stopped, _link) = SignalLink::new(signal.clone());
-                if unless(sleep(delay), stopped.fired()).await.is_err() {
-                    return Ok(());
-                }
-            }
-            let mut with_id = headers.to_vec();
-            if mode == Resuming::Listen {
-                with_id.push(("Cache-Control".into(), "no-store".into()));
-            }
-            let from = match mode {
-                Resuming::Request => Resume::From(last_id.clone().unwrap_or_default()),
-                Resuming::Listen => resume_listen_stream(last_id.as_deref()),
-            };
-            if let Resume::From(id) = &from {
-                with_id.push(("Last-Event-ID".into(), id.clone()));
-            }
-            let attempt = json!({ "attempt": schedule.attempts() });
-            if reconnecting {
-                let detail = attempt.clone();
-                http.step(
-                    "reconnect",
-                    StepPhase::Start,
-                    what,
-                    traceparent,
-                    detail,
-                    None,
-                );
-            }
-            let sent = http
-                .send(Method::GET, None, &with_id, signal, what, traceparent)
-                .await;
-            if reconnecting {
-                let error = sent.as_ref().err();
-                http.step(
-                    "reconnect",
-                    StepPhase::End,
-                    what,
-                    traceparent,
-                    attempt,
-                    error,
-                );
-            }
-            let head = match sent {
-                Ok(h) => h,
-                Err(e) if e.kind() == Some(ErrorKind::Aborted) || signal.aborted() => {
-                    return match mode {
-                        Resuming::Listen => Ok(()),
-                        Resuming::Request => Err(e),
-                    }
-                }
-                Err(e) => {
-                    match mode {
-                        Resuming::Listen => inbox.surface_error(e),
-                        Resuming::Request if e.kind() == Some(ErrorKind::Network) => {
-                            failure = Some(e)
-                        }
-                        Resuming::Request => return Err(e),
-                    }
-                    continue;
-                }
-            };
-            let is_stream = (200..300).contains(&head.status)
-                && body_kind(head.content_type.as_deref()) == BodyKind::Sse;
-            if is_stream {
-                first = Some(head);
-                continue;
-            }
-            if mode == Resuming::Listen && (404..=406).contains(&head.status) {
-                return Ok(());
-            }
-            // One read of the refusal for both modes.
-            let e = status_error(http, &head, what, headers).await;
-            match mode {
-                Resuming::Listen => inbox.surface_error(e),
-                Resuming::Request => {
-                    return Err(e.with_context(format!(
-                        "Could not resume the stream of {what} from event {}",
-                        last_id
-                            .as_deref()
-                            .map_or_else(|| "(none)".into(), crate::util::quote::quoted)
-                    )));
-                }
-            }
-        }
-    }
 }
 
 impl StreamableHttp {
@@ -324,7 +135,8 @@ impl StreamableHttp {
                         inbox: &*inbox,
                         traceparent: x.out.traceparent.as_deref(),
                     };
-                    resumable.read(Some(head), &mut deliver).await?
+                    let streams = resumable::get().await?;
+                    streams.read(&resumable, Some(head), &mut deliver).await?
                 }
                 None => {
                     let mut parser = SseParser::new(self.max_message_bytes);
@@ -403,7 +215,11 @@ impl Transport for StreamableHttp {
                 inbox: &*inbox,
                 traceparent: None,
             };
-            if let Err(e) = resumable.read(None, &mut deliver).await {
+            let read = match resumable::get().await {
+                Ok(streams) => streams.read(&resumable, None, &mut deliver).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = read {
                 inbox.gave_up(e);
             }
         }));
