@@ -1,8 +1,11 @@
 // What a page downloads before its first tool call's result, measured the way a page does it: a
 // headless Chromium page with no bundler, an import map pointing "mcp-wasm-client" at the unpacked
-// npm package's browser entry. Two pages (--page):
+// npm package's browser entry. Three pages (--page):
 //   plain      `new Client(url, { elicitationCallback })`, `connect()`, `listTools()` and
-//              `callTool("echo", …)` against the Python SDK peer (the default);
+//              `callTool("echo", …)` against the Python SDK peer (the default; both eras, so a
+//              2026 session);
+//   legacy     the same page against a legacy-only server (the TypeScript SDK 1.x peer, which
+//              answers on SSE streams): the legacy era's parts come with it;
 //   signed-in  a returning signed-in user: `auth` with `webStorage(sessionStorage)` against the
 //              OAuth peer (tests/peers/oauth_server.py); a first visit signs in (the popup's
 //              consent page approved), then a reload connects, lists and calls `whoami` with the
@@ -11,7 +14,7 @@
 // Every response the measured page receives from the package's server is counted: the file, its
 // bytes and its gzip -9 size.
 //
-//   node tests/packaging/first-download.mjs [PACKAGE_DIR | TARBALL.tgz] [--page plain|signed-in] [--budget BYTES] [--write FILE]
+//   node tests/packaging/first-download.mjs [PACKAGE_DIR | TARBALL.tgz] [--page plain|legacy|signed-in] [--budget BYTES] [--write FILE]
 //
 // PACKAGE_DIR defaults to pkg/npm (scripts/package.sh assembles it); a .tgz is unpacked. The peer is
 // started on FIRST_DOWNLOAD_PORT (default 18985; the OAuth peer's authorization server on the next
@@ -38,10 +41,10 @@ const writeTo = writeAt >= 0 ? args.splice(writeAt, 2)[1] : null;
 if (writeAt >= 0 && !writeTo) throw new Error("first-download: --write takes a file");
 const pageAt = args.indexOf("--page");
 const which = pageAt >= 0 ? args.splice(pageAt, 2)[1] : "plain";
-if (!["plain", "signed-in"].includes(which)) throw new Error("first-download: --page takes plain or signed-in");
+if (!["plain", "legacy", "signed-in"].includes(which)) throw new Error("first-download: --page takes plain, legacy or signed-in");
 const source = path.resolve(args[0] ?? path.join(root, "pkg/npm"));
 const port = Number(process.env.FIRST_DOWNLOAD_PORT ?? 18985);
-const label = which === "plain" ? "first-download" : "first-download-signed-in";
+const label = which === "plain" ? "first-download" : `first-download-${which}`;
 
 const site = await mkdtemp(path.join(tmpdir(), "first-download-"));
 await placePackage(source, path.join(site, "pkg"));
@@ -87,6 +90,7 @@ const PAGES = {
     run().catch(fail);
   }`,
 };
+PAGES.legacy = PAGES.plain;
 const IMPORTS = `<script type="importmap">{ "imports": { "mcp-wasm-client": "./pkg/index.js" } }</script>`;
 await writeFile(
   path.join(site, "index.html"),
@@ -98,10 +102,11 @@ await writeFile(
   `<!doctype html><meta charset="utf-8"><title>signing in</title>\n${IMPORTS}\n<script type="module">\n  import { completeAuthorizationPopup } from "mcp-wasm-client";\n  completeAuthorizationPopup();\n</script>`,
 );
 
-const peer =
-  which === "plain"
-    ? start("the Python peer", "python3", ["tests/peers/python_server.py", String(port)])
-    : start("the OAuth peer", "python3", ["tests/peers/oauth_server.py", "--port", String(port), "--as-port", String(port + 1)]);
+const peer = {
+  plain: () => start("the Python peer", "python3", ["tests/peers/python_server.py", String(port)]),
+  legacy: () => start("the TypeScript SDK 1.x peer", "node", ["tests/peers/ts_server.mjs", String(port)]),
+  "signed-in": () => start("the OAuth peer", "python3", ["tests/peers/oauth_server.py", "--port", String(port), "--as-port", String(port + 1)]),
+}[which]();
 const { server, base } = await serveStatic(site);
 let browser;
 let failed = false;
@@ -121,7 +126,7 @@ try {
   await page.goto(`${base}/index.html`); // the signed-in page: the same tab, its sessionStorage kept
   await page.waitForFunction(() => window.done, null, { timeout: 60_000 });
   const done = await page.evaluate(() => window.done);
-  const expected = which === "plain" ? done.text === "first call" : done.signedIn && popups === 0 && /./.test(done.text ?? "");
+  const expected = which === "signed-in" ? done.signedIn && popups === 0 && /./.test(done.text ?? "") : done.text === "first call";
   if (done.error || !expected) throw new Error(`the page's first call failed: ${JSON.stringify({ ...done, popups })}`);
   let raw = 0;
   let gzip = 0;

@@ -8,7 +8,8 @@
 //     helpers' part arrive, elicitationForm works inside the callback, the card is issued;
 //   - listen({ toolsListChanged }) brings the listen part (honoured, then closed);
 //   - a client of a legacy-only server (the TypeScript SDK 1.x peer) connects with `initialize`
-//     and calls `echo`: the legacy-era part (none of the steps above, all 2026 sessions, needs it);
+//     and calls `echo` (answered on an SSE stream): the legacy-era part and the resumable-streams
+//     part (none of the steps above, all 2026 sessions, needs either);
 //   - a client of the Python SDK's HTTP+SSE peer falls back to that transport: the HTTP+SSE part;
 //   - a call that becomes a task (our 2026 tasks-extension peer) and tasks.get(): the tasks part;
 //   - a client whose `cache` option names the app's store (the peer's tools/list cacheable 60 s):
@@ -42,7 +43,7 @@ const TASKS = `http://127.0.0.1:${TASKS_PORT}/mcp`;
 const TS = `http://127.0.0.1:${TS_PORT}/mcp`;
 /** A part's files: its .wasm (the chunks several parts share are counted apart). */
 const PART = (name) => `dist/mcp_wasm_client_lean_${name}.wasm`;
-const PARTS = ["output_schemas", "answers", "forms", "listen", "legacy", "http_sse", "tasks", "cache_store"];
+const PARTS = ["output_schemas", "answers", "forms", "listen", "legacy", "resumable_streams", "http_sse", "tasks", "cache_store"];
 const isPart = (file) => /^dist\/mcp_wasm_client_lean_(?!bg\.wasm)[a-z_0-9]+\.wasm$/.test(file) && !/_chunk_\d+\.wasm$/.test(file);
 
 const PAGE = `import { Client, McpError, elicitationForm } from "/pkg/index.js";
@@ -193,12 +194,12 @@ try {
     r.card === "Card issued to Ada." && JSON.stringify(r.fields) === '["name"]' && only(at.answered, ["output_schemas", "answers", "forms"]), { r, at: at.answered });
   report("listen() fetches the listen part; the subscription is honoured and closes",
     r.honoured?.toolsListChanged === true && only(at.listened, ["output_schemas", "answers", "forms", "listen"]), { honoured: r.honoured, at: at.listened });
-  report("a legacy-only server: its initialize handshake fetches the legacy-era part, and the call works",
-    r.old?.era === "legacy" && r.old.version === "2025-11-25" && r.old.echo === "old" && only(at.legacy, ["output_schemas", "answers", "forms", "listen", "legacy"]), { old: r.old, at: at.legacy });
+  report("a legacy-only server: its initialize handshake fetches the legacy-era part, its SSE answers the resumable-streams part, and the call works",
+    r.old?.era === "legacy" && r.old.version === "2025-11-25" && r.old.echo === "old" && only(at.legacy, PARTS.slice(0, 6)), { old: r.old, at: at.legacy });
   report("a server that only speaks HTTP+SSE: the fallback fetches the HTTP+SSE part and calls over it",
-    typeof r.sse?.version === "string" && !r.sse.version.startsWith("2026") && r.sse.echo === "sse" && only(at["fell back"], ["output_schemas", "answers", "forms", "listen", "legacy", "http_sse"]), { sse: r.sse, at: at["fell back"] });
+    typeof r.sse?.version === "string" && !r.sse.version.startsWith("2026") && r.sse.echo === "sse" && only(at["fell back"], PARTS.slice(0, 7)), { sse: r.sse, at: at["fell back"] });
   report("a call that becomes a task, and tasks.get(): the tasks part",
-    r.task === "done: t" && r.taskStatus === "completed" && only(at.tasks, PARTS.slice(0, 7)), { task: r.task, status: r.taskStatus, at: at.tasks });
+    r.task === "done: t" && r.taskStatus === "completed" && only(at.tasks, PARTS.slice(0, 8)), { task: r.task, status: r.taskStatus, at: at.tasks });
   report("a client with the app's cache store: the cache-store part; the result saved once, and a second client answered from the store",
     r.store?.same === true && r.store.listed === 1 && r.store.calls.filter((c) => c === "set").length === 1 && r.store.calls.filter((c) => c === "get").length === 2
       && only(at.stored, PARTS), { store: r.store, at: at.stored });
