@@ -15,7 +15,8 @@ use std::collections::VecDeque;
 pub const MAX_ANSWERING: usize = 16;
 
 /// One server request waiting for, or holding, an answering slot.
-pub(super) struct Queued {
+#[derive(Debug)]
+pub struct Queued {
     pub(super) id: RequestId,
     pub(super) method: String,
     pub(super) params: Option<Value>,

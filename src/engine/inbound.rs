@@ -175,7 +175,7 @@ impl Engine {
     /// Legacy: answers a queued request from the server and POSTs the response (after the
     /// previous one of its stream), unless the server cancelled it or the call whose stream
     /// carried it ended first.
-    pub(super) async fn answer_server_request(&self, queued: Queued) {
+    pub(crate) async fn answer_server_request(&self, queued: Queued) {
         let Queued {
             id,
             method,
@@ -254,7 +254,13 @@ impl Engine {
             let engine = self.rc();
             self.host.spawn(
                 async move {
-                    engine.answer_server_request(next).await;
+                    // Answered by the legacy-era part: only a legacy session's streams carry
+                    // server requests, and its handshake loaded that part (so this cannot fail
+                    // where it is split off; where it is linked in, it never fails).
+                    match crate::parts::legacy::get().await {
+                        Ok(legacy) => legacy.answer_queued(&engine, next).await,
+                        Err(e) => engine.surface_error(e),
+                    }
                     engine.answers.borrow_mut().finished();
                     engine.start_answers();
                 }

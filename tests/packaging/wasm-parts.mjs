@@ -8,8 +8,9 @@
 //     helpers' part arrive, elicitationForm works inside the callback, the card is issued;
 //   - listen({ toolsListChanged }) brings the listen part (honoured, then closed);
 //   - a client of a legacy-only server (the TypeScript SDK 1.x peer) connects with `initialize`
-//     and calls `echo` (answered on an SSE stream): the legacy-era part and the resumable-streams
-//     part (none of the steps above, all 2026 sessions, needs either);
+//     and calls `echo` (answered on an SSE stream), then `issue_card`, whose form the server asks
+//     for on that stream: the legacy-era part and the resumable-streams part (none of the steps
+//     above, all 2026 sessions, needs either);
 //   - a client of the Python SDK's HTTP+SSE peer falls back to that transport: the HTTP+SSE part;
 //   - a call that becomes a task (our 2026 tasks-extension peer) and tasks.get(): the tasks part;
 //   - a client whose `cache` option names the app's store (the peer's tools/list cacheable 60 s):
@@ -69,9 +70,10 @@ try {
   out.honoured = sub.honoured;
   await sub.close();
   await window.__step("listened");
-  const old = new Client("${TS}");
+  const old = new Client("${TS}", { elicitationCallback: () => ({ action: "accept", content: { name: "Lin" } }) });
   await old.connect();
   out.old = { era: old.era, version: old.protocolVersion, echo: (await old.callTool("echo", { text: "old" })).content?.[0]?.text };
+  out.old.card = (await old.callTool("issue_card", {})).content?.[0]?.text;
   await old.close();
   await window.__step("legacy");
   const legacy = new Client("${SSE}");
@@ -194,8 +196,8 @@ try {
     r.card === "Card issued to Ada." && JSON.stringify(r.fields) === '["name"]' && only(at.answered, ["output_schemas", "answers", "forms"]), { r, at: at.answered });
   report("listen() fetches the listen part; the subscription is honoured and closes",
     r.honoured?.toolsListChanged === true && only(at.listened, ["output_schemas", "answers", "forms", "listen"]), { honoured: r.honoured, at: at.listened });
-  report("a legacy-only server: its initialize handshake fetches the legacy-era part, its SSE answers the resumable-streams part, and the call works",
-    r.old?.era === "legacy" && r.old.version === "2025-11-25" && r.old.echo === "old" && only(at.legacy, PARTS.slice(0, 6)), { old: r.old, at: at.legacy });
+  report("a legacy-only server: its initialize handshake fetches the legacy-era part, its SSE answers the resumable-streams part; a call and a form the server asks for on its stream work",
+    r.old?.era === "legacy" && r.old.version === "2025-11-25" && r.old.echo === "old" && r.old.card === "Card issued to Lin." && only(at.legacy, PARTS.slice(0, 6)), { old: r.old, at: at.legacy });
   report("a server that only speaks HTTP+SSE: the fallback fetches the HTTP+SSE part and calls over it",
     typeof r.sse?.version === "string" && !r.sse.version.startsWith("2026") && r.sse.echo === "sse" && only(at["fell back"], PARTS.slice(0, 7)), { sse: r.sse, at: at["fell back"] });
   report("a call that becomes a task, and tasks.get(): the tasks part",
