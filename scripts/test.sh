@@ -235,8 +235,8 @@ build_packages() {
 # must stay within SIZE_BUDGET_BYTES, and the same of the core entry (no authorization) within
 # CORE_SIZE_BUDGET_BYTES: lower them when the packages shrink, never raise them to let a change
 # through. Their history (reset only by issues that added features): docs/SIZE.md.
-SIZE_BUDGET_BYTES=320800
-CORE_SIZE_BUDGET_BYTES=193600
+SIZE_BUDGET_BYTES=319220
+CORE_SIZE_BUDGET_BYTES=192180
 # check_size_budget NAME DIR BUDGET KEY: also records the figures as KEY in pkg/sizes.json, the one
 # source of the sizes README.md and docs/ quote (tests/packaging/doc-sizes.mjs checks them; not
 # committed: pkg/ is build output).
