@@ -54,9 +54,6 @@ impl Backoff {
 /// longer wait is a mistake, and past 2^31 ms a JS timer fires at once).
 pub const MAX_OPTION_DELAY_MS: u64 = 3_600_000;
 
-/// The keys of the `reconnection` option.
-pub const RECONNECTION_KEYS: [&str; 2] = ["initialDelayMs", "maxDelayMs"];
-
 impl Backoff {
     /// The `reconnection` option from its two fields as read from JS (`None`: absent, NaN: not
     /// a number): each a number of milliseconds from 1 to [`MAX_OPTION_DELAY_MS`], the first

@@ -2,7 +2,6 @@
 //! but `json`).
 
 pub mod base64;
-pub mod closest;
 pub mod lock;
 pub mod number;
 pub mod oneshot;

@@ -5,7 +5,7 @@
 // facade made before the wasm is initialised (the default entry's index.js) makes its core once
 // the module is ready: methods wait for it, getters answer their not-connected values.
 
-import { atCallSite, callSite, makeError, moduleLoadError, refusal, trapped } from "../boundary/error.js";
+import { atCallSite, callSite, makeError, moduleLoadError, quoted, refusal, trapped, unknownOption } from "../boundary/error.js";
 
 /** The list events: which state getter each refreshes, and the listen() filter key (2026). */
 const LIST_EVENTS = {
@@ -36,13 +36,87 @@ function openSignInWindow(auth) {
   }
 }
 
-// An option error made here (kind "input", as the core's are).
-const optionError = (message, option) => makeError(-32602, message, { local: true, kind: "input", option });
-
 // The methods a client without `auth` refuses, and the full module's refusal, which the facade
 // gives for a client of the default entry's lean module (whose own would name the core entry).
 const NEEDS_AUTH = new Set(["signOut", "finishAuthorization"]);
 const needsAuth = (op) => makeError(-32602, `${op} needs the auth option of new Client(url, { auth })`, { local: true, kind: "input" });
+
+// new Client's options, checked here before the core reads them: the target, every option's name
+// (an unknown one refused with the closest known name: error.js unknownOption), the shapes the core
+// takes as given (the URL, headers as [name, value] pairs, listChanged, reconnection, cache), the
+// tracer and the middleware. The core reads the values (mode, clientInfo, the callbacks, the
+// numbers...) and checks what they mean.
+
+/** Every option of `new Client(...)` but the facade's `middleware`, in the order an error lists them. */
+const CLIENT_OPTIONS = ("transport mode clientInfo logLevel elicitationCallback samplingCallback listRootsCallback " +
+  "messageHandler loggingCallback samplingCapabilities capabilities extensions tasks apps discoverResult timeoutMs " +
+  "maxMessageBytes reconnection inputRequiredMaxRounds cache tracer listChanged headers fetch auth").split(" ");
+/** Options that only mean something over HTTP. */
+const HTTP_ONLY = ["headers", "fetch", "auth", "reconnection"];
+
+// An option error of the facade's own options (kind "input", as the core's are, naming the option).
+const optionError = (message, option) => makeError(-32602, message, { local: true, kind: "input", option });
+// An input McpError, as the core makes them.
+const inputError = (message) => makeError(-32602, message, { local: true, kind: "input" });
+// An object as the core reads one (a function is not; an array is).
+const isObject = (v) => v !== null && typeof v === "object";
+const present = (o, key) => isObject(o) && o[key] != null;
+
+// Throws for the first own key of `obj` that `known` lacks.
+function refuseUnknown(obj, scope, known, of) {
+  const key = Object.keys(obj).find((k) => !known.includes(k));
+  if (key !== undefined) throw inputError(unknownOption(scope, key, known, of));
+}
+
+// An option that must be an object (not an array) when given, with only the `known` keys.
+function nested(options, key, known, shape) {
+  const v = options[key];
+  if (v == null) return;
+  if (!isObject(v) || Array.isArray(v)) throw inputError(`options.${key} must be ${shape}`);
+  refuseUnknown(v, `options.${key}`, known, key);
+}
+
+// `headers` as fetch takes it (a plain object of string values, a Headers, or any iterable of
+// [name, value] pairs) as the core takes it: an array of [name, value] string pairs.
+function headerPairs(v) {
+  let entries, it;
+  if (isObject(v)) {
+    try {
+      it = v[Symbol.iterator]();
+    } catch {
+      // not iterable (or its iterator throws): a plain object
+    }
+    if (typeof it?.next !== "function") entries = Object.entries(v);
+    else
+      try {
+        entries = [];
+        for (let step; !(step = it.next()).done; ) entries.push(step.value);
+      } catch {
+        entries = undefined; // refused below
+      }
+  }
+  const pairs = [];
+  for (const entry of entries ?? []) {
+    if (!Array.isArray(entry)) break;
+    const name = typeof entry[0] === "string" ? entry[0] : "";
+    if (typeof entry[1] !== "string") throw inputError(`options.headers[${quoted(name)}] must be a string`);
+    pairs.push([name, entry[1]]);
+  }
+  if (pairs.length !== entries?.length)
+    throw inputError("options.headers must be an object of header names to string values, a Headers, or [name, value] pairs");
+  return pairs;
+}
+
+// The URL of `new Client(url)`: absolute, http: or https:.
+function checkUrl(url) {
+  let scheme;
+  try {
+    scheme = new URL(url).protocol;
+  } catch {
+    throw inputError(`Client url ${quoted(url)} is not an absolute URL`);
+  }
+  if (scheme !== "http:" && scheme !== "https:") throw inputError(`Client url ${quoted(url)} must be http: or https:, not ${scheme}`);
+}
 
 // `middleware: [(next) => (url, init) => Promise<Response>, …]` composed over `fetch` (the option,
 // else the global one) into the `fetch` the core uses for every request it makes, MCP and
@@ -83,16 +157,67 @@ function checkTracer(tracer) {
     throw optionError("options.tracer must be an OpenTelemetry Tracer: an object with startSpan(name, options, context)", "tracer");
 }
 
-// `key` of the constructor's options: `new Client(url, options)` or `new Client({ transport, ...
-// }, moreOptions)`, whichever object has it.
+/**
+ * `key` of the constructor's options: `new Client(url, options)` or `new Client({ transport, ...
+ * }, moreOptions)`, whichever object has it.
+ */
 const optionOf = (first, second, key) => [first, second].find((o) => o && typeof o === "object" && key in o)?.[key];
 
-// The constructor's arguments with the options the facade applies itself taken out.
+// The constructor's arguments with the options the facade applies itself (tracer, middleware)
+// checked and taken out.
 function prepare(first, second) {
   checkTracer(optionOf(first, second, "tracer"));
   const overTransport = first && typeof first === "object" && !(first instanceof URL) && "transport" in first;
   if (!overTransport) return [first, withMiddleware(second, false)];
   return [withMiddleware(first, true), withMiddleware(second, true)];
+}
+
+/**
+ * `new Client(url, options)` or `new Client({ transport, ...options }, moreOptions)` checked, in
+ * the order the core reads them (the first error thrown; the facade's tracer and middleware
+ * first): the core's two arguments, the URL as a string and its options (`fetch` through the
+ * middleware), or the one options object with `transport` and no second.
+ */
+function clientArgs(first, second) {
+  [first, second] = prepare(first, second);
+  let url = typeof first === "string" ? first : isObject(first) && typeof first.href === "string" ? first.href : undefined;
+  let options = second;
+  if (url !== undefined || !isObject(first) || Array.isArray(first)) {
+    if (url === undefined)
+      throw inputError("Client needs a URL (a string or URL object: an absolute http: or https: URL) or an options object with transport");
+    if (present(second, "transport"))
+      throw inputError("options.transport cannot be combined with a URL: pass new Client({ transport, ...options })");
+    if (second != null && !isObject(second)) throw inputError("Client options must be an object");
+  } else {
+    if (first.transport == null)
+      throw inputError(
+        "Client options without a URL need transport: new Client({ transport: messagePortTransport(port) }) or new Client(url, options)",
+      );
+    options = first;
+    if (second != null) {
+      if (!isObject(second) || Array.isArray(second)) throw inputError("Client options must be an object");
+      for (const key of Object.keys(second))
+        if (first[key] != null) throw inputError(`Client option ${key} is given twice (in the first and the second argument); give it once`);
+      options = { ...second, ...first };
+    }
+    for (const key of HTTP_ONLY)
+      if (options[key] != null) throw inputError(`options.${key} applies to Streamable HTTP only; a transport object carries the messages itself`);
+  }
+  options ??= {};
+  refuseUnknown(options, "options", CLIENT_OPTIONS, "new Client()");
+  nested(options, "listChanged", ["autoRefresh"], "an object: { autoRefresh: boolean }");
+  const cache = options.cache;
+  if (cache != null && typeof cache !== "boolean") {
+    nested(options, "cache", ["store", "partition", "mode"], "a boolean or an object { store?, partition?, mode? }");
+    const missing = ["get", "set", "delete", "clear"].filter((m) => cache.store != null && typeof cache.store[m] !== "function");
+    if (missing.length)
+      throw inputError(`options.cache.store must have the methods get, set, delete and clear (missing: ${missing.join(", ")})`);
+  }
+  if (url === undefined) return [options];
+  checkUrl(url);
+  if (options.headers != null) options = { ...options, headers: headerPairs(options.headers) };
+  nested(options, "reconnection", ["initialDelayMs", "maxDelayMs"], "an object: { initialDelayMs?, maxDelayMs? }");
+  return [url, options];
 }
 
 // The caller's active OpenTelemetry context, when @opentelemetry/api registered a context manager
@@ -204,7 +329,7 @@ class ClientFacade extends EventTarget {
     const refused = refusal("Client");
     if (refused) throw refused;
     try {
-      [first, second] = prepare(first, second);
+      [first, second] = clientArgs(first, second);
       return make(first, second, observe);
     } catch (e) {
       throw trapped(e, "Client");

@@ -4,7 +4,7 @@
 
 use super::client::Client;
 use crate::engine::{Engine, Limits, Transport};
-use crate::js::boundary::options::{self, url_text, DEFAULT_TIMEOUT_MS};
+use crate::js::boundary::options::{self, DEFAULT_TIMEOUT_MS};
 use crate::js::host::{cache_store, JsHost};
 use crate::js::http::fetch::Http;
 use crate::js::http::streamable_http::StreamableHttp;
@@ -15,12 +15,11 @@ use crate::protocol::capabilities::{Declared, Registered};
 use crate::protocol::error::McpError;
 use crate::protocol::version::Mode;
 use crate::session::negotiate::stored_discover_version;
-use crate::session::reconnect::{Backoff, RECONNECTION_KEYS};
+use crate::session::reconnect::Backoff;
 use crate::session::ClientConfig;
 use crate::transport::sse::DEFAULT_MAX_EVENT_BYTES;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// How long the `server/discover` probe (and opening a fallback stream) may take at most.
 const OPEN_TIMEOUT_MS: u64 = 10_000;
@@ -32,108 +31,13 @@ enum Target {
     Transport(JsTransport),
 }
 
-/// Every option of `new Client(...)`: a key outside this list is refused, with the closest
-/// name (`timeout` → "did you mean timeoutMs?").
-const CLIENT_OPTIONS: [&str; 25] = [
-    "transport",
-    "mode",
-    "clientInfo",
-    "logLevel",
-    "elicitationCallback",
-    "samplingCallback",
-    "listRootsCallback",
-    "messageHandler",
-    "loggingCallback",
-    "samplingCapabilities",
-    "capabilities",
-    "extensions",
-    "tasks",
-    "apps",
-    "discoverResult",
-    "timeoutMs",
-    "maxMessageBytes",
-    "reconnection",
-    "inputRequiredMaxRounds",
-    "cache",
-    // spans per request (the facade's tracing.js), the steps inside them as `trace` events
-    "tracer",
-    "listChanged",
-    "headers",
-    "fetch",
-    "auth",
-];
-
-/// Options that only mean something over HTTP.
-const HTTP_ONLY: [&str; 4] = ["headers", "fetch", "auth", "reconnection"];
-
-/// Reads `new Client(url, options)` or `new Client({ transport, ...options }, moreOptions)`:
-/// the target and the one options object (the two merged; a key given twice is refused). An
-/// error is kept in `r`, with an empty URL and no options in its place: later reads read nothing.
-fn read_target(r: &mut options::Reader, first: &JsValue, second: &JsValue) -> (Target, JsValue) {
-    let refused = |r: &mut options::Reader, e: McpError| {
-        r.fail(e);
-        (Target::Url(String::new()), JsValue::UNDEFINED)
-    };
-    let options_first =
-        first.is_object() && !js_sys::Array::is_array(first) && url_text(first).is_none();
-    if !options_first {
-        let Some(url) = url_text(first) else {
-            return refused(
-                r,
-                McpError::input(
-                    "Client needs a URL (a string or URL object: an absolute http: or https: URL) or an options object with transport",
-                ),
-            );
-        };
-        if options::present(second, "transport") {
-            return refused(r, McpError::input(
-                "options.transport cannot be combined with a URL: pass new Client({ transport, ...options })",
-            ));
-        }
-        if !second.is_null_or_undefined() && !second.is_object() {
-            return refused(r, McpError::input("Client options must be an object"));
-        }
-        return (Target::Url(url), second.clone());
+/// The target and options of the core's arguments, as the facade (client.js `clientArgs`) checked
+/// and passes them: a URL string and its options, or the one options object with `transport`.
+fn read_target(first: &JsValue, second: &JsValue) -> Result<(Target, JsValue), McpError> {
+    if let Some(url) = first.as_string() {
+        return Ok((Target::Url(url), second.clone()));
     }
-    if !options::present(first, "transport") {
-        return refused(r, McpError::input(
-            "Client options without a URL need transport: new Client({ transport: messagePortTransport(port) }) or new Client(url, options)",
-        ));
-    }
-    let merged = if second.is_null_or_undefined() {
-        first.clone()
-    } else {
-        if !second.is_object() || js_sys::Array::is_array(second) {
-            return refused(r, McpError::input("Client options must be an object"));
-        }
-        let more: &js_sys::Object = second.unchecked_ref();
-        for key in js_sys::Object::keys(more)
-            .iter()
-            .filter_map(|k| k.as_string())
-        {
-            if options::present(first, &key) {
-                return refused(r, McpError::input(format!(
-                    "Client option {key} is given twice (in the first and the second argument); give it once"
-                )));
-            }
-        }
-        let merged = js_sys::Object::new();
-        js_sys::Object::assign(&merged, more);
-        js_sys::Object::assign(&merged, first.unchecked_ref());
-        merged.into()
-    };
-    for key in HTTP_ONLY {
-        if options::present(&merged, key) {
-            return refused(r, McpError::input(format!(
-                "options.{key} applies to Streamable HTTP only; a transport object carries the messages itself"
-            )));
-        }
-    }
-    let object = js_sys::Reflect::get(&merged, &"transport".into()).unwrap_or(JsValue::UNDEFINED);
-    match transport(object) {
-        Ok(t) => (t, merged),
-        Err(e) => refused(r, e),
-    }
+    transport(options::get(first, "transport")).map(|t| (t, first.clone()))
 }
 
 /// The target of `{ transport }`: the JS transport object as an engine transport.
@@ -151,26 +55,12 @@ fn transport(_object: JsValue) -> Result<Target, McpError> {
     ))
 }
 
-/// Checks a Streamable HTTP URL: absolute, http: or https: (the error kept in `r`).
-fn check_http_url(r: &mut options::Reader, url: &str) {
-    let scheme = web_sys::Url::new(url)
-        .ok()
-        .map(|u| crate::js::http::fetch::text_field(&u, "protocol"));
-    let why = match scheme.as_deref() {
-        Some("http:" | "https:") => return,
-        Some(other) => ["must be http: or https:, not ", other].concat(),
-        None => "is not an absolute URL".to_string(),
-    };
-    r.fail(McpError::input(
-        ["Client url ", &crate::util::quote::quoted(url), " ", &why].concat(),
-    ));
-}
-
 #[wasm_bindgen(js_class = ClientCore)]
 impl Client {
-    /// The core of `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, ... })` (`url`
-    /// a string or a `URL`), or of `new Client({ transport, ...options }, moreOptions?)`; the
-    /// facade (`client.js`) makes it and passes its `observer(type, detail)`.
+    /// The core of `new Client(url, { mode, clientInfo, headers, fetch, timeoutMs, ... })`, or of
+    /// `new Client({ transport, ...options })`; the facade (`client.js`) makes it with the
+    /// arguments it checked (`clientArgs`: the URL as a string, the headers as pairs)
+    /// and passes its `observer(type, detail)`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "string | URL | ClientOptions")] url: JsValue,
@@ -182,18 +72,18 @@ impl Client {
     }
 }
 
-/// `new Client(first, second)`: the client, or the first error in its arguments.
+/// The core's `(first, second)`: the client, or the first error in its arguments. The facade
+/// checked the target, every option's name and the shapes of `listChanged`, `reconnection`,
+/// `cache` and `headers`; the values are read and checked here, in option order.
 pub(super) fn read(
     first: &JsValue,
     second: &JsValue,
     observer: Option<js_sys::Function>,
 ) -> Result<Client, McpError> {
-    // One exit for every error: read_target's too are kept in the reader.
-    let r = &mut options::Reader::new("options");
-    let (target, options) = read_target(r, first, second);
-    // (An options object that is not an object was refused by read_target.)
+    let (target, options) = read_target(first, second)?;
     let options = &options;
-    r.refuse_unknown(options, &[&CLIENT_OPTIONS], "new Client()");
+    // One exit for every error: each read keeps the first in the reader.
+    let r = &mut options::Reader::new("options");
     let cfg = read_config(r, options);
     let host = JsHost {
         observer,
@@ -315,15 +205,10 @@ fn read_config(r: &mut options::Reader, options: &JsValue) -> ClientConfig {
 
 /// `listChanged: { autoRefresh }`: whether a list is fetched again after its `list_changed`.
 fn read_list_changed(r: &mut options::Reader, options: &JsValue) -> bool {
-    let Some(v) = r.value(options, "listChanged") else {
+    let Some(v) = r.checked_object(options, "listChanged") else {
         return true;
     };
-    if !v.is_object() || js_sys::Array::is_array(&v) {
-        r.fail_with("options.listChanged must be an object: { autoRefresh: boolean }");
-        return true;
-    }
     let mut inner = options::Reader::new("options.listChanged");
-    inner.refuse_unknown(&v, &[&["autoRefresh"]], "listChanged");
     let auto = inner.boolean(&v, "autoRefresh");
     if let Err(e) = inner.check() {
         r.fail(e);
@@ -383,21 +268,14 @@ fn read_limits(r: &mut options::Reader, options: &JsValue) -> Limits {
 /// (absent: the defaults). Each field goes to `session::reconnect` as read (a non-number as
 /// NaN), which checks it.
 fn read_reconnection(r: &mut options::Reader, options: &JsValue) -> Backoff {
-    let Some(v) = r.value(options, "reconnection") else {
+    let Some(v) = r.checked_object(options, "reconnection") else {
         return Backoff::default();
     };
-    if !v.is_object() || js_sys::Array::is_array(&v) {
-        r.fail_with("options.reconnection must be an object: { initialDelayMs?, maxDelayMs? }");
-        return Backoff::default();
-    }
-    let mut inner = options::Reader::new("options.reconnection");
-    inner.refuse_unknown(&v, &[&RECONNECTION_KEYS], "reconnection");
-    let mut field = |key| inner.value(&v, key).map(|f| f.as_f64().unwrap_or(f64::NAN));
-    let (initial, max) = (field("initialDelayMs"), field("maxDelayMs"));
-    match inner
-        .check()
-        .and_then(|()| Backoff::from_option(initial, max))
-    {
+    let field = |key| {
+        let f = options::get(&v, key);
+        (!f.is_null_or_undefined()).then(|| f.as_f64().unwrap_or(f64::NAN))
+    };
+    match Backoff::from_option(field("initialDelayMs"), field("maxDelayMs")) {
         Ok(b) => b,
         Err(e) => {
             r.fail(e);
@@ -406,11 +284,8 @@ fn read_reconnection(r: &mut options::Reader, options: &JsValue) -> Backoff {
     }
 }
 
-/// The URL checked, then `fetch` and `headers`: the HTTP side (`None` once an error is kept).
+/// `fetch` and `headers`: the HTTP side (`None` once an error is kept).
 fn read_http(r: &mut options::Reader, options: &JsValue, url: &str) -> Option<Http> {
-    if r.ok() {
-        check_http_url(r, url);
-    }
     let fetch = r.function(options, "fetch");
     let headers = r.headers(options);
     if r.ok() {

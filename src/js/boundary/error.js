@@ -289,3 +289,72 @@ export function track(p, site) {
     p.then(settle(resolve), settle(reject));
   });
 }
+
+// The text of an unknown option's refusal, made here for new Client's options (client.js) and the
+// core's call options (options.rs) alike: the closest known name, quoted as the core quotes names.
+
+// `s` in double quotes, `"`, `\` and control characters (U+0000–U+001F, U+007F–U+009F: all but
+// ' '–'~' and U+00A0 on) escaped as the core quotes a name (Rust's `{:?}` of a string).
+const ESCAPES = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0" };
+export const quoted = (s) => `"${s.replace(/["\\]|[^ -~\xa0-\uffff]/g, (c) => ESCAPES[c] ?? `\\u{${c.charCodeAt(0).toString(16)}}`)}"`;
+const lower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase()); // ASCII only, as Rust's to_ascii_lowercase
+
+// Jaro-Winkler similarity of two strings, by code point (strsim 0.11's jaro_winkler).
+function jaroWinkler(a, b) {
+  [a, b] = [[...a], [...b]];
+  const [m, n] = [a.length, b.length];
+  if (!m || !n) return m === n ? 1 : 0;
+  const range = Math.max((Math.max(m, n) >> 1) - 1, 0);
+  const [af, bf] = [[], []];
+  let matches = 0;
+  for (let i = 0; i < m; i++)
+    for (let j = Math.max(i - range, 0); j < Math.min(n, i + range + 1); j++)
+      if (a[i] === b[j] && !bf[j]) {
+        af[i] = bf[j] = true;
+        matches++;
+        break;
+      }
+  if (!matches) return 0;
+  let t = 0;
+  for (let i = 0, j = 0; i < m; i++) {
+    if (!af[i]) continue;
+    while (!bf[j]) j++;
+    if (a[i] !== b[j++]) t++;
+  }
+  const sim = (matches / m + matches / n + (matches - (t >> 1)) / matches) / 3;
+  let prefix = 0;
+  while (prefix < 4 && prefix < m && a[prefix] === b[prefix]) prefix++;
+  return sim > 0.7 ? sim + 0.1 * prefix * (1 - sim) : sim;
+}
+
+/**
+ * The name of `known` (ASCII names) that `word` most likely meant, if any is close: the same name
+ * in another case, the shortest name `word` starts (3 characters or more: `timeout` →
+ * `timeoutMs`), or the most similar by Jaro-Winkler at 0.8 or more (`timeot` → `timeoutMs`).
+ * Ties go to the earlier name.
+ */
+function closest(word, known) {
+  const w = lower(word);
+  let best = known.find((k) => lower(k) === w);
+  if (!best && w.length >= 3)
+    for (const k of known) if (lower(k).startsWith(w) && !(best?.length <= k.length)) best = k;
+  let score = 0.8;
+  if (!best)
+    for (const k of known) {
+      const s = jaroWinkler(w, lower(k));
+      if (s >= score && !(best && s === score)) [best, score] = [k, s];
+    }
+  return best;
+}
+
+/**
+ * The error text refusing `key`, an own key of an options object no name of `known` (an array,
+ * or the names comma-separated: the core's call options) has: `options.timeout is not an option
+ * of new Client(): did you mean timeoutMs?`, or the known names when none is close.
+ */
+export function unknownOption(scope, key, known, of) {
+  if (typeof known === "string") known = known.split(",");
+  const near = closest(key, known);
+  const at = /^[\w$]+$/.test(key) ? `.${key}` : `[${quoted(key)}]`;
+  return `${scope}${at} is not an option of ${of}${near ? `: did you mean ${near}?` : ` (its options: ${known.join(", ")})`}`;
+}

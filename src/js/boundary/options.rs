@@ -9,10 +9,23 @@ use crate::json::Value;
 use crate::protocol::error::McpError;
 use crate::session::cache_store::CacheMode;
 use crate::util::quote::{join, quoted};
-use js_sys::{Function, Object, Reflect};
+use js_sys::{Array, Function, Object, Reflect};
 use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
+
+#[wasm_bindgen(module = "/src/js/boundary/error.js")]
+extern "C" {
+    /// The error text refusing the option `key` of `of`, with the closest of `known` (its names
+    /// comma-separated): `options.timeOut is not an option of a call: did you mean timeoutMs?`.
+    #[wasm_bindgen(js_name = unknownOption)]
+    fn unknown_option(scope: &str, key: &str, known: &str, of: &str) -> String;
+}
+
+/// What a reader says of an option whose shape `new Client` (the facade, client.js) checks and
+/// the core takes as given: met, the core was made without the facade.
+const UNCHECKED: &str = " is not what new Client passes: make clients with new Client";
 
 /// Default per-request timeout.
 pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
@@ -27,11 +40,13 @@ pub fn get(obj: &JsValue, key: &str) -> JsValue {
 }
 
 /// True when `obj` is an object whose `key` is neither undefined nor null.
+#[cfg(not(feature = "auth"))]
 pub fn present(obj: &JsValue, key: &str) -> bool {
     !get(obj, key).is_null_or_undefined()
 }
 
 /// A URL argument: a string, or an object with a string `href` (a `URL`).
+#[cfg(feature = "auth")]
 pub fn url_text(v: &JsValue) -> Option<String> {
     v.as_string().or_else(|| {
         v.is_object()
@@ -218,49 +233,43 @@ impl Reader {
         b
     }
 
-    /// The `headers` option as `fetch` takes it: a plain object of string values, a
-    /// `Headers`, or any iterable of `[name, value]` pairs (absent: none).
+    /// `headers` as the facade hands them over: `[name, value]` string pairs (`new Client`
+    /// takes an object, a `Headers` or pairs, and checks them: client.js `headerPairs`).
     #[inline(never)]
     pub fn headers(&mut self, obj: &JsValue) -> Vec<(String, String)> {
-        let mut out = Vec::new();
         let Some(v) = self.value(obj, "headers") else {
-            return out;
+            return Vec::new();
         };
-        // A Headers, a Map or an array of pairs iterates; a plain object does not.
-        let entries: Option<Vec<JsValue>> = if !v.is_object() {
-            None
-        } else {
-            match js_sys::try_iter(&v) {
-                Ok(Some(iter)) => iter.collect::<Result<_, _>>().ok(),
-                _ => Some(Object::entries(v.unchecked_ref()).iter().collect()),
-            }
-        };
-        for entry in entries.iter().flatten() {
-            if !js_sys::Array::is_array(entry) {
-                break;
-            }
-            let pair: &js_sys::Array = entry.unchecked_ref();
-            let name = pair.get(0).as_string().unwrap_or_default();
-            let Some(value) = pair.get(1).as_string() else {
-                let key = format!("headers[{}]", crate::util::quote::quoted(&name));
-                self.wrong(&key, " must be a string");
-                return Vec::new();
-            };
-            out.push((name, value));
+        let pairs = Array::is_array(&v).then(|| {
+            Array::from(&v)
+                .iter()
+                .map(|p| {
+                    let p = p.dyn_into::<Array>().ok()?;
+                    Some((p.get(0).as_string()?, p.get(1).as_string()?))
+                })
+                .collect::<Option<Vec<_>>>()
+        });
+        pairs.flatten().unwrap_or_else(|| {
+            self.wrong("headers", UNCHECKED);
+            Vec::new()
+        })
+    }
+
+    /// An optional object option whose keys `new Client` checked (`listChanged`,
+    /// `reconnection`, `cache`'s object).
+    pub fn checked_object(&mut self, obj: &JsValue, key: &str) -> Option<JsValue> {
+        let v = self.value(obj, key)?;
+        if !v.is_object() {
+            self.wrong(key, UNCHECKED);
+            return None;
         }
-        if entries.is_none() || entries.is_some_and(|e| e.len() != out.len()) {
-            self.wrong(
-                "headers",
-                " must be an object of header names to string values, a Headers, or [name, value] pairs",
-            );
-            out.clear();
-        }
-        out
+        Some(v)
     }
 
     /// Fails on the first own key of `obj` that none of the `known` lists has, naming it and the
-    /// closest known name (`options.timeout is not an option of new Client(): did you mean
-    /// timeoutMs?`): a misspelt option is an error, never silently ignored.
+    /// closest known name (`options.timeOut is not an option of a call: did you mean
+    /// timeoutMs?`; the text is error.js's `unknownOption`, which `new Client`'s options use
+    /// too): a misspelt option is an error, never silently ignored.
     #[inline(never)]
     pub fn refuse_unknown(&mut self, obj: &JsValue, known: &[&[&str]], of: &str) {
         if !self.ok() || !obj.is_object() {
@@ -272,24 +281,8 @@ impl Reader {
             .filter_map(|k| k.as_string())
             .find(|k| !known.iter().any(|list| list.contains(&k.as_str())));
         if let Some(key) = unknown {
-            // Only an error needs the lists as one.
-            let known = known.concat();
-            let hint = match crate::util::closest::closest(&key, &known) {
-                Some(near) => format!(": did you mean {near}?"),
-                None => format!(" (its options: {})", known.join(", ")),
-            };
-            let plain = key
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
-            let at = if plain && !key.is_empty() {
-                format!(".{key}")
-            } else {
-                format!("[{}]", crate::util::quote::quoted(&key))
-            };
-            self.fail(McpError::input(format!(
-                "{}{at} is not an option of {of}{hint}",
-                self.scope
-            )));
+            let known = known.concat().join(",");
+            self.fail_with(&unknown_option(self.scope, &key, &known, of));
         }
     }
 

@@ -15,49 +15,25 @@ use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// The keys of the `cache` option's object.
-const CACHE_KEYS: [&str; 3] = ["store", "partition", "mode"];
-/// The methods a store must have.
-const STORE_METHODS: [&str; 4] = ["get", "set", "delete", "clear"];
-
 /// True unless the `cache` option is `false` (an object or `true` keep a cache).
 pub fn enabled(r: &mut Reader, options: &JsValue) -> bool {
     match r.value(options, "cache") {
         None => true,
-        Some(v) => {
-            match v.as_bool() {
-                Some(on) => on,
-                None if v.is_object() && !Array::is_array(&v) => true,
-                None => {
-                    r.fail_with("options.cache must be a boolean or an object { store?, partition?, mode? }");
-                    false
-                }
-            }
-        }
+        Some(v) => v
+            .as_bool()
+            .unwrap_or_else(|| r.checked_object(options, "cache").is_some()),
     }
 }
 
 /// The cache an object `cache` option asks for (`None`: the option is absent or a boolean,
-/// or an error was kept in `r`).
+/// or an error was kept in `r`). `new Client` (client.js) checked its keys and that its
+/// `store` has the methods.
 pub fn read(r: &mut Reader, options: &JsValue) -> Option<Cache> {
     let v = r.value(options, "cache").filter(|v| v.is_object())?;
     let mut inner = Reader::new("options.cache");
-    inner.refuse_unknown(&v, &[&CACHE_KEYS], "cache");
     let partition = inner.string(&v, "partition").unwrap_or_default();
     let mode = inner.cache_mode(&v, "mode").unwrap_or_default();
     let store = inner.value(&v, "store");
-    if let Some(store) = &store {
-        let missing: Vec<&str> = STORE_METHODS
-            .into_iter()
-            .filter(|m| !Reflect::get(store, &(*m).into()).is_ok_and(|f| f.is_function()))
-            .collect();
-        if !missing.is_empty() {
-            inner.fail_with(&format!(
-                "options.cache.store must have the methods get, set, delete and clear (missing: {})",
-                missing.join(", ")
-            ));
-        }
-    }
     if let Err(e) = inner.check() {
         r.fail(e);
         return None;
