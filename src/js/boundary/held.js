@@ -1,4 +1,4 @@
-// A JSON body's life in JS: read whole under its size cap (`readCappedText`: the chunks never
+// A JSON body's life in JS: read whole under its size cap (`readCappedBody`: the chunks never
 // enter wasm memory, and a body over the cap is cancelled as soon as it passes it), and its long
 // content strings held in JS while the engine works on the rest of the message; and a body given
 // up before its end cancelled quietly (`cancelQuietly`); and the init of a request's `fetch`
@@ -111,10 +111,11 @@ export function cancelQuietly(reader) {
 
 const decoder = new TextDecoder();
 
-/** `{ text }`, or `{ tooLarge: true }` once more than `maxBytes` bytes arrived. A failed read
- *  rejects with the stream's error. */
-export async function readCappedText(stream, maxBytes) {
-  if (!stream) return { text: "" };
+/** The body's text, or its UTF-8 bytes (copied into the wasm) when it is `from` bytes or more and
+ *  under `below`, or nothing once more than `maxBytes` bytes arrived. A failed read rejects with
+ *  the stream's error. */
+export async function readCappedBody(stream, maxBytes, from, below) {
+  if (!stream) return "";
   const reader = stream.getReader();
   const chunks = [];
   let total = 0;
@@ -124,7 +125,7 @@ export async function readCappedText(stream, maxBytes) {
     total += value.byteLength;
     if (total > maxBytes) {
       reader.cancel().catch(() => {});
-      return { tooLarge: true };
+      return;
     }
     chunks.push(value);
   }
@@ -138,5 +139,7 @@ export async function readCappedText(stream, maxBytes) {
       at += c.byteLength;
     }
   }
-  return { text: decoder.decode(bytes) };
+  if (total < from || total >= below) return decoder.decode(bytes);
+  // Without the byte order mark TextDecoder drops.
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
 }
