@@ -1,8 +1,9 @@
-//! Long strings of tool results held in JS (`held.js`): a large JSON body is parsed by the host,
-//! its long `result.content[*].text` / `.blob` strings stay there under a mark, and only the
-//! rest of the message enters wasm memory. The engine never reads those strings; the JS value
-//! built for the caller gets them back ([`restore`]). The same module makes a request's `fetch`
-//! init ([`fetch_init`]).
+//! Long strings of tool results held in JS (`held.js`): a JSON body of [`COPY_BODIES_BELOW`] or
+//! more is parsed by the host, its long `result.content[*].text` / `.blob` strings stay there
+//! under a mark, and only the rest of the message enters wasm memory. The engine never reads
+//! those strings; the JS value built for the caller gets them back ([`restore`]). The same module
+//! reads a body under its cap ([`read_capped_body`]) and makes a request's `fetch` init
+//! ([`fetch_init`]).
 
 use wasm_bindgen::prelude::*;
 
