@@ -1,7 +1,9 @@
-// A large tool result (its long content strings held in JS, never in wasm memory) arrives exactly:
-// 1 MiB of non-ASCII text, in content and in structuredContent, the tool's outputSchema checked,
-// whether the server declares the body's length or streams it in chunks; and the size cap still
-// refuses a body larger than maxMessageBytes while it is read.
+// A large tool result arrives exactly: 1 MiB of non-ASCII text, in content and in structuredContent
+// (a body of ~4.7 MiB: its long content strings held in JS, never in wasm memory), and half of it
+// (a body of ~2.3 MiB, under 4 MiB: copied into the wasm as bytes and read there), the tool's
+// outputSchema checked, whether the server declares the body's length or streams it in chunks; a
+// body's byte order mark and malformed UTF-8 read as TextDecoder reads them, whichever way the
+// body goes; and the size cap still refuses a body larger than maxMessageBytes while it is read.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { pkg, fault, rejection } from "./peers.mjs";
@@ -10,6 +12,7 @@ const MiB = 1 << 20;
 // Two-, three- and four-byte UTF-8, a quote, a backslash, control characters, U+2028.
 const unit = 'é"\\\n\t😀<\u2028x€\u0001';
 const big = unit.repeat(Math.ceil(MiB / unit.length)).slice(0, MiB);
+const half = big.slice(0, MiB / 2);
 
 async function connected(options = {}) {
   const c = new pkg.Client(fault("large-result"), { mode: "legacy", ...options });
@@ -42,6 +45,31 @@ describe("a 1 MiB tool result", () => {
       assert.doesNotMatch(e.message, /mcp-wasm-client:held/);
       await c.close();
     });
+  }
+
+  for (const chunked of [false, true]) {
+    const how = chunked ? "streamed in chunks" : "of declared length";
+    test(`a body under 4 MiB (read in the wasm) arrives exactly, ${how}`, async () => {
+      const c = await connected();
+      const r = await c.callTool("big", { text: half, chunked });
+      assert.ok(r.content[0].text === half, "content text round-trips exactly");
+      assert.ok(r.structuredContent.text === half, "structuredContent text round-trips exactly");
+      await c.close();
+    });
+
+    // Bodies of ~14 KB (a string copied into the wasm), ~2.3 MiB (bytes copied in), ~4.7 MiB
+    // (held in JS).
+    for (const [size, text] of [["small", "é😀x".repeat(1000)], ["half", half], ["1 MiB", big]]) {
+      test(`a ${size} result's byte order mark and malformed UTF-8 read as TextDecoder does, ${how}`, async () => {
+        const c = await connected();
+        const sent = `INVALID${text}INVALIDxINVALID`;
+        const malformed = new TextDecoder().decode(new Uint8Array([0x80, 0xc0, 0xaf, 0xe2, 0x82, 0x41, 0xff]));
+        const r = await c.callTool("big", { text: sent, chunked, bom: true });
+        assert.ok(r.content[0].text === sent.replaceAll("INVALID", malformed));
+        assert.ok(r.structuredContent.text === r.content[0].text);
+        await c.close();
+      });
+    }
   }
 
   test("a content text that looks like a held mark is just text", async () => {

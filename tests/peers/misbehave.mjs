@@ -161,6 +161,10 @@ const getStreamGets = [];
 /** modern-drop-once: arguments.key → JSON-RPC ids of the tools/calls that carried it */
 const dropOnceIds = new Map();
 
+// Malformed UTF-8 (a lone continuation byte, an overlong lead, a truncated 3-byte sequence), 7
+// bytes as "INVALID" is: large-result sends it in place of that word.
+const MALFORMED = Buffer.from([0x80, 0xc0, 0xaf, 0xe2, 0x82, 0x41, 0xff]);
+
 const FAULTS = {
   "malformed-json": {
     description: '200 application/json with a truncated body {"jsonrpc":"2.0","id":',
@@ -217,7 +221,8 @@ const FAULTS = {
   "large-result": {
     description:
       "tools/list: tool \"big\" with an outputSchema; tools/call big: arguments.text as content and structuredContent.text, " +
-      "with Content-Length unless arguments.chunked (then written in 64 KiB chunks)",
+      "with Content-Length unless arguments.chunked (then written in 64 KiB chunks); arguments.bom: the body starts with a " +
+      "UTF-8 byte order mark; each INVALID in the text is sent as 7 bytes of malformed UTF-8",
     rpc: ({ res, msg, id }) => {
       if (msg.method === "tools/list") {
         const outputSchema = { type: "object", properties: { text: { type: "string", minLength: 1 } }, required: ["text"] };
@@ -226,9 +231,10 @@ const FAULTS = {
       const args = msg.params?.arguments ?? {};
       const structured = args.structured === undefined ? { text: args.text } : args.structured;
       const body = JSON.stringify(rpcResult(id, { content: [{ type: "text", text: args.text }], structuredContent: structured }));
-      if (!args.chunked) return send(res, 200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) }, body);
+      const bytes = Buffer.from((args.bom ? "\ufeff" : "") + body);
+      for (let at = bytes.indexOf("INVALID"); at >= 0; at = bytes.indexOf("INVALID", at)) bytes.set(MALFORMED, at);
+      if (!args.chunked) return send(res, 200, { "Content-Type": "application/json", "Content-Length": bytes.length }, bytes);
       res.writeHead(200, { ...CORS, "Content-Type": "application/json" });
-      const bytes = Buffer.from(body);
       for (let at = 0; at < bytes.length; at += 65536) res.write(bytes.subarray(at, at + 65536));
       res.end();
     },

@@ -1,13 +1,14 @@
-// A JSON body's life in JS: read whole under its size cap (`readCappedText`: the chunks never
-// enter wasm memory, and a body over the cap is cancelled as soon as it passes it), and its long
-// content strings held in JS while the engine works on the rest of the message; and a body given
-// up before its end cancelled quietly (`cancelQuietly`); and the init of a request's `fetch`
-// (`fetchInit`). (One module for them all: the
+// A JSON body's life in JS: read whole under its size cap (`readCappedBody`: the chunks stay in
+// JS, a body over the cap is cancelled as soon as it passes it, and the whole body crosses into
+// the wasm once, as text or, from 64 KiB to 4 MiB, as bytes), and the long content strings of a
+// body of 4 MiB or more held in JS while the engine works on the rest of the message; and a body
+// given up before its end cancelled quietly (`cancelQuietly`); and the init of a request's
+// `fetch` (`fetchInit`). (One module for them all: the
 // wasm-bindgen-test runner's page stalls loading a seventh snippet module in parallel.)
 //
 // The engine acts on a response's envelope (id, error, resultType, structuredContent...), never
-// on the text or bytes of a result's content blocks: a 1 MiB text block need not be copied into
-// wasm memory, parsed there, and copied back out. `holdContent` parses a large body with the
+// on the text or bytes of a result's content blocks: a 4 MiB text block need not stay in wasm
+// memory, which never shrinks. `holdContent` parses such a body with the
 // host's JSON.parse, puts each long `result.content[*].text` / `.blob` aside under a mark, and
 // gives Rust the rest as JSON text; `restoreHeld` puts them back into the JS value built for
 // the caller. A mark is a control character, a fixed prefix (held.rs's HELD_PREFIX) and a
@@ -111,10 +112,11 @@ export function cancelQuietly(reader) {
 
 const decoder = new TextDecoder();
 
-/** `{ text }`, or `{ tooLarge: true }` once more than `maxBytes` bytes arrived. A failed read
- *  rejects with the stream's error. */
-export async function readCappedText(stream, maxBytes) {
-  if (!stream) return { text: "" };
+/** The body's text, or its UTF-8 bytes (copied into the wasm) when it is `from` bytes or more and
+ *  under `below`, or nothing once more than `maxBytes` bytes arrived. A failed read rejects with
+ *  the stream's error. */
+export async function readCappedBody(stream, maxBytes, from, below) {
+  if (!stream) return "";
   const reader = stream.getReader();
   const chunks = [];
   let total = 0;
@@ -124,7 +126,7 @@ export async function readCappedText(stream, maxBytes) {
     total += value.byteLength;
     if (total > maxBytes) {
       reader.cancel().catch(() => {});
-      return { tooLarge: true };
+      return;
     }
     chunks.push(value);
   }
@@ -138,5 +140,7 @@ export async function readCappedText(stream, maxBytes) {
       at += c.byteLength;
     }
   }
-  return { text: decoder.decode(bytes) };
+  if (total < from || total >= below) return decoder.decode(bytes);
+  // Without the byte order mark TextDecoder drops.
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
 }

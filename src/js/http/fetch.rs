@@ -5,7 +5,7 @@
 
 use crate::auth::seam::{Authorize, Credentials};
 use crate::engine::trace::{step_event, StepHook, StepPhase};
-use crate::js::boundary::{awaited::awaited, error::error_text, options::Reader};
+use crate::js::boundary::{awaited::awaited, error::error_text, held, options::Reader};
 use crate::js::host::abort::{new_controller, AbortOnDrop};
 use crate::js::host::challenges;
 use crate::json::{json, Map, Value};
@@ -340,7 +340,7 @@ impl Http {
         let head =
             json!({ "method": out.method.as_ref(), "headers": header_map, "redirect": redirect });
         let head = self.init_head.get(head.to_string());
-        crate::js::boundary::held::fetch_init(&head, out.body, out.signal)
+        held::fetch_init(&head, out.body, out.signal)
     }
 
     fn network_error(&self, e: &JsValue, what: &str, sent: &[String]) -> McpError {
@@ -467,10 +467,9 @@ const MAX_ERROR_BODY: usize = 64 * 1024;
 
 /// Reads the whole body as text, refusing bodies larger than `max_bytes`.
 pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<String, McpError> {
-    let too_large = || too_large(what, max_bytes);
     // A declared length within the cap: one native read (`text()`), no stream reader.
     match declared_length(head) {
-        Some(n) if n > max_bytes => return Err(too_large()),
+        Some(n) if n > max_bytes => return Err(too_large(what, max_bytes)),
         Some(_) => {
             let failed = |e: JsValue| body_failed(what, &error_text(&e));
             let text = head.response.text().map_err(failed)?;
@@ -479,18 +478,37 @@ pub async fn read_text(head: &Head, max_bytes: usize, what: &str) -> Result<Stri
         }
         None => {}
     }
-    let mut body = body_reader(head);
-    let mut buf: Vec<u8> = Vec::new();
-    while let Some(chunk) = body.next(what).await {
-        let chunk = chunk?;
-        if buf.len() + chunk.len() > max_bytes {
-            return Err(too_large());
-        }
-        buf.extend_from_slice(&chunk);
+    let body = capped_body(head, max_bytes, what, 0, u32::MAX).await?;
+    Ok(body.map_or_else(String::from, utf8_text))
+}
+
+/// A body read whole by the host (held.js `readCappedBody`) and refused as soon as it passes
+/// `max_bytes`: its bytes copied into the wasm (`Ok`; a leading byte order mark dropped) when it
+/// is `from` bytes or more and under `below`, else its text (malformed UTF-8 read as U+FFFD).
+pub async fn capped_body(
+    head: &Head,
+    max_bytes: usize,
+    what: &str,
+    from: u32,
+    below: u32,
+) -> Result<Result<Vec<u8>, js_sys::JsString>, McpError> {
+    let read = held::read_capped_body(head.response.body(), max_bytes as f64, from, below);
+    let body = awaited(&read).await;
+    let body = body.map_err(|e| body_failed(what, &error_text(&e)))?;
+    if body.is_undefined() {
+        return Err(too_large(what, max_bytes));
     }
-    // Valid UTF-8 (the usual case) becomes the String without a copy.
-    Ok(String::from_utf8(buf)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    if let Some(bytes) = body.dyn_ref::<js_sys::Uint8Array>() {
+        return Ok(Ok(bytes.to_vec()));
+    }
+    let no_text = |_| body_failed(what, "the body reader gave no text");
+    body.dyn_into().map(Err).map_err(no_text)
+}
+
+/// Bytes as text, malformed UTF-8 read as U+FFFD (each maximal subpart, as `TextDecoder` does);
+/// valid UTF-8 (the usual case) becomes the String without a copy.
+pub fn utf8_text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// `Content-Length`, when the response declares one.
@@ -585,7 +603,7 @@ impl BodyReader {
 impl Drop for BodyReader {
     fn drop(&mut self) {
         if let Some(reader) = self.reader.as_ref().filter(|_| !self.done) {
-            crate::js::boundary::held::cancel_quietly(reader);
+            held::cancel_quietly(reader);
         }
     }
 }
