@@ -235,8 +235,8 @@ build_packages() {
 # must stay within SIZE_BUDGET_BYTES, and the same of the core entry (no authorization) within
 # CORE_SIZE_BUDGET_BYTES: lower them when the packages shrink, never raise them to let a change
 # through. Their history (reset only by issues that added features): docs/SIZE.md.
-SIZE_BUDGET_BYTES=321500
-CORE_SIZE_BUDGET_BYTES=194200
+SIZE_BUDGET_BYTES=319800
+CORE_SIZE_BUDGET_BYTES=192700
 # check_size_budget NAME DIR BUDGET KEY: also records the figures as KEY in pkg/sizes.json, the one
 # source of the sizes README.md and docs/ quote (tests/packaging/doc-sizes.mjs checks them; not
 # committed: pkg/ is build output).
